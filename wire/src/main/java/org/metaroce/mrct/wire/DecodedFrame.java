@@ -1,0 +1,414 @@
+package org.metaroce.mrct.wire;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import org.metaroce.mrct.wire.header.AethFlyweight;
+import org.metaroce.mrct.wire.header.AtomicAckEthFlyweight;
+import org.metaroce.mrct.wire.header.AtomicEthFlyweight;
+import org.metaroce.mrct.wire.header.BthFlyweight;
+import org.metaroce.mrct.wire.header.DethFlyweight;
+import org.metaroce.mrct.wire.header.EthernetFlyweight;
+import org.metaroce.mrct.wire.header.IethFlyweight;
+import org.metaroce.mrct.wire.header.ImmDtFlyweight;
+import org.metaroce.mrct.wire.header.Ipv4Flyweight;
+import org.metaroce.mrct.wire.header.Ipv6Flyweight;
+import org.metaroce.mrct.wire.header.PlethFlyweight;
+import org.metaroce.mrct.wire.header.RethFlyweight;
+import org.metaroce.mrct.wire.header.SackethFlyweight;
+import org.metaroce.mrct.wire.header.UdpFlyweight;
+
+/**
+ * The result of {@link FrameDecoder#decode}: a view of one frame in its buffer with the position of every header
+ * found, flyweights wrapped on them, and the decode outcome. The same instance is reused by its decoder for every
+ * frame, so it is valid only until the next {@code decode} call; {@link #copy()} detaches one.
+ */
+public final class DecodedFrame {
+    private final int[] offsets = new int[HeaderKind.values().length];
+    private final EthernetFlyweight eth = new EthernetFlyweight();
+    private final Ipv4Flyweight ipv4 = new Ipv4Flyweight();
+    private final Ipv6Flyweight ipv6 = new Ipv6Flyweight();
+    private final UdpFlyweight udp = new UdpFlyweight();
+    private final BthFlyweight bth = new BthFlyweight();
+    private final PlethFlyweight pleth = new PlethFlyweight();
+    private final RethFlyweight reth = new RethFlyweight();
+    private final AethFlyweight aeth = new AethFlyweight();
+    private final SackethFlyweight sacketh = new SackethFlyweight();
+    private final AtomicEthFlyweight atomicEth = new AtomicEthFlyweight();
+    private final AtomicAckEthFlyweight atomicAckEth = new AtomicAckEthFlyweight();
+    private final ImmDtFlyweight immDt = new ImmDtFlyweight();
+    private final IethFlyweight ieth = new IethFlyweight();
+    private final DethFlyweight deth = new DethFlyweight();
+    private final Icrc icrc = new Icrc();
+
+    ByteBuffer buffer;
+    int frameOffset;
+    int frameLength;
+    DecodeStatus status;
+    RoceVersion version;
+    DecodeError error;
+    String errorField;
+    int errorOffset;
+    String errorDetail;
+    int ipHeaderLength;
+    int packetEnd;
+    int payloadOffset;
+    int payloadLength;
+    int padLength;
+    Opcode opcode;
+    int tver;
+    HeaderKind[] layout;
+
+    DecodedFrame() {
+        reset(null, 0, 0);
+    }
+
+    void reset(final ByteBuffer buffer, final int offset, final int length) {
+        this.buffer = buffer;
+        this.frameOffset = offset;
+        this.frameLength = length;
+        Arrays.fill(offsets, -1);
+        status = DecodeStatus.NOT_ROCE;
+        version = RoceVersion.NONE;
+        error = null;
+        errorField = null;
+        errorDetail = null;
+        errorOffset = -1;
+        ipHeaderLength = 0;
+        packetEnd = offset + length;
+        payloadOffset = -1;
+        payloadLength = 0;
+        padLength = 0;
+        opcode = null;
+        tver = -1;
+        layout = null;
+    }
+
+    void at(final HeaderKind kind, final int absoluteOffset) {
+        offsets[kind.ordinal()] = absoluteOffset;
+        switch (kind) {
+            case ETH:
+                eth.wrap(buffer, absoluteOffset);
+                break;
+            case IPV4:
+                ipv4.wrap(buffer, absoluteOffset);
+                break;
+            case IPV6:
+                ipv6.wrap(buffer, absoluteOffset);
+                break;
+            case UDP:
+                udp.wrap(buffer, absoluteOffset);
+                break;
+            case BTH:
+                bth.wrap(buffer, absoluteOffset);
+                break;
+            case PLETH:
+                pleth.wrap(buffer, absoluteOffset);
+                break;
+            case RETH:
+                reth.wrap(buffer, absoluteOffset);
+                break;
+            case AETH:
+                aeth.wrap(buffer, absoluteOffset);
+                break;
+            case SACKETH:
+                sacketh.wrap(buffer, absoluteOffset);
+                break;
+            case ATOMIC_ETH:
+                atomicEth.wrap(buffer, absoluteOffset);
+                break;
+            case ATOMIC_ACK_ETH:
+                atomicAckEth.wrap(buffer, absoluteOffset);
+                break;
+            case IMMDT:
+                immDt.wrap(buffer, absoluteOffset);
+                break;
+            case IETH:
+                ieth.wrap(buffer, absoluteOffset);
+                break;
+            case DETH:
+                deth.wrap(buffer, absoluteOffset);
+                break;
+            default:
+                break;
+        }
+    }
+
+    DecodedFrame fail(final DecodeError reason, final String field, final int absoluteOffset, final String detail) {
+        status = DecodeStatus.MALFORMED;
+        error = reason;
+        errorField = field;
+        errorOffset = absoluteOffset - frameOffset;
+        errorDetail = detail;
+        return this;
+    }
+
+    /** ROCE, NOT_ROCE or MALFORMED. */
+    public DecodeStatus status() {
+        return status;
+    }
+
+    /** True when the frame decoded as RoCE. */
+    public boolean isRoce() {
+        return status == DecodeStatus.ROCE;
+    }
+
+    /** RoCEv1, RoCEv2, or NONE for frames that are not RoCE. */
+    public RoceVersion version() {
+        return version;
+    }
+
+    /** The failure of a MALFORMED frame, or null (allocates: call it on the failure path only). */
+    public DecodeFailure failure() {
+        return status == DecodeStatus.MALFORMED ? new DecodeFailure(error, errorField, errorOffset, errorDetail) : null;
+    }
+
+    /** The failure reason of a MALFORMED frame, else null (no allocation). */
+    public DecodeError error() {
+        return error;
+    }
+
+    /** The buffer holding the frame. */
+    public ByteBuffer buffer() {
+        return buffer;
+    }
+
+    /** Absolute index of the frame's first byte in {@link #buffer()}. */
+    public int frameOffset() {
+        return frameOffset;
+    }
+
+    /** Length of the frame as captured or received. */
+    public int frameLength() {
+        return frameLength;
+    }
+
+    /** True when the frame has this header. */
+    public boolean has(final HeaderKind kind) {
+        return offsets[kind.ordinal()] >= 0;
+    }
+
+    /** Absolute index of a header in {@link #buffer()}, or -1 when absent. */
+    public int offset(final HeaderKind kind) {
+        return offsets[kind.ordinal()];
+    }
+
+    /** True when the frame has the header of {@code field}. */
+    public boolean has(final FrameField field) {
+        return has(field.header());
+    }
+
+    /** Reads a numeric field; the frame must have its header ({@link #has(FrameField)}). */
+    public long get(final FrameField field) {
+        final int at = offsets[field.header().ordinal()];
+        if (at < 0) {
+            throw new IllegalStateException("frame has no " + field.header().label() + " header for " + field.name());
+        }
+        return field.read(buffer, at);
+    }
+
+    /** The variant of a named field this frame has, or null. */
+    public FrameField field(final String name) {
+        return FrameFields.resolve(name, this::has);
+    }
+
+    /** 4 for IPv4, 6 for IPv6 and the RoCEv1 GRH, 0 when neither was found. */
+    public int ipVersion() {
+        return has(HeaderKind.IPV4) ? 4 : has(HeaderKind.IPV6) ? 6 : 0;
+    }
+
+    /** The IP (or GRH) header length in bytes. */
+    public int ipHeaderLength() {
+        return ipHeaderLength;
+    }
+
+    /** DSCP of the IP header (or GRH traffic class). */
+    public int dscp() {
+        return has(HeaderKind.IPV4) ? ipv4.dscp() : ipv6.dscp();
+    }
+
+    /** ECN codepoint: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE. */
+    public int ecn() {
+        return has(HeaderKind.IPV4) ? ipv4.ecn() : ipv6.ecn();
+    }
+
+    /** True when the frame carries the CE codepoint. */
+    public boolean isCongestionExperienced() {
+        return ecn() == 3;
+    }
+
+    /** Source IP address bytes (4 or 16; allocates). */
+    public byte[] ipSource() {
+        return (has(HeaderKind.IPV4) ? FrameFields.IPV4_SRC : FrameFields.IPV6_SRC)
+            .readBytes(buffer, offset(ipHeaderKind()));
+    }
+
+    /** Destination IP address bytes (4 or 16; allocates). */
+    public byte[] ipDestination() {
+        return (has(HeaderKind.IPV4) ? FrameFields.IPV4_DST : FrameFields.IPV6_DST)
+            .readBytes(buffer, offset(ipHeaderKind()));
+    }
+
+    /** Text form of an address, {@code 10.0.0.1} or {@code fe80::1}. */
+    public static String formatAddress(final byte[] address) {
+        try {
+            return InetAddress.getByAddress(address).getHostAddress();
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("not an IP address: " + address.length + " bytes", e);
+        }
+    }
+
+    private HeaderKind ipHeaderKind() {
+        return has(HeaderKind.IPV4) ? HeaderKind.IPV4 : HeaderKind.IPV6;
+    }
+
+    /** The opcode of a RoCE frame (null otherwise). */
+    public Opcode opcode() {
+        return opcode;
+    }
+
+    /** BTH.TVer of a RoCE frame, -1 otherwise. */
+    public int tver() {
+        return tver;
+    }
+
+    /** Extension headers in wire order, or null when the opcode/TVer pair has no known layout. */
+    public HeaderKind[] layout() {
+        return layout;
+    }
+
+    /** True when the opcode and TVer have a known header layout. */
+    public boolean layoutKnown() {
+        return layout != null;
+    }
+
+    /** Absolute index of the payload (after the last extension header). */
+    public int payloadOffset() {
+        return payloadOffset;
+    }
+
+    /** Payload length without pad. */
+    public int payloadLength() {
+        return payloadLength;
+    }
+
+    /** Number of pad bytes (BTH.PadCnt of a decoded frame). */
+    public int padLength() {
+        return padLength;
+    }
+
+    /** Absolute index one past the ICRC: the end of the RoCE packet (bytes after it are Ethernet padding). */
+    public int packetEnd() {
+        return packetEnd;
+    }
+
+    /** The ICRC value as carried (little-endian on the wire). */
+    public int icrcOnWire() {
+        return LittleEndian.i32(buffer, offset(HeaderKind.ICRC));
+    }
+
+    /** The ICRC this frame should carry. */
+    public int computeIcrc() {
+        final boolean v6 = has(HeaderKind.IPV6);
+        return icrc.compute(buffer, offset(v6 ? HeaderKind.IPV6 : HeaderKind.IPV4), ipHeaderLength, v6,
+            offset(HeaderKind.UDP), offset(HeaderKind.BTH), offset(HeaderKind.ICRC));
+    }
+
+    /** True when the carried ICRC equals the computed one. */
+    public boolean icrcValid() {
+        return icrcOnWire() == computeIcrc();
+    }
+
+    /** True when the IPv4 header checksum is right (always true for IPv6 and GRH, which have none). */
+    public boolean ipChecksumValid() {
+        return !has(HeaderKind.IPV4) || ipv4.checksum() == ipv4.computeChecksum();
+    }
+
+    /** True when the UDP checksum is 0 (not used) or valid. */
+    public boolean udpChecksumValid() {
+        if (!has(HeaderKind.UDP) || udp.checksum() == 0) {
+            return true;
+        }
+        return Checksums.udp(buffer, offset(ipHeaderKind()), has(HeaderKind.IPV6), offset(HeaderKind.UDP))
+            == 0;
+    }
+
+    public EthernetFlyweight eth() {
+        return eth;
+    }
+
+    public Ipv4Flyweight ipv4() {
+        return ipv4;
+    }
+
+    /** The IPv6 header, or the GRH of a RoCEv1 frame. */
+    public Ipv6Flyweight ipv6() {
+        return ipv6;
+    }
+
+    public UdpFlyweight udp() {
+        return udp;
+    }
+
+    public BthFlyweight bth() {
+        return bth;
+    }
+
+    public PlethFlyweight pleth() {
+        return pleth;
+    }
+
+    public RethFlyweight reth() {
+        return reth;
+    }
+
+    public AethFlyweight aeth() {
+        return aeth;
+    }
+
+    public SackethFlyweight sacketh() {
+        return sacketh;
+    }
+
+    public AtomicEthFlyweight atomicEth() {
+        return atomicEth;
+    }
+
+    public AtomicAckEthFlyweight atomicAckEth() {
+        return atomicAckEth;
+    }
+
+    public ImmDtFlyweight immDt() {
+        return immDt;
+    }
+
+    public IethFlyweight ieth() {
+        return ieth;
+    }
+
+    public DethFlyweight deth() {
+        return deth;
+    }
+
+    /** The frame's bytes as a new array. */
+    public byte[] bytes() {
+        final byte[] copy = new byte[frameLength];
+        buffer.get(frameOffset, copy, 0, frameLength);
+        return copy;
+    }
+
+    /** The payload bytes as a new array. */
+    public byte[] payload() {
+        final byte[] copy = new byte[payloadLength];
+        if (payloadLength > 0) {
+            buffer.get(payloadOffset, copy, 0, payloadLength);
+        }
+        return copy;
+    }
+
+    /** A detached decoded copy of this frame over its own heap buffer. */
+    public DecodedFrame copy() {
+        return new FrameDecoder().decode(ByteBuffer.wrap(bytes()), 0, frameLength);
+    }
+}

@@ -1,0 +1,231 @@
+package org.metaroce.mrct.wire;
+
+import java.nio.ByteBuffer;
+import org.metaroce.mrct.wire.header.EthernetFlyweight;
+import org.metaroce.mrct.wire.header.Ipv4Flyweight;
+import org.metaroce.mrct.wire.header.Ipv6Flyweight;
+import org.metaroce.mrct.wire.header.UdpFlyweight;
+
+/**
+ * Decodes Ethernet frames into {@link DecodedFrame} views: Ethernet with at most one 802.1Q tag, IPv4 or IPv6 with
+ * UDP to port 4791 (RoCEv2), or EtherType 0x8915 with a GRH (RoCEv1); then the BTH and the extension headers its
+ * opcode and TVer call for ({@link HeaderLayout}), the payload, the pad and the ICRC.
+ *
+ * <p>Validate, then parse: every length is checked against the bytes present before any header is wrapped, and a
+ * frame that cannot be decoded is reported as a value ({@link DecodeStatus#MALFORMED} with a {@link DecodeFailure}
+ * naming the reason, the field and the byte offset). Decoding never throws on any input and never allocates on the
+ * success path. A decoder and its result are not thread-safe; use one per thread.
+ */
+public final class FrameDecoder {
+    private static final int MIN_ROCE_AFTER_BTH_START = 12 + 4;
+
+    private final DecodedFrame frame = new DecodedFrame();
+
+    /**
+     * Decodes the {@code length} bytes at absolute index {@code offset} of {@code buffer}. Returns this decoder's
+     * reusable result, valid until the next call.
+     */
+    public DecodedFrame decode(final ByteBuffer buffer, final int offset, final int length) {
+        final DecodedFrame f = frame;
+        f.reset(buffer, offset, Math.max(0, Math.min(length, buffer.limit() - offset)));
+        final int end = offset + f.frameLength;
+        if (f.frameLength < EthernetFlyweight.UNTAGGED_LENGTH) {
+            return f.fail(DecodeError.TRUNCATED, "eth", offset,
+                "frame of " + f.frameLength + " bytes is shorter than an Ethernet header (14)");
+        }
+        f.at(HeaderKind.ETH, offset);
+        int typeAt = offset + EthernetFlyweight.TYPE_OR_TPID_OFFSET;
+        int etherType = BigEndian.u16(buffer, typeAt);
+        int stackedAt = -1;
+        if (etherType == EthernetFlyweight.TPID_8021Q || etherType == EthernetFlyweight.TPID_8021AD) {
+            if (typeAt + 6 > end) {
+                return f.fail(DecodeError.TRUNCATED, "vlan", typeAt, "frame ends inside the 802.1Q tag");
+            }
+            if (etherType == EthernetFlyweight.TPID_8021Q) {
+                f.at(HeaderKind.VLAN, typeAt);
+            } else {
+                stackedAt = typeAt;
+            }
+            typeAt += 4;
+            etherType = BigEndian.u16(buffer, typeAt);
+            while ((etherType == EthernetFlyweight.TPID_8021Q || etherType == EthernetFlyweight.TPID_8021AD)
+                && typeAt + 6 <= end) {
+                if (stackedAt < 0) {
+                    stackedAt = typeAt;
+                }
+                typeAt += 4;
+                etherType = BigEndian.u16(buffer, typeAt);
+            }
+        }
+        f.at(HeaderKind.ETHERTYPE, typeAt);
+        final int l3 = typeAt + 2;
+        final DecodedFrame result;
+        switch (etherType) {
+            case EthernetFlyweight.ETHERTYPE_IPV4:
+                result = decodeIpv4(f, l3, end);
+                break;
+            case EthernetFlyweight.ETHERTYPE_IPV6:
+                result = decodeIpv6(f, l3, end);
+                break;
+            case EthernetFlyweight.ETHERTYPE_ROCE_V1:
+                result = decodeGrh(f, l3, end);
+                break;
+            default:
+                return f;
+        }
+        if (stackedAt >= 0 && result.status == DecodeStatus.ROCE) {
+            return f.fail(DecodeError.STACKED_VLAN, "vlan", stackedAt,
+                "a RoCE frame may carry at most one 802.1Q tag");
+        }
+        return result;
+    }
+
+    private static DecodedFrame decodeIpv4(final DecodedFrame f, final int ip, final int end) {
+        final ByteBuffer b = f.buffer;
+        if (ip + Ipv4Flyweight.MIN_LENGTH > end) {
+            return f; // too short to tell whether it is RoCE at all
+        }
+        if (BigEndian.u8(b, ip + Ipv4Flyweight.PROTOCOL_OFFSET) != Ipv4Flyweight.PROTOCOL_UDP) {
+            return f;
+        }
+        final int versionIhl = BigEndian.u8(b, ip);
+        final int headerLength = (versionIhl & 0xF) * 4;
+        final int fragment = BigEndian.u16(b, ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET);
+        if ((fragment & 0x1FFF) != 0) {
+            return f; // a later fragment carries no UDP header: nothing to say about it
+        }
+        final int udp = ip + Math.max(headerLength, Ipv4Flyweight.MIN_LENGTH);
+        if (udp + 4 > end || BigEndian.u16(b, udp + UdpFlyweight.DESTINATION_PORT_OFFSET) != UdpFlyweight.ROCE_V2_PORT) {
+            return f;
+        }
+        f.version = RoceVersion.V2;
+        f.at(HeaderKind.IPV4, ip);
+        if ((versionIhl >>> 4) != 4) {
+            return f.fail(DecodeError.BAD_IP_HEADER, "ip.version", ip,
+                "IP version " + (versionIhl >>> 4) + " under EtherType 0x0800");
+        }
+        if (headerLength < Ipv4Flyweight.MIN_LENGTH) {
+            return f.fail(DecodeError.BAD_IP_HEADER, "ip.ihl", ip, "IHL " + (headerLength / 4) + " is below 5");
+        }
+        if ((fragment & 0x2000) != 0) {
+            return f.fail(DecodeError.IP_FRAGMENT, "ip.mf", ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET,
+                "RoCE packet sent as an IPv4 fragment");
+        }
+        f.ipHeaderLength = headerLength;
+        final int totalLength = BigEndian.u16(b, ip + Ipv4Flyweight.TOTAL_LENGTH_OFFSET);
+        if (totalLength < headerLength + UdpFlyweight.LENGTH) {
+            return f.fail(DecodeError.LENGTH_MISMATCH, "ip.total_length", ip + Ipv4Flyweight.TOTAL_LENGTH_OFFSET,
+                "IPv4 total length " + totalLength + " is shorter than the IP and UDP headers ("
+                    + (headerLength + UdpFlyweight.LENGTH) + ")");
+        }
+        if (ip + totalLength > end) {
+            return f.fail(DecodeError.TRUNCATED, "ip.total_length", ip + Ipv4Flyweight.TOTAL_LENGTH_OFFSET,
+                "IPv4 total length " + totalLength + " but only " + (end - ip) + " bytes follow the Ethernet header");
+        }
+        return decodeUdp(f, udp, totalLength - headerLength, ip + totalLength);
+    }
+
+    private static DecodedFrame decodeIpv6(final DecodedFrame f, final int ip, final int end) {
+        final ByteBuffer b = f.buffer;
+        if (ip + Ipv6Flyweight.LENGTH > end) {
+            return f;
+        }
+        if (BigEndian.u8(b, ip + Ipv6Flyweight.NEXT_HEADER_OFFSET) != Ipv6Flyweight.NEXT_HEADER_UDP) {
+            return f;
+        }
+        final int udp = ip + Ipv6Flyweight.LENGTH;
+        if (udp + 4 > end || BigEndian.u16(b, udp + UdpFlyweight.DESTINATION_PORT_OFFSET) != UdpFlyweight.ROCE_V2_PORT) {
+            return f;
+        }
+        f.version = RoceVersion.V2;
+        f.at(HeaderKind.IPV6, ip);
+        f.ipHeaderLength = Ipv6Flyweight.LENGTH;
+        if ((BigEndian.u8(b, ip) >>> 4) != 6) {
+            return f.fail(DecodeError.BAD_IP_HEADER, "ip.version", ip,
+                "IP version " + (BigEndian.u8(b, ip) >>> 4) + " under EtherType 0x86DD");
+        }
+        final int payloadLength = BigEndian.u16(b, ip + Ipv6Flyweight.PAYLOAD_LENGTH_OFFSET);
+        if (payloadLength < UdpFlyweight.LENGTH) {
+            return f.fail(DecodeError.LENGTH_MISMATCH, "ip6.payload_length", ip + Ipv6Flyweight.PAYLOAD_LENGTH_OFFSET,
+                "IPv6 payload length " + payloadLength + " is shorter than a UDP header");
+        }
+        if (udp + payloadLength > end) {
+            return f.fail(DecodeError.TRUNCATED, "ip6.payload_length", ip + Ipv6Flyweight.PAYLOAD_LENGTH_OFFSET,
+                "IPv6 payload length " + payloadLength + " but only " + (end - udp) + " bytes follow the header");
+        }
+        return decodeUdp(f, udp, payloadLength, udp + payloadLength);
+    }
+
+    private static DecodedFrame decodeUdp(final DecodedFrame f, final int udp, final int ipPayload, final int ipEnd) {
+        if (ipPayload < UdpFlyweight.LENGTH) {
+            return f.fail(DecodeError.TRUNCATED, "udp", udp, "no room for the UDP header");
+        }
+        f.at(HeaderKind.UDP, udp);
+        final int udpLength = BigEndian.u16(f.buffer, udp + UdpFlyweight.LENGTH_OFFSET);
+        if (udpLength != ipPayload) {
+            return f.fail(DecodeError.LENGTH_MISMATCH, "udp.length", udp + UdpFlyweight.LENGTH_OFFSET,
+                "UDP length " + udpLength + " disagrees with the IP payload length " + ipPayload);
+        }
+        return decodeTransport(f, udp + UdpFlyweight.LENGTH, ipEnd);
+    }
+
+    private static DecodedFrame decodeGrh(final DecodedFrame f, final int grh, final int end) {
+        final ByteBuffer b = f.buffer;
+        f.version = RoceVersion.V1;
+        if (grh + Ipv6Flyweight.LENGTH > end) {
+            return f.fail(DecodeError.TRUNCATED, "grh", grh, "frame ends inside the GRH");
+        }
+        f.at(HeaderKind.IPV6, grh);
+        f.ipHeaderLength = Ipv6Flyweight.LENGTH;
+        if (BigEndian.u8(b, grh + Ipv6Flyweight.NEXT_HEADER_OFFSET) != Ipv6Flyweight.NEXT_HEADER_BTH) {
+            return f.fail(DecodeError.BAD_IP_HEADER, "ip.protocol", grh + Ipv6Flyweight.NEXT_HEADER_OFFSET,
+                "GRH next header 0x" + Integer.toHexString(BigEndian.u8(b, grh + Ipv6Flyweight.NEXT_HEADER_OFFSET))
+                    + " is not a BTH (0x1b)");
+        }
+        final int payloadLength = BigEndian.u16(b, grh + Ipv6Flyweight.PAYLOAD_LENGTH_OFFSET);
+        final int bth = grh + Ipv6Flyweight.LENGTH;
+        if (bth + payloadLength > end) {
+            return f.fail(DecodeError.TRUNCATED, "ip6.payload_length", grh + Ipv6Flyweight.PAYLOAD_LENGTH_OFFSET,
+                "GRH payload length " + payloadLength + " but only " + (end - bth) + " bytes follow it");
+        }
+        return decodeTransport(f, bth, bth + payloadLength);
+    }
+
+    private static DecodedFrame decodeTransport(final DecodedFrame f, final int bth, final int packetEnd) {
+        if (bth + MIN_ROCE_AFTER_BTH_START > packetEnd) {
+            return f.fail(DecodeError.TRUNCATED, bth + 12 > packetEnd ? "bth" : "icrc", bth,
+                "only " + (packetEnd - bth) + " bytes for the BTH and ICRC (16)");
+        }
+        f.at(HeaderKind.BTH, bth);
+        f.packetEnd = packetEnd;
+        final int icrc = packetEnd - 4;
+        f.at(HeaderKind.ICRC, icrc);
+        f.opcode = f.bth().opcode();
+        f.tver = f.bth().tver();
+        final HeaderKind[] layout = HeaderLayout.extensionHeaders(f.opcode, f.tver);
+        f.layout = layout;
+        int at = bth + 12;
+        if (layout != null) {
+            for (final HeaderKind kind : layout) {
+                if (at + kind.length() > icrc) {
+                    return f.fail(DecodeError.TRUNCATED, kind.label(), at,
+                        kind.label() + " needs " + kind.length() + " bytes but " + Math.max(0, icrc - at)
+                            + " remain before the ICRC");
+                }
+                f.at(kind, at);
+                at += kind.length();
+            }
+        }
+        final int payloadAndPad = icrc - at;
+        final int pad = f.bth().padCount();
+        if (layout != null && pad > payloadAndPad) {
+            return f.fail(DecodeError.PAD_EXCEEDS_PAYLOAD, "bth.padcnt", bth + 1,
+                "PadCnt " + pad + " but only " + payloadAndPad + " bytes of payload and pad");
+        }
+        f.payloadOffset = at;
+        f.padLength = layout != null ? pad : 0;
+        f.payloadLength = payloadAndPad - f.padLength;
+        f.status = DecodeStatus.ROCE;
+        return f;
+    }
+}
