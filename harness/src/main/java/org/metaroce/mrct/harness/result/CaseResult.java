@@ -1,0 +1,39 @@
+package org.metaroce.mrct.harness.result;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The outcome of one case (one row of its parameter table).
+ *
+ * @param id the case ID, with the parameter row appended for table cases ({@code PLC-003[pmtu=256]})
+ * @param caseId the case ID as written in its file
+ * @param title one line
+ * @param area the area of the case (the folder under {@code spec-cases/})
+ * @param rules the rules it covers
+ * @param level the strongest level among those rules (MUST, SHOULD, MAY)
+ * @param role responder or requester
+ * @param file the case file, relative to its case directory
+ * @param parameters the parameter row this run used (empty for plain cases)
+ * @param verdict the verdict
+ * @param reason why (one sentence); for PASS a short summary
+ * @param failure details of a FAIL or WARN, else null
+ * @param wallNanos wall-clock duration
+ * @param deviceNanos duration on the adapter's clock
+ * @param attempts runs of the case (more than one when its own evidence was incomplete and it was rerun)
+ * @param evidence every frame exchanged, in order
+ * @param notes further observations (left-over frames ignored, retries, warnings of the harness)
+ * @param series named time series for plots (congestion cases: rate over time); may be empty
+ */
+public record CaseResult(String id, String caseId, String title, String area, List<String> rules, String level,
+                         String role, String file, Map<String, Object> parameters, Verdict verdict, String reason,
+                         Failure failure, long wallNanos, long deviceNanos, int attempts, List<FrameRecord> evidence,
+                         List<String> notes, Map<String, List<double[]>> series) {
+    public CaseResult {
+        rules = List.copyOf(rules);
+        parameters = Map.copyOf(parameters);
+        evidence = List.copyOf(evidence);
+        notes = List.copyOf(notes);
+        series = Map.copyOf(series);
+    }
+}

@@ -1,0 +1,38 @@
+package org.metaroce.mrct.spi;
+
+import java.util.Set;
+
+/**
+ * How the harness reaches a device under test. Implementations: the in-process reference NIC (virtual time), the
+ * replay of a recorded run, and a real device through a network interface plus a control agent.
+ *
+ * <p>The contract is narrow on purpose: frames in and out ({@link #dataPlane()}), verbs-like control
+ * ({@link #controlPlane()}), and the {@link #capabilities()} that tell the harness which cases it can run.
+ */
+public interface Adapter extends AutoCloseable {
+    /** Short name for reports ({@code reference}, {@code socket}, {@code replay}). */
+    String name();
+
+    /** What this adapter can do; cases needing anything else are NOT_APPLICABLE. */
+    Set<Capability> capabilities();
+
+    /** The device's identity as the adapter knows it (the DUT profile may complete it). */
+    DeviceIdentity identity();
+
+    /** Addresses of the device and of the harness. */
+    Endpoints endpoints();
+
+    DataPlane dataPlane();
+
+    ControlPlane controlPlane();
+
+    /**
+     * Called before each case with its ID, so that adapters that record or replay can file what follows under it.
+     * The default does nothing.
+     */
+    default void beginCase(final String caseId) {
+    }
+
+    @Override
+    void close();
+}
