@@ -14,7 +14,8 @@ import org.metaroce.mrct.wire.capture.internal.PcapFileWriter;
  * Nothing is allocated per record. Not thread-safe.
  *
  * <pre>{@code
- * try (PcapWriter writer = PcapWriter.create(path, PcapWriter.Options.defaults().withFormat(CaptureFormat.PCAP_NANO))) {
+ * PcapWriter.Options nanosecond = PcapWriter.Options.defaults().withFormat(CaptureFormat.PCAP_NANO);
+ * try (PcapWriter writer = PcapWriter.create(path, nanosecond)) {
  *     writer.write(timestampNanos, frameBytes);
  * }
  * }</pre>
@@ -94,7 +95,8 @@ public interface PcapWriter extends AutoCloseable {
                 throw new IllegalArgumentException("link type " + linkType + " is not a 16-bit value");
             }
             if (snapLength < 1 || snapLength > MAX_SNAP_LENGTH) {
-                throw new IllegalArgumentException("snapshot length " + snapLength + " is not in 1.." + MAX_SNAP_LENGTH);
+                throw new IllegalArgumentException("snapshot length " + snapLength + " is not in 1.."
+                        + MAX_SNAP_LENGTH);
             }
         }
 

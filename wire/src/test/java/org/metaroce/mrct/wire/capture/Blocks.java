@@ -1,5 +1,7 @@
 package org.metaroce.mrct.wire.capture;
 
+import java.util.function.UnaryOperator;
+
 /** Hand-built pcapng blocks (see draft-ietf-opsawg-pcapng), for tests that must not depend on the writer. */
 final class Blocks {
     static final int SHB = 0x0A0D0D0A;
@@ -24,7 +26,7 @@ final class Blocks {
     }
 
     /** Options area: the given options (built with {@link Bytes#option}) followed by opt_endofopt. */
-    static byte[] options(final boolean bigEndian, final java.util.function.UnaryOperator<Bytes> options) {
+    static byte[] options(final boolean bigEndian, final UnaryOperator<Bytes> options) {
         return options.apply(start(bigEndian)).endOfOptions().toArray();
     }
 

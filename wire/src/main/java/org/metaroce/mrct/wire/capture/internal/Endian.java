@@ -12,7 +12,8 @@ import java.nio.ByteOrder;
  * Absolute indices only; the buffer's position and limit are never read or changed.
  */
 final class Endian {
-    private static final VarHandle SHORT_BE = MethodHandles.byteBufferViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle SHORT_BE =
+            MethodHandles.byteBufferViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle SHORT_LE =
             MethodHandles.byteBufferViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INT_BE = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);

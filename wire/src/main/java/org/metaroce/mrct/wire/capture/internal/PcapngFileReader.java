@@ -91,8 +91,6 @@ final class PcapngFileReader extends AbstractCaptureReader {
     boolean readRecord() throws IOException {
         final ReadWindow window = this.window;
         while (true) {
-            window.skip(pending);
-            pending = 0;
             if (window.remaining() < BLOCK_HEADER_LENGTH && !window.request(BLOCK_HEADER_LENGTH)) {
                 if (window.remaining() == 0) {
                     return false;
@@ -121,6 +119,8 @@ final class PcapngFileReader extends AbstractCaptureReader {
                     loadBlock(type, MIN_BLOCK_LENGTH);
                     break;
             }
+            window.skip(pending);
+            pending = 0;
         }
     }
 

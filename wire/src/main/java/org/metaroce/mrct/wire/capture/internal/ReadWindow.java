@@ -10,8 +10,9 @@ import java.nio.channels.FileChannel;
  * <p>The window holds the file bytes {@code [start, start + limit)} at buffer indices {@code [0, limit)}; the
  * {@linkplain #cursor() cursor} is the buffer index of the record being read. {@link #request(int)} makes a number of
  * bytes from the cursor available: when the buffer holds too few it moves the unread tail to the front (a copy of less
- * than one record) and refills the rest with one {@link FileChannel#read} of as many bytes as fit. A request larger than
- * the buffer replaces it with one big enough, once, so memory stays bounded by the largest record the caller accepts.
+ * than one record) and refills the rest with one {@link FileChannel#read} of as many bytes as fit. A request larger
+ * than the buffer replaces it with one big enough, once, so memory stays bounded by the largest record the caller
+ * accepts.
  * Nothing is allocated while records fit.
  */
 final class ReadWindow {
