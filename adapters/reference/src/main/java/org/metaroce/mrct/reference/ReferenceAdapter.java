@@ -192,6 +192,11 @@ public final class ReferenceAdapter implements Adapter {
         }
 
         @Override
+        public Map<String, Long> qpCounters(final int qpn) {
+            return device.qpCounters(qpn);
+        }
+
+        @Override
         public void reset() {
             device.reset();
         }

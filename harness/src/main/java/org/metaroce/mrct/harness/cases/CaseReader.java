@@ -390,7 +390,7 @@ final class CaseReader {
                 if (map == null) {
                     return null;
                 }
-                b.onlyKeys(map, "modify_qp", "qp", "state", "attrs");
+                b.onlyKeys(map, "modify_qp", "qp", "state", "attrs", "rejected");
                 final String connection = connectionRef(map, "qp");
                 final String state = b.string(b.required(map, "state", "modify_qp"), "state");
                 checkEnum(map, "state", state, QpState.class);
@@ -409,7 +409,8 @@ final class CaseReader {
                         }
                     }
                 }
-                return new Step.ModifyQp(connection, state, attributes, map.line());
+                final Boolean rejected = b.optionalBool(map, "rejected", "modify_qp");
+                return new Step.ModifyQp(connection, state, attributes, rejected != null && rejected, map.line());
             }
             case "write_memory": {
                 final YMap map = b.map(body, "write_memory");
@@ -899,11 +900,16 @@ final class CaseReader {
         }
         final Map<String, Expr> values = new LinkedHashMap<>();
         boolean exact = false;
+        String connection = null;
         final Set<String> known = new LinkedHashSet<>();
         context.spec().counters().forEach(c -> known.add(c.name()));
         for (final Map.Entry<String, YNode> entry : map.entries().entrySet()) {
             if (entry.getKey().equals("exact")) {
                 exact = b.bool(entry.getValue(), "exact", false);
+                continue;
+            }
+            if (entry.getKey().equals("qp")) {
+                connection = connectionRef(map, "qp");
                 continue;
             }
             if (!known.isEmpty() && !known.contains(entry.getKey())) {
@@ -915,7 +921,7 @@ final class CaseReader {
                 values.put(entry.getKey(), value);
             }
         }
-        return new Step.ExpectCounters(values, exact, map.line());
+        return new Step.ExpectCounters(connection, values, exact, map.line());
     }
 
     private PayloadSpec payload(final YNode node, final String what, final Set<String> loopVars) {

@@ -101,11 +101,15 @@ public sealed interface Step {
         }
     }
 
-    /** Compare counters, as differences since the case started. */
-    record ExpectCounters(Map<String, Expr> values, boolean exact, int line) implements Step {
+    /**
+     * Compare counters, as differences since the case started: the device totals, or one QP's own counters when
+     * {@code connection} is set.
+     */
+    record ExpectCounters(String connection, Map<String, Expr> values, boolean exact, int line) implements Step {
         @Override
         public String describe() {
-            return "expect counters " + values.keySet() + (exact ? " and no other change" : "");
+            return "expect " + (connection == null ? "" : connection + " ") + "counters " + values.keySet()
+                + (exact ? " and no other change" : "");
         }
     }
 
@@ -134,11 +138,12 @@ public sealed interface Step {
         }
     }
 
-    /** Move a QP to another state. */
-    record ModifyQp(String connection, String state, Map<String, Object> attributes, int line) implements Step {
+    /** Move a QP to another state; with {@code rejected}, expect the device to refuse (MR-QP-009). */
+    record ModifyQp(String connection, String state, Map<String, Object> attributes, boolean rejected, int line)
+        implements Step {
         @Override
         public String describe() {
-            return "modify " + connection + " to " + state;
+            return "modify " + connection + " to " + state + (rejected ? " (must be rejected)" : "");
         }
     }
 

@@ -40,6 +40,7 @@ import org.metaroce.mrct.spi.QpAttribute;
 import org.metaroce.mrct.spi.QpAttributes;
 import org.metaroce.mrct.spi.QpState;
 import org.metaroce.mrct.spi.ReceiveWqe;
+import org.metaroce.mrct.spi.RejectedException;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.Encapsulation;
 import org.metaroce.mrct.wire.FrameDecoder;
@@ -77,6 +78,8 @@ final class CaseRun {
     private final Map<String, Connection> connections = new LinkedHashMap<>();
     private final Map<String, Region> regions = new LinkedHashMap<>();
     private final Map<String, byte[]> addresses = new HashMap<>();
+    private final Map<Integer, Connection> byPeerQpn = new HashMap<>();
+    private final Map<Connection, Integer> highestBase = new HashMap<>();
     private final ArrayDeque<Received> inbox = new ArrayDeque<>();
     private final List<String> notes = new ArrayList<>();
     private final Traffic traffic;
@@ -129,7 +132,7 @@ final class CaseRun {
             final Level level = strongestLevel();
             verdict = e.inconclusive ? Verdict.INCONCLUSIVE
                 : level == Level.MUST || run.strict() ? Verdict.FAIL : Verdict.WARN;
-            final String rule = def.rules().isEmpty() ? "" : def.rules().get(0);
+            final String rule = e.rule != null ? e.rule : def.rules().isEmpty() ? "" : def.rules().get(0);
             final String where = currentStep == null ? "after the last step"
                 : "step " + (stepIndex + 1) + " (" + currentStep.describe() + ", line " + currentStep.line() + ")";
             reason = rule + ": " + where + ": " + e.getMessage();
@@ -142,10 +145,13 @@ final class CaseRun {
         } catch (UnsupportedOperationException e) {
             verdict = Verdict.ERROR;
             reason = "the adapter does not support an operation this case needs: " + e.getMessage();
-        } catch (IllegalArgumentException | IllegalStateException | ArithmeticException e) {
+        } catch (RejectedException e) {
+            verdict = Verdict.ERROR;
+            reason = "the device rejected a control-plane call the case needs: " + e.getMessage();
+        } catch (RuntimeException e) {
             verdict = Verdict.ERROR;
             reason = "harness: " + (currentStep != null ? "step " + (stepIndex + 1) + " (line " + currentStep.line()
-                + "): " : "") + e.getMessage();
+                + "): " : "") + e.getClass().getSimpleName() + ": " + e.getMessage();
         }
         final long deviceNanos = data.now() - start;
         final Map<String, Object> parameters = new LinkedHashMap<>();
@@ -276,6 +282,7 @@ final class CaseRun {
             attributes.getInt(QpAttribute.TVER, 1), attributes.getInt(QpAttribute.PKEY, 0xFFFF),
             attributes.getInt(QpAttribute.PMTU, 1024), attributes.getInt(QpAttribute.RECV_WINDOW, 128));
         connections.put(name, connection);
+        byPeerQpn.put(peerQpn, connection);
         values.put(name + ".qpn", (long) qpn);
         values.put(name + ".peer_qpn", (long) peerQpn);
         values.put(name + ".psn", (long) psnBase);
@@ -372,8 +379,20 @@ final class CaseRun {
                 final QpAttribute attribute = QpAttribute.byLabel(entry.getKey());
                 attributes = attributes.with(attribute, attributeValue(attribute, entry.getValue()));
             }
-            control.modifyQp(connection(m.connection()).deviceQpn, QpState.valueOf(m.state().toUpperCase(Locale.ROOT)),
-                attributes);
+            try {
+                control.modifyQp(connection(m.connection()).deviceQpn,
+                    QpState.valueOf(m.state().toUpperCase(Locale.ROOT)), attributes);
+            } catch (RejectedException e) {
+                if (!m.rejected()) {
+                    throw new StepFailure("the device rejected the modification: " + e.getMessage(), -1,
+                        List.of(new FieldDiff("modify_qp", "accepted", "rejected: " + e.getMessage())), null, null);
+                }
+                return;
+            }
+            if (m.rejected()) {
+                throw new StepFailure("the device accepted a modification it must reject", -1,
+                    List.of(new FieldDiff("modify_qp", "rejected", "accepted")), null, null);
+            }
         } else if (step instanceof Step.WriteMemory w) {
             final Region region = regions.get(w.region());
             final long offset = w.offset() == null ? 0 : eval(w.offset());
@@ -452,6 +471,18 @@ final class CaseRun {
     private void accept(final CapturedFrame frame) {
         final byte[] bytes = frame.unsafeBytes();
         final DecodedFrame decoded = decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
+        final Connection owner = decoded.isRoce() ? byPeerQpn.get(decoded.bth().destQp()) : null;
+        final TransmitRules.Violation violation = TransmitRules.check(decoded, owner, endpoints.harnessMac(),
+            highestBase);
+        if (violation != null) {
+            final int index = evidence.add(Direction.FROM_DUT, frame.timestampNanos(), bytes, stepIndex,
+                "violates " + violation.rule());
+            final StepFailure failure = new StepFailure("frame #" + index + " (" + (decoded.isRoce()
+                ? decoded.opcode().name() : decoded.status()) + ") breaks " + violation.rule() + ": "
+                + violation.diff(), index, List.of(violation.diff()), null, evidence.dump(index));
+            failure.rule = violation.rule();
+            throw failure;
+        }
         for (final FrameTemplate ignore : def.ignore()) {
             final Connection c = ignore.connection() == null ? null : connections.get(ignore.connection());
             if (FrameCheck.check(decoded, ignore, c, names, addresses::get).isEmpty()) {
@@ -709,7 +740,9 @@ final class CaseRun {
     }
 
     private void expectCounters(final Step.ExpectCounters e) {
-        final Map<String, Long> now = control.counters();
+        final Map<String, Long> now = e.connection() == null ? control.counters()
+            : control.qpCounters(connection(e.connection()).deviceQpn);
+        final Map<String, Long> countersAtStart = e.connection() == null ? this.countersAtStart : Map.of();
         final List<FieldDiff> diffs = new ArrayList<>();
         for (final Map.Entry<String, Expr> entry : e.values().entrySet()) {
             final long expected = eval(entry.getValue());

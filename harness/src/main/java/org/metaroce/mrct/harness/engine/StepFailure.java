@@ -13,6 +13,8 @@ final class StepFailure extends RuntimeException {
     final String expectedFrame;
     final String actualFrame;
     final boolean inconclusive;
+    /** The rule broken, when it is not the case's own first rule (a transmit rule, say); else null. */
+    String rule;
 
     StepFailure(final String message, final int frame, final List<FieldDiff> diffs, final String expectedFrame,
                 final String actualFrame) {
