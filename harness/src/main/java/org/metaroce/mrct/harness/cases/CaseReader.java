@@ -324,6 +324,10 @@ final class CaseReader {
                 final YMap map = b.map(body, "message");
                 return map == null ? null : new Step.Message(message(map, loopVars));
             }
+            case "flow": {
+                final YMap map = b.map(body, "flow");
+                return map == null ? null : flow(map, loopVars);
+            }
             case "expect": {
                 final YMap map = b.map(body, "expect");
                 return map == null ? null : expect(map, loopVars);
@@ -443,7 +447,7 @@ final class CaseReader {
                 return map == null ? null : postSend(map, loopVars);
             }
             default:
-                b.problem(file, holder.keyLine(kind), "unknown step '" + kind + "'; steps are send, message, expect, "
+                b.problem(file, holder.keyLine(kind), "unknown step '" + kind + "'; steps are send, message, flow, expect, "
                     + "expect_unordered, expect_none, advance, expect_memory, expect_completions, expect_counters, "
                     + "expect_qp, post_recv, post_send, invalidate, modify_qp, write_memory, repeat");
                 return null;
@@ -656,6 +660,35 @@ final class CaseReader {
             exprs(map.get("drop"), "drop", loopVars), exprs(map.get("duplicate"), "duplicate", loopVars),
             exprs(map.get("ce"), "ce", loopVars), ackReq, ackReqIndices, fieldValues(map.get("fields"), loopVars),
             map.line());
+    }
+
+    private Step flow(final YMap map, final Set<String> loopVars) {
+        b.onlyKeys(map, "flow", "qp", "messages", "packets", "settle");
+        final String connection = connectionRef(map, "qp");
+        final List<MessageSpec> messages = new ArrayList<>();
+        for (final YNode node : b.list(b.required(map, "messages", "flow"))) {
+            final YMap message = b.map(node, "a flow message");
+            if (message != null) {
+                if (message.has("order") || message.has("drop") || message.has("duplicate") || message.has("ce")) {
+                    b.problem(message, "a flow message takes no order, drop, duplicate or ce: the flow's packets "
+                        + "list says how its packets are sent");
+                }
+                messages.add(message(message, loopVars));
+            }
+        }
+        final List<FlowSpec.Packet> packets = new ArrayList<>();
+        for (final YNode node : b.list(b.required(map, "packets", "flow"))) {
+            final FlowSpec.Packet packet = b.parse(node, "packets", FlowSpec.Packet::parse);
+            if (packet != null) {
+                if (packet.message() < 0 || packet.message() >= messages.size()) {
+                    b.problem(node, "packet " + packet.text() + " names message " + packet.message() + " of "
+                        + messages.size());
+                }
+                packets.add(packet);
+            }
+        }
+        return new Step.Flow(new FlowSpec(connection, messages, packets, optionalExpr(map, "settle", loopVars),
+            map.line()));
     }
 
     private Step expect(final YMap map, final Set<String> loopVars) {

@@ -163,6 +163,19 @@ public sealed interface Step {
         }
     }
 
+    /** Send an interleaved multi-message flow, checking the responder's invariants on every frame. */
+    record Flow(FlowSpec flow) implements Step {
+        @Override
+        public int line() {
+            return flow.line();
+        }
+
+        @Override
+        public String describe() {
+            return "flow of " + flow.messages().size() + " messages in " + flow.packets().size() + " packets";
+        }
+    }
+
     /** Post a send work request on the device (the device as requester). */
     record PostSend(String connection, String op, String localRegion, Expr localOffset, Expr length,
                     String remoteRegion, Expr remoteOffset, Expr immediate, Expr swapAdd, Expr compare, Expr wrId,

@@ -344,6 +344,8 @@ final class CaseRun {
                     evidence.add(Direction.TO_DUT, data.now(), out.bytes(), stepIndex, out.note());
                 }
             }
+        } else if (step instanceof Step.Flow f) {
+            flow(f.flow());
         } else if (step instanceof Step.Expect e) {
             expect(e);
         } else if (step instanceof Step.ExpectUnordered e) {
@@ -419,6 +421,53 @@ final class CaseRun {
             }
         } else if (step instanceof Step.PostSend p) {
             throw new UnsupportedOperationException("post_send (the device as requester) is not wired yet");
+        }
+    }
+
+    private void flow(final org.metaroce.mrct.harness.cases.FlowSpec spec) {
+        final Connection c = connection(spec.connection());
+        final List<Traffic.Prepared> messages = new ArrayList<>();
+        for (final org.metaroce.mrct.harness.cases.MessageSpec message : spec.messages()) {
+            messages.add(traffic.prepare(message, c, regions, names));
+        }
+        final FlowChecker checker = new FlowChecker(c, values.getOrDefault("cnp_interval_ns", 50_000L),
+            values.getOrDefault("cnp_delay_max_ns", 10_000L));
+        boolean lastAckReq = false;
+        for (final org.metaroce.mrct.harness.cases.FlowSpec.Packet packet : spec.packets()) {
+            final Traffic.Prepared prepared = messages.get(packet.message());
+            lastAckReq = packet.ackReq() || prepared.isLast(packet.packet());
+            for (int copy = 0; copy < (packet.duplicate() ? 2 : 1); copy++) {
+                final Traffic.Outgoing out = prepared.emit(c, packet.packet(), packet.ce(), lastAckReq,
+                    copy == 0 ? "sent" : "sent (duplicate)");
+                send(out.bytes(), out.note() + " " + packet.text());
+                if (packet.ce()) {
+                    checker.ceSent(data.now());
+                }
+                checkFlowFrames(checker, data.now());
+            }
+        }
+        final long settle = spec.settle() != null ? eval(spec.settle()) : values.getOrDefault("ack_delay_max_ns",
+            8000L);
+        final long until = data.now() + settle;
+        checkFlowFrames(checker, until);
+        lastTime = until;
+        final StepFailure failure = checker.finish(lastAckReq, until);
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** Takes every frame due by {@code until} and checks it against the flow's invariants. */
+    private void checkFlowFrames(final FlowChecker checker, final long until) {
+        pollUntil(until);
+        while (!inbox.isEmpty()) {
+            final Received received = inbox.pollFirst();
+            evidence.note(received.evidence(), stepIndex, "checked by the flow's invariants");
+            final StepFailure failure = checker.check(received.decoded(), received.frame().timestampNanos(),
+                received.evidence());
+            if (failure != null) {
+                throw failure.at(received.evidence(), evidence.dump(received.evidence()));
+            }
         }
     }
 

@@ -84,6 +84,11 @@ final class ResponderModel {
         }
     }
 
+    /** True when PSN {@code psn} (relative) has been delivered: before ePSN, or recorded after it. */
+    boolean delivered(final int psn) {
+        return psn < expected || this.delivered.contains(psn);
+    }
+
     /** The expected PSN (relative). */
     int expectedPsn() {
         return expected;

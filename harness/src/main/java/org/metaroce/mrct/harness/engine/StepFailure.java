@@ -31,6 +31,13 @@ final class StepFailure extends RuntimeException {
         this.inconclusive = inconclusive;
     }
 
+    /** The same failure, pointing at evidence frame {@code index} whose dump is {@code actual}. */
+    StepFailure at(final int index, final String actual) {
+        final StepFailure copy = new StepFailure(getMessage(), index, diffs, expectedFrame, actual, inconclusive);
+        copy.rule = rule;
+        return copy;
+    }
+
     static StepFailure of(final String message) {
         return new StepFailure(message, -1, List.of(), null, null);
     }

@@ -176,9 +176,68 @@ final class Traffic {
         return e;
     }
 
-    /** The frames of a {@code message} step, in sending order, with the model updated. */
-    List<Outgoing> message(final MessageSpec spec, final Connection c, final Map<String, Region> regions,
-                           final Function<String, Long> names) {
+    /** A message ready to be sent packet by packet. */
+    final class Prepared {
+        final String op;
+        final int packets;
+        final int span;
+        final int firstPsn;
+        final int rsn;
+        final long length;
+        final Region region;
+        final long regionOffset;
+        final int pmtu;
+        final FrameBuilder[] frames;
+        final byte[][] payloads;
+
+        Prepared(final String op, final int packets, final int span, final int firstPsn, final int rsn,
+                 final long length, final Region region, final long regionOffset, final int pmtu) {
+            this.op = op;
+            this.packets = packets;
+            this.span = span;
+            this.firstPsn = firstPsn;
+            this.rsn = rsn;
+            this.length = length;
+            this.region = region;
+            this.regionOffset = regionOffset;
+            this.pmtu = pmtu;
+            this.frames = new FrameBuilder[packets];
+            this.payloads = new byte[packets][];
+        }
+
+        /**
+         * Packet {@code index} as sent now (CE-marked or not, with or without AckReq), the model updated for a
+         * conforming responder that receives it.
+         */
+        Outgoing emit(final Connection c, final int index, final boolean ce, final boolean ackReq, final String note) {
+            if (index < 0 || index >= packets) {
+                throw new IllegalArgumentException("packet index " + index + " is outside 0.." + (packets - 1)
+                    + " of this " + packets + "-packet message");
+            }
+            final byte[] bytes = frames[index].ecn(ce ? 3 : 2).with("bth.ackreq", ackReq ? 1 : 0).build();
+            final int psn = firstPsn + index;
+            deliver(c, op, psn, index == 0 ? span : 1, rsn, region, regionOffset + (long) index * pmtu,
+                (long) index * pmtu, payloads[index], length);
+            return new Outgoing(bytes, psn, note, true);
+        }
+
+        /** Packet {@code index} as it would have been sent, for evidence of a dropped packet. */
+        Outgoing dropped(final int index) {
+            if (index < 0 || index >= packets) {
+                throw new IllegalArgumentException("packet index " + index + " is outside 0.." + (packets - 1)
+                    + " of this " + packets + "-packet message");
+            }
+            return new Outgoing(frames[index].ecn(2).build(), firstPsn + index, "dropped by the harness", false);
+        }
+
+        boolean isLast(final int index) {
+            return index == packets - 1;
+        }
+    }
+
+    /** Segments a message, takes its PSNs, MSN and RSN from the connection, and registers it with the model. */
+    Prepared prepare(final MessageSpec spec, final Connection c, final Map<String, Region> regions,
+                     final Function<String, Long> names) {
         final String op = spec.op();
         final long length = spec.length().eval(names);
         final int pmtu = spec.pmtu() != null ? (int) spec.pmtu().eval(names) : c.pmtu;
@@ -199,42 +258,15 @@ final class Traffic {
         final int rkey = spec.rkey() != null ? (int) spec.rkey().eval(names) : region != null ? region.mr.rkey() : 0;
         c.model.message(new ResponderModel.Message(msn, op, firstPsn, span, length, immediate,
             invalidated == null ? null : invalidated.mr.rkey()));
-
-        final Set<Long> drop = evalSet(spec.drop(), names);
-        final Set<Long> duplicate = evalSet(spec.duplicate(), names);
-        final Set<Long> ce = evalSet(spec.ce(), names);
-        final Set<Long> ackIndices = evalSet(spec.ackReqIndices(), names);
-        final List<Long> order = new ArrayList<>();
-        if (spec.order().isEmpty()) {
-            for (long k = 0; k < packets; k++) {
-                order.add(k);
-            }
-        } else {
-            for (final Expr index : spec.order()) {
-                order.add(index.eval(names));
-            }
-        }
-        final List<Outgoing> out = new ArrayList<>();
-        for (final long k : order) {
-            if (k < 0 || k >= packets) {
-                throw new IllegalArgumentException("packet index " + k + " is outside 0.." + (packets - 1)
-                    + " of this " + packets + "-packet message");
-            }
-            final int index = (int) k;
+        final Prepared prepared = new Prepared(op, packets, span, firstPsn, rsn, length, region, regionOffset, pmtu);
+        for (int index = 0; index < packets; index++) {
             final long offset = singlePacket ? 0 : (long) index * pmtu;
             final int size = singlePacket ? 0 : (int) Math.min(pmtu, length - offset);
             final Opcode opcode = opcodeOf(op, index, packets);
-            final boolean ackReq = switch (spec.ackReq()) {
-                case "all" -> true;
-                case "none" -> false;
-                case "indices" -> ackIndices.contains(k);
-                default -> index == packets - 1;
-            };
             final byte[] payload = pattern.bytes(offset, Math.max(0, size), names);
             FrameBuilder frame = FrameBuilder.of(c.toDevice, opcode).tver(c.tver).payload(payload)
-                .ecn(ce.contains(k) ? 3 : 2)
                 .with("bth.psn", c.absolute(firstPsn + index)).with("bth.dqpn", c.deviceQpn)
-                .with("bth.pkey", c.pkey).with("bth.ackreq", ackReq ? 1 : 0);
+                .with("bth.pkey", c.pkey);
             final List<HeaderKind> headers = HeaderLayout.extensionHeaderList(opcode, c.tver);
             if (headers.contains(HeaderKind.PLETH)) {
                 frame = frame.with("pleth.msn", msn).with("pleth.offset", offset).with("pleth.rsn", rsn);
@@ -259,17 +291,46 @@ final class Traffic {
                 final long value = field.getValue().eval(names);
                 frame = frame.with(field.getKey(), FrameCheck.isPsnField(field.getKey()) ? c.absolute(value) : value);
             }
-            final byte[] bytes = frame.build();
-            final int psn = firstPsn + index;
+            prepared.frames[index] = frame;
+            prepared.payloads[index] = payload;
+        }
+        return prepared;
+    }
+
+    /** The frames of a {@code message} step, in sending order, with the model updated. */
+    List<Outgoing> message(final MessageSpec spec, final Connection c, final Map<String, Region> regions,
+                           final Function<String, Long> names) {
+        final Prepared prepared = prepare(spec, c, regions, names);
+        final Set<Long> drop = evalSet(spec.drop(), names);
+        final Set<Long> duplicate = evalSet(spec.duplicate(), names);
+        final Set<Long> ce = evalSet(spec.ce(), names);
+        final Set<Long> ackIndices = evalSet(spec.ackReqIndices(), names);
+        final List<Long> order = new ArrayList<>();
+        if (spec.order().isEmpty()) {
+            for (long k = 0; k < prepared.packets; k++) {
+                order.add(k);
+            }
+        } else {
+            for (final Expr index : spec.order()) {
+                order.add(index.eval(names));
+            }
+        }
+        final List<Outgoing> out = new ArrayList<>();
+        for (final long k : order) {
+            final int index = (int) k;
+            final boolean ackReq = switch (spec.ackReq()) {
+                case "all" -> true;
+                case "none" -> false;
+                case "indices" -> ackIndices.contains(k);
+                default -> prepared.isLast(index);
+            };
             if (drop.contains(k)) {
-                out.add(new Outgoing(bytes, psn, "dropped by the harness", false));
+                out.add(prepared.dropped(index));
                 continue;
             }
-            final int copies = duplicate.contains(k) ? 2 : 1;
-            for (int copy = 0; copy < copies; copy++) {
-                out.add(new Outgoing(bytes, psn, copy == 0 ? "sent" : "sent (duplicate)", true));
-                deliver(c, op, psn, index == 0 ? span : 1, rsn, region, regionOffset + offset, offset, payload,
-                    length);
+            out.add(prepared.emit(c, index, ce.contains(k), ackReq, "sent"));
+            if (duplicate.contains(k)) {
+                out.add(prepared.emit(c, index, ce.contains(k), ackReq, "sent (duplicate)"));
             }
         }
         return out;

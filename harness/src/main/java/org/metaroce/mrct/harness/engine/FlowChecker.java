@@ -1,0 +1,126 @@
+package org.metaroce.mrct.harness.engine;
+
+import java.util.ArrayDeque;
+import java.util.List;
+import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.wire.AethSyndrome;
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.Opcode;
+import org.metaroce.mrct.wire.Psn;
+
+/**
+ * The invariants every frame from the device must meet while a flow runs (the properties of generated cases):
+ * acknowledgements agree with the responder model (the cumulative ACK never goes back and never passes an unrecorded
+ * PSN, the SACK bitmap shows only PSNs that were delivered, the MSN never exceeds the completed messages), a valid
+ * flow is never rejected, and CNPs come when congestion indications require one and never closer than
+ * cnp_interval_ns.
+ */
+final class FlowChecker {
+    private final Connection connection;
+    private final long cnpInterval;
+    private final long cnpDelay;
+    private final ArrayDeque<Long> cnpDeadlines = new ArrayDeque<>();
+    private long lastCnp = Long.MIN_VALUE;
+    private long lastCeRequirement = Long.MIN_VALUE;
+    private int highestBase = Integer.MIN_VALUE;
+    private int lastAckBase = Integer.MIN_VALUE;
+    private int lastAckMsn = -1;
+
+    FlowChecker(final Connection connection, final long cnpInterval, final long cnpDelay) {
+        this.connection = connection;
+        this.cnpInterval = cnpInterval;
+        this.cnpDelay = cnpDelay;
+    }
+
+    /** A CE-marked packet was sent at {@code time}: a CNP is owed unless the scope is holding. */
+    void ceSent(final long time) {
+        if (lastCnp != Long.MIN_VALUE && time - lastCnp < cnpInterval
+            || lastCeRequirement != Long.MIN_VALUE && time - lastCeRequirement < cnpInterval) {
+            return;
+        }
+        lastCeRequirement = time;
+        cnpDeadlines.addLast(time + cnpDelay);
+    }
+
+    /** Checks a frame received at {@code time}; returns a failure, or null. */
+    StepFailure check(final DecodedFrame f, final long time, final int evidence) {
+        if (!f.isRoce() || f.bth().destQp() != connection.peerQpn) {
+            return null;
+        }
+        final Opcode opcode = f.opcode();
+        if (opcode == Opcode.CNP) {
+            if (lastCnp != Long.MIN_VALUE && time - lastCnp < cnpInterval) {
+                return failure("MR-CC-005", "CNP frame #" + evidence + " came " + (time - lastCnp)
+                    + " ns after the previous one, inside cnp_interval_ns " + cnpInterval, evidence,
+                    new FieldDiff("time since the previous CNP", "at least " + cnpInterval + " ns",
+                        (time - lastCnp) + " ns"));
+            }
+            lastCnp = time;
+            if (cnpDeadlines.isEmpty()) {
+                return failure("MR-CC-006", "CNP frame #" + evidence + " was not owed to any congestion indication",
+                    evidence, new FieldDiff("cnp", "none", "a CNP"));
+            }
+            cnpDeadlines.pollFirst();
+            return null;
+        }
+        if (opcode != Opcode.ACKNOWLEDGE) {
+            return failure("MR-ORD-002", "frame #" + evidence + " (" + opcode.name() + ") is not an acknowledgement "
+                + "of the flow's valid requests", evidence, new FieldDiff("bth.opcode", "ACKNOWLEDGE", opcode.name()));
+        }
+        final AethSyndrome syndrome = f.aeth().syndrome();
+        if (syndrome.type() != AethSyndrome.Type.ACK) {
+            return failure("MR-ORD-002", "frame #" + evidence + " rejects a valid request: " + syndrome.name(),
+                evidence, new FieldDiff("aeth.syndrome", "ACK (0x1f)", syndrome.name()));
+        }
+        final ResponderModel model = connection.model;
+        final int base = Psn.diff(f.sacketh().basePsn(), connection.psnBase);
+        if (base < highestBase) {
+            return failure("MR-ACK-010", "the cumulative ACK moved back to " + base + " after " + highestBase,
+                evidence, new FieldDiff("sacketh.base", "at least " + highestBase, Integer.toString(base)));
+        }
+        if (base > model.expectedPsn()) {
+            return failure("MR-ORD-005", "sacketh.base " + base + " passes PSNs the harness never delivered (ePSN of "
+                + "a conforming responder: " + model.expectedPsn() + ")", evidence,
+                new FieldDiff("sacketh.base", "at most " + model.expectedPsn(), Integer.toString(base)));
+        }
+        final long bitmap = f.sacketh().bitmap();
+        for (int i = 0; i < 64; i++) {
+            if ((bitmap & (Long.MIN_VALUE >>> i)) != 0 && !model.delivered(base + i)) {
+                return failure("MR-ACK-002", "sacketh.bitmap reports PSN " + (base + i) + " (bit " + i
+                    + ") that was never delivered", evidence, new FieldDiff("sacketh.bitmap bit " + i, "0", "1"));
+            }
+        }
+        final int msn = f.aeth().msn();
+        if (msn > model.msn()) {
+            return failure("MR-ACK-003", "aeth.msn " + msn + " exceeds the " + model.msn() + " completed messages",
+                evidence, new FieldDiff("aeth.msn", "at most " + model.msn(), Integer.toString(msn)));
+        }
+        highestBase = base;
+        lastAckBase = base;
+        lastAckMsn = msn;
+        return null;
+    }
+
+    /** After the flow settled: the CNPs owed arrived and the last ACK covers everything delivered. */
+    StepFailure finish(final boolean lastHadAckReq, final long now) {
+        if (!cnpDeadlines.isEmpty() && cnpDeadlines.peekFirst() <= now) {
+            return failure("MR-CC-003", cnpDeadlines.size() + " CNP(s) owed to CE-marked packets did not come within "
+                + "cnp_delay_max_ns " + cnpDelay, -1, new FieldDiff("cnp", "one per idle scope", "none"));
+        }
+        final ResponderModel model = connection.model;
+        if (lastHadAckReq && (lastAckBase != model.expectedPsn() || lastAckMsn != model.msn())) {
+            return failure("MR-ACK-005", "after the flow's last packet (with AckReq) the last ACK reports ePSN "
+                + lastAckBase + " and MSN " + lastAckMsn + ", a conforming responder ePSN " + model.expectedPsn()
+                + " and MSN " + model.msn(), -1, new FieldDiff("sacketh.base/aeth.msn", model.expectedPsn() + "/"
+                    + model.msn(), lastAckBase + "/" + lastAckMsn));
+        }
+        return null;
+    }
+
+    private static StepFailure failure(final String rule, final String message, final int evidence,
+                                       final FieldDiff diff) {
+        final StepFailure failure = new StepFailure(message, evidence, List.of(diff), null, null);
+        failure.rule = rule;
+        return failure;
+    }
+}
