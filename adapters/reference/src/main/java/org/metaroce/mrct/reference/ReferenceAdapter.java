@@ -50,6 +50,9 @@ public final class ReferenceAdapter implements Adapter {
         return new ReferenceAdapter(profile.effectiveParameters(spec), profile.pics(), faults);
     }
 
+    /** Class-path resource of the reference NIC's own DUT profile ({@code fixtures/profiles/reference.yaml}). */
+    public static final String PROFILE_RESOURCE = "/org/metaroce/mrct/reference/reference.yaml";
+
     /** The faults this instance runs with. */
     public Set<Fault> faults() {
         return faults;

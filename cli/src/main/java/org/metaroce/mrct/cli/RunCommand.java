@@ -1,0 +1,352 @@
+package org.metaroce.mrct.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import org.metaroce.mrct.harness.cases.CaseDef;
+import org.metaroce.mrct.harness.cases.CaseLoadException;
+import org.metaroce.mrct.harness.cases.CaseLoader;
+import org.metaroce.mrct.harness.engine.RunContext;
+import org.metaroce.mrct.harness.engine.Runner;
+import org.metaroce.mrct.harness.generate.FlowGenerator;
+import org.metaroce.mrct.harness.generate.GeneratedFlow;
+import org.metaroce.mrct.harness.generate.Shrinker;
+import org.metaroce.mrct.harness.profile.DeviceProfile;
+import org.metaroce.mrct.harness.profile.ProfileLoader;
+import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.RunInfo;
+import org.metaroce.mrct.harness.result.RunListener;
+import org.metaroce.mrct.harness.result.RunSummary;
+import org.metaroce.mrct.harness.result.Verdict;
+import org.metaroce.mrct.harness.spec.Specification;
+import org.metaroce.mrct.harness.yaml.YamlProblem;
+import org.metaroce.mrct.reference.Fault;
+import org.metaroce.mrct.reference.ReferenceAdapter;
+import org.metaroce.mrct.reports.Baseline;
+import org.metaroce.mrct.reports.BaselineException;
+import org.metaroce.mrct.reports.ReportFormat;
+import org.metaroce.mrct.reports.Reports;
+import org.metaroce.mrct.spi.Adapter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code mrct run}: the whole suite (or a selection) against a device, with reports. Exit status 0 when the device
+ * conforms (no applicable MUST case failing beyond the baseline), 1 when it does not, 2 on a usage or harness error
+ * (one line on the error stream; case-file problems are listed one per line, all of them).
+ */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Runs the conformance suite against a device and writes the reports.",
+        "Exit status: 0 conformant, 1 not conformant, 2 usage or harness error."})
+final class RunCommand implements Callable<Integer> {
+    static final int NON_CONFORMANT = 1;
+    static final int HARNESS_ERROR = 2;
+
+    @ParentCommand
+    private Main main;
+
+    @Option(names = "--adapter", defaultValue = "reference", paramLabel = "NAME",
+        description = "the device: reference (the embedded reference NIC, default)")
+    private String adapterName;
+
+    @Option(names = "--profile", paramLabel = "FILE",
+        description = "DUT profile (PICS claims, parameters, identity); default: the reference NIC's")
+    private Path profilePath;
+
+    @Option(names = "--cases", paramLabel = "DIR", description = "case directories (<dir>/<area>/*.yaml) to run "
+        + "instead of the bundled cases; repeatable")
+    private List<Path> caseDirs = new ArrayList<>();
+
+    @Option(names = {"-s", "--select"}, paramLabel = "ID", description = "run only cases whose ID starts with this; "
+        + "repeatable")
+    private List<String> select = new ArrayList<>();
+
+    @Option(names = {"-x", "--exclude"}, paramLabel = "ID", description = "leave out cases whose ID starts with this; "
+        + "repeatable")
+    private List<String> exclude = new ArrayList<>();
+
+    @Option(names = "--strict", description = "SHOULD failures fail (default: they are warnings)")
+    private boolean strict;
+
+    @Option(names = "--seed", defaultValue = "1", paramLabel = "N|random",
+        description = "seed of every random choice (default 1; 'random' picks one and prints it)")
+    private String seedText;
+
+    @Option(names = "--report-dir", paramLabel = "DIR", description = "where to write the reports "
+        + "(default reports/<timestamp>/)")
+    private Path reportDir;
+
+    @Option(names = "--format", split = ",", paramLabel = "FORMAT",
+        description = "report formats: JSON, JUNIT, HTML, MARKDOWN, EVIDENCE (default all)")
+    private List<ReportFormat> formats = new ArrayList<>();
+
+    @Option(names = "--baseline", paramLabel = "FILE", description = "known failures; the run gates only on new ones")
+    private Path baselinePath;
+
+    @Option(names = "--fault", paramLabel = "NAME", description = "turn on a fault profile of the reference NIC "
+        + "(see mrct faults)")
+    private String faultName;
+
+    @Option(names = "--fail-fast", description = "stop at the first failing case")
+    private boolean failFast;
+
+    @Option(names = "--generated", defaultValue = "20", paramLabel = "N",
+        description = "generated flow cases to add (seeded; default 20; 0 for none)")
+    private int generated;
+
+    @Option(names = "--expect-timeout", defaultValue = "2ms", paramLabel = "DURATION",
+        description = "how long an expectation waits when its case does not say (default 2ms)")
+    private String expectTimeout;
+
+    @Option(names = "--quiet", description = "no progress output")
+    private boolean quiet;
+
+    @Override
+    public Integer call() {
+        final Specification spec = Specification.bundled();
+        try {
+            final long seed = seed();
+            final Set<Fault> faults = faults();
+            final DeviceProfile profile = profile(spec);
+            final List<CaseDef> cases = loadCases(spec);
+            final List<Runner.Planned> plan = select(Runner.plan(cases));
+            final Supplier<Adapter> adapters = adapterFactory(profile, spec, faults);
+            addGenerated(plan, spec, seed);
+            final Path dir = reportDir != null ? reportDir : Paths.get("reports", DateTimeFormatter
+                .ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(Clock.systemUTC().instant()));
+            final Baseline baseline = baselinePath == null ? null : Baseline.load(baselinePath);
+            final Set<ReportFormat> chosen = formats.isEmpty() ? EnumSet.allOf(ReportFormat.class)
+                : EnumSet.copyOf(formats);
+            final long timeout = org.metaroce.mrct.harness.cases.Expr.parse(expectTimeout).eval(n -> null);
+            try (Adapter adapter = adapters.get()) {
+                final RunContext context = new RunContext(adapter, spec, profile, seed, strict, timeout, 0, 0);
+                final List<RunListener> listeners = new ArrayList<>();
+                listeners.add(Reports.open(dir, chosen, spec));
+                if (!quiet) {
+                    listeners.add(new Progress(main.err(), System.console() != null));
+                }
+                final Runner runner = new Runner(context, listeners, Clock.systemUTC());
+                final RunInfo info = info(spec, profile, adapter, seed, faults, plan.size());
+                final RunSummary summary = runner.run(info, plan,
+                    result -> failFast && (result.verdict() == Verdict.FAIL || result.verdict() == Verdict.ERROR),
+                    results -> baseline == null ? null : baseline.compare(results, strict));
+                final List<String> shrunk = shrinkGenerated(runner, plan, summary, spec, profile, faults, dir, seed);
+                printSummary(summary, dir, seed, shrunk);
+                return summary.conformant() ? ExitStatus.OK
+                    : "NON_CONFORMANT".equals(summary.overall()) ? NON_CONFORMANT : HARNESS_ERROR;
+            }
+        } catch (CaseLoadException e) {
+            main.err().println("mrct run: " + e.problems().size() + " problem(s) in case files; nothing was run:");
+            for (final YamlProblem problem : e.problems()) {
+                main.err().println("  " + problem);
+            }
+            return HARNESS_ERROR;
+        } catch (UsageProblem | ProfileLoader.ProfileException | BaselineException e) {
+            main.err().println("mrct run: " + e.getMessage().replace('\n', ' ').replace("  ", " "));
+            return HARNESS_ERROR;
+        } catch (IllegalArgumentException e) {
+            main.err().println("mrct run: " + e.getMessage());
+            return HARNESS_ERROR;
+        }
+    }
+
+    /** A usage problem found by the command itself, reported as one line. */
+    static final class UsageProblem extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UsageProblem(final String message) {
+            super(message);
+        }
+    }
+
+    private long seed() throws UsageProblem {
+        if ("random".equals(seedText)) {
+            return new SplittableRandom().nextLong() & Long.MAX_VALUE;
+        }
+        try {
+            return Long.decode(seedText);
+        } catch (NumberFormatException e) {
+            throw new UsageProblem("--seed takes a number or 'random', not '" + seedText + "'");
+        }
+    }
+
+    private Set<Fault> faults() throws UsageProblem {
+        if (faultName == null) {
+            return Set.of();
+        }
+        final Fault fault = Fault.byLabel(faultName);
+        if (fault == null) {
+            throw new UsageProblem("unknown fault '" + faultName + "' (mrct faults lists them)");
+        }
+        if (!"reference".equals(adapterName)) {
+            throw new UsageProblem("--fault applies to the reference adapter only");
+        }
+        return Set.of(fault);
+    }
+
+    private DeviceProfile profile(final Specification spec) throws ProfileLoader.ProfileException, UsageProblem {
+        if (profilePath != null) {
+            return ProfileLoader.load(profilePath, spec);
+        }
+        try (InputStream in = ReferenceAdapter.class.getResourceAsStream(ReferenceAdapter.PROFILE_RESOURCE)) {
+            if (in == null) {
+                throw new UsageProblem("the reference profile is missing from the jar; give --profile");
+            }
+            final byte[] bytes = in.readAllBytes();
+            return ProfileLoader.parse("reference.yaml", new String(bytes, StandardCharsets.UTF_8),
+                ProfileLoader.sha256(bytes), spec);
+        } catch (IOException e) {
+            throw new UsageProblem("cannot read the reference profile: " + e.getMessage());
+        }
+    }
+
+    private List<CaseDef> loadCases(final Specification spec) throws CaseLoadException {
+        final CaseLoader loader = new CaseLoader(spec);
+        return caseDirs.isEmpty() ? loader.loadBundled() : loader.load(caseDirs);
+    }
+
+    private List<Runner.Planned> select(final List<Runner.Planned> all) {
+        final List<Runner.Planned> out = new ArrayList<>();
+        for (final Runner.Planned planned : all) {
+            if (matches(planned.id())) {
+                out.add(planned);
+            }
+        }
+        return out;
+    }
+
+    private boolean matches(final String id) {
+        return (select.isEmpty() || select.stream().anyMatch(id::startsWith))
+            && exclude.stream().noneMatch(id::startsWith);
+    }
+
+    private Supplier<Adapter> adapterFactory(final DeviceProfile profile, final Specification spec,
+                                             final Set<Fault> faults) throws UsageProblem {
+        if ("reference".equals(adapterName)) {
+            return () -> ReferenceAdapter.fromProfile(profile, spec, faults);
+        }
+        throw new UsageProblem("unknown adapter '" + adapterName + "' (available: reference)");
+    }
+
+    private void addGenerated(final List<Runner.Planned> plan, final Specification spec, final long seed) {
+        if (generated <= 0) {
+            return;
+        }
+        final CaseLoader loader = new CaseLoader(spec);
+        for (int i = 0; i < generated; i++) {
+            final String id = "GEN-" + i;
+            if (!matches(id)) {
+                continue;
+            }
+            final GeneratedFlow flow = FlowGenerator.generate(seed, i);
+            final List<YamlProblem> problems = new ArrayList<>();
+            final CaseDef def = loader.parse("gen/" + id + ".yaml", "GEN", flow.toYaml(id,
+                "Generated from run seed " + seed + ", flow " + i + "."), problems);
+            if (!problems.isEmpty()) {
+                throw new IllegalStateException("generated case " + id + " does not load: " + problems);
+            }
+            plan.add(new Runner.Planned(def, Map.of(), id));
+        }
+    }
+
+    /** Shrinks every failing generated case and writes the minimal case file beside the reports. */
+    private List<String> shrinkGenerated(final Runner runner, final List<Runner.Planned> plan, final RunSummary summary,
+                                         final Specification spec, final DeviceProfile profile,
+                                         final Set<Fault> faults, final Path dir, final long seed) {
+        final List<String> written = new ArrayList<>();
+        if (summary.conformant() || !"reference".equals(adapterName)) {
+            return written;
+        }
+        final CaseLoader loader = new CaseLoader(spec);
+        for (int i = 0; i < generated; i++) {
+            final String id = "GEN-" + i;
+            final GeneratedFlow flow = FlowGenerator.generate(seed, i);
+            final CaseResult original = runIsolated(loader, flow, id, spec, profile, faults);
+            if (original == null || original.verdict() != Verdict.FAIL) {
+                continue;
+            }
+            final String rule = original.failure() == null ? null : original.failure().rule();
+            final GeneratedFlow shrunk = Shrinker.shrink(flow, candidate -> {
+                final CaseResult result = runIsolated(loader, candidate, id, spec, profile, faults);
+                return result != null && result.verdict() == Verdict.FAIL && result.failure() != null
+                    && java.util.Objects.equals(rule, result.failure().rule());
+            });
+            try {
+                final Path file = dir.resolve("shrunk").resolve(id + "-shrunk.yaml");
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, shrunk.toYaml(id + "-shrunk", "Shrunk from generated flow " + i
+                    + " of run seed " + seed + ", which failed " + rule + ": " + original.reason()));
+                written.add(file.toString());
+            } catch (IOException e) {
+                main.err().println("mrct run: cannot write the shrunk case " + id + ": " + e.getMessage());
+            }
+        }
+        return written;
+    }
+
+    private static CaseResult runIsolated(final CaseLoader loader, final GeneratedFlow flow, final String id,
+                                          final Specification spec, final DeviceProfile profile,
+                                          final Set<Fault> faults) {
+        final List<YamlProblem> problems = new ArrayList<>();
+        final CaseDef def = loader.parse("gen/" + id + ".yaml", "GEN", flow.toYaml(id, ""), problems);
+        if (def == null) {
+            return null;
+        }
+        try (Adapter adapter = ReferenceAdapter.fromProfile(profile, spec, faults)) {
+            final Runner runner = new Runner(new RunContext(adapter, spec, profile, 1, false, 2_000_000, 0, 0),
+                List.of(), Clock.systemUTC());
+            return runner.runOne(new Runner.Planned(def, Map.of(), id));
+        }
+    }
+
+    private RunInfo info(final Specification spec, final DeviceProfile profile, final Adapter adapter, final long seed,
+                         final Set<Fault> faults, final int count) {
+        final List<String> selection = new ArrayList<>();
+        select.forEach(s -> selection.add("select " + s));
+        exclude.forEach(x -> selection.add("exclude " + x));
+        caseDirs.forEach(d -> selection.add("cases " + d));
+        final Map<String, Object> parameters = new LinkedHashMap<>(profile.effectiveParameters(spec));
+        return new RunInfo(Version.current(), spec.version(), adapter.name(),
+            "unknown".equals(profile.vendor()) ? adapter.identity().vendor() : profile.vendor(),
+            "unknown".equals(profile.model()) ? adapter.identity().model() : profile.model(),
+            "unknown".equals(profile.firmware()) ? adapter.identity().firmware() : profile.firmware(),
+            profile.name(), profile.sha256(), List.copyOf(profile.pics()), parameters, seed, strict,
+            faults.isEmpty() ? null : faults.iterator().next().label(), selection, count,
+            Clock.systemUTC().instant());
+    }
+
+    private void printSummary(final RunSummary summary, final Path dir, final long seed, final List<String> shrunk) {
+        final StringBuilder counts = new StringBuilder();
+        summary.counts().forEach((verdict, n) -> {
+            if (n > 0) {
+                counts.append(counts.length() == 0 ? "" : ", ").append(n).append(' ').append(verdict);
+            }
+        });
+        main.out().println(summary.overall() + ": " + summary.reason() + " (" + counts + ")");
+        if (summary.baseline() != null) {
+            main.out().println("baseline " + summary.baseline().baseline() + ": " + summary.baseline().newlyFailing()
+                .size() + " newly failing, " + summary.baseline().newlyPassing().size() + " newly passing, "
+                + summary.baseline().stale().size() + " stale");
+        }
+        for (final String file : shrunk) {
+            main.out().println("shrunk failing generated case: " + file);
+        }
+        main.out().println("reports: " + dir.toAbsolutePath().normalize() + " (seed " + seed + ")");
+    }
+}
