@@ -1,0 +1,75 @@
+package org.metaroce.mrct.cli;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code mrct} command: a thin registry of subcommands, each in its own class. It owns the two output streams so
+ * that subcommands write to whatever {@link #run} was given (the console, or a test's buffers) and it turns every
+ * outcome into an exit status: a subcommand's own, 2 for a usage error, 1 for an unexpected failure, which is
+ * reported as one line on the error stream, never as a stack trace.
+ */
+@Command(name = "mrct", mixinStandardHelpOptions = true, versionProvider = Version.class,
+    description = "The MetaRoCE conformance test suite.",
+    subcommands = {DecodeCommand.class})
+public final class Main implements Runnable {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    @Spec
+    private CommandSpec spec;
+
+    private Main(final PrintStream out, final PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    /** Runs {@code mrct} with {@code args} and exits the JVM with the command's exit status. */
+    public static void main(final String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /**
+     * Runs {@code mrct} with {@code args}, writing results to {@code out} and messages to {@code err}.
+     *
+     * @return the exit status: 0 success, 1 unexpected failure, 2 usage error or unreadable input
+     */
+    public static int run(final String[] args, final PrintStream out, final PrintStream err) {
+        Objects.requireNonNull(out, "out");
+        Objects.requireNonNull(err, "err");
+        final CommandLine commandLine = new CommandLine(new Main(out, err))
+            .setCaseInsensitiveEnumValuesAllowed(true)
+            .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
+            .setErr(new PrintWriter(err, true, StandardCharsets.UTF_8))
+            .setExecutionExceptionHandler((exception, failed, parsed) -> {
+                failed.getErr().println(failed.getCommandSpec().qualifiedName() + ": internal error: " + exception);
+                return ExitStatus.FAILURE;
+            });
+        final int status = commandLine.execute(args);
+        out.flush();
+        err.flush();
+        return status;
+    }
+
+    /** Without a subcommand: the usage, and the usage-error status. */
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand");
+    }
+
+    /** The stream that subcommands write their results to. */
+    PrintStream out() {
+        return out;
+    }
+
+    /** The stream that subcommands write their messages to. */
+    PrintStream err() {
+        return err;
+    }
+}
