@@ -53,6 +53,14 @@ public interface ControlPlane {
     /** The device's counters by their Appendix C names; absent names are counters the device does not keep. */
     Map<String, Long> counters();
 
+    /**
+     * A QP's own counters (those Appendix C keeps per QP) by their names. The default says the device does not keep
+     * them; needs {@link Capability#COUNTERS}.
+     */
+    default Map<String, Long> qpCounters(final int qpn) {
+        throw new UnsupportedOperationException("per-QP counters");
+    }
+
     /** Returns the device to its initial state: no QPs, no regions, counters zero. */
     void reset();
 }

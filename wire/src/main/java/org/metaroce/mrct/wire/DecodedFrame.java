@@ -288,6 +288,14 @@ public final class DecodedFrame {
         return payloadOffset;
     }
 
+    /**
+     * Bytes between the last extension header and the ICRC (payload plus pad), also for a frame whose pad count is
+     * wrong; -1 when the headers could not be laid out.
+     */
+    public int dataRegionLength() {
+        return payloadOffset < 0 || !has(HeaderKind.ICRC) ? -1 : offset(HeaderKind.ICRC) - payloadOffset;
+    }
+
     /** Payload length without pad. */
     public int payloadLength() {
         return payloadLength;

@@ -218,6 +218,7 @@ public final class FrameDecoder {
         }
         final int payloadAndPad = icrc - at;
         final int pad = f.bth().padCount();
+        f.payloadOffset = at;
         if (layout != null && pad > payloadAndPad) {
             return f.fail(DecodeError.PAD_EXCEEDS_PAYLOAD, "bth.padcnt", bth + 1,
                 "PadCnt " + pad + " but only " + payloadAndPad + " bytes of payload and pad");

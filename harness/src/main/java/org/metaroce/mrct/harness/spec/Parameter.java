@@ -3,11 +3,15 @@ package org.metaroce.mrct.harness.spec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A parameter a device declares (Appendix B), with its default and the range of values it may take.
+ * A parameter a device declares (Appendix B), with its default and the range of values it may take. Ranges are read
+ * from the table's text, in the forms the specification uses: {@code 16 to 32768}, {@code 10000 to rto_high_ns} (a
+ * bound may name another parameter), {@code one of 256, 512, 1024, and at most max_pmtu}, {@code greater than 0 and at
+ * most 1}, or a list of words ({@code per-qp, per-destination, per-port}).
  *
  * @param name the parameter ({@code recv_window})
  * @param unit its unit as written
@@ -17,9 +21,10 @@ import java.util.regex.Pattern;
  * @param line the table row's line
  */
 public record Parameter(String name, String unit, String defaultText, String rangeText, String meaning, int line) {
-    private static final Pattern INTERVAL = Pattern.compile(
-        "^\\s*\\[?\\s*(-?[0-9][0-9_,.]*(?:e-?\\d+)?)\\s*(?:\\.\\.|to|–|,)\\s*(-?[0-9][0-9_,.]*(?:e-?\\d+)?)\\s*\\]?\\s*$");
     private static final Pattern NUMBER = Pattern.compile("^-?[0-9][0-9_,]*(\\.[0-9]+)?(e-?\\d+)?$");
+    private static final Pattern INTERVAL = Pattern.compile("^(\\S+) to (\\S+)$");
+    private static final Pattern AT_MOST = Pattern.compile("^(.*?),? and at most (\\S+)$");
+    private static final Pattern GREATER = Pattern.compile("^greater than (\\S+) and at most (\\S+)$");
 
     static List<Parameter> fromTables(final List<MarkdownTable> tables, final List<SpecProblem> problems) {
         final List<Parameter> parameters = new ArrayList<>();
@@ -33,13 +38,21 @@ public record Parameter(String name, String unit, String defaultText, String ran
                     problems.add(new SpecProblem(table.lines().get(r), "parameter row needs 5 cells"));
                     continue;
                 }
-                final Parameter parameter = new Parameter(row.get(0), row.get(1), row.get(2), row.get(3),
-                    row.get(4), table.lines().get(r));
-                final String problem = parameter.check(parameter.defaultValue());
-                if (problem != null) {
-                    problems.add(new SpecProblem(parameter.line(), "default of " + parameter.name() + ": " + problem));
+                parameters.add(new Parameter(row.get(0), row.get(1), row.get(2), row.get(3), row.get(4),
+                    table.lines().get(r)));
+            }
+        }
+        for (final Parameter parameter : parameters) {
+            final String problem = parameter.check(parameter.defaultValue(), other -> {
+                for (final Parameter candidate : parameters) {
+                    if (candidate.name().equals(other)) {
+                        return candidate.defaultValue();
+                    }
                 }
-                parameters.add(parameter);
+                return null;
+            });
+            if (problem != null) {
+                problems.add(new SpecProblem(parameter.line(), "default of " + parameter.name() + ": " + problem));
             }
         }
         return parameters;
@@ -47,7 +60,7 @@ public record Parameter(String name, String unit, String defaultText, String ran
 
     /** True when the default is a number (else it is a word such as {@code per-qp}). */
     public boolean isNumeric() {
-        return NUMBER.matcher(firstToken(defaultText)).matches();
+        return defaultValue() instanceof Number;
     }
 
     /** The default as a Long, a Double or a String. */
@@ -73,33 +86,69 @@ public record Parameter(String name, String unit, String defaultText, String ran
         return space < 0 ? trimmed : trimmed.substring(0, space);
     }
 
-    /** Null when {@code value} is inside the range, else why not. */
-    public String check(final Object value) {
-        final String range = rangeText.trim();
+    /**
+     * Null when {@code value} is inside the range, else why not. {@code others} gives the declared values of the
+     * parameters a bound may name.
+     */
+    public String check(final Object value, final Function<String, Object> others) {
+        String range = rangeText.trim();
         if (range.isEmpty() || range.equals("-") || range.equalsIgnoreCase("any")) {
             return null;
         }
-        final Matcher interval = INTERVAL.matcher(range);
-        if (interval.matches() && range.contains("..") || interval.matches() && range.contains(" to ")) {
-            if (!(value instanceof Number number)) {
-                return "'" + value + "' is not a number (range " + range + ")";
+        final Matcher atMost = AT_MOST.matcher(range);
+        if (atMost.matches() && !range.startsWith("greater")) {
+            final Double bound = bound(atMost.group(2), others);
+            if (bound != null && value instanceof Number n && n.doubleValue() > bound) {
+                return value + " is above " + atMost.group(2) + " (" + format(bound) + ")";
             }
-            final double low = ((Number) parseValue(interval.group(1))).doubleValue();
-            final double high = ((Number) parseValue(interval.group(2))).doubleValue();
-            final double v = number.doubleValue();
-            return v >= low && v <= high ? null : v + " is outside " + range;
+            range = atMost.group(1).trim();
         }
-        final String[] choices = range.split("\\s*(,|\\bor\\b|/)\\s*");
-        for (final String choice : choices) {
+        final Matcher greater = GREATER.matcher(range);
+        if (greater.matches()) {
+            final Double low = bound(greater.group(1), others);
+            final Double high = bound(greater.group(2), others);
+            if (!(value instanceof Number n)) {
+                return "'" + value + "' is not a number";
+            }
+            return low != null && n.doubleValue() <= low || high != null && n.doubleValue() > high
+                ? value + " is outside " + rangeText : null;
+        }
+        final Matcher interval = INTERVAL.matcher(range);
+        if (interval.matches()) {
+            if (!(value instanceof Number n)) {
+                return "'" + value + "' is not a number (range " + rangeText + ")";
+            }
+            final Double low = bound(interval.group(1), others);
+            final Double high = bound(interval.group(2), others);
+            return low != null && n.doubleValue() < low || high != null && n.doubleValue() > high
+                ? value + " is outside " + rangeText + (low != null && high != null ? " (" + format(low) + " to "
+                + format(high) + ")" : "") : null;
+        }
+        final String list = range.startsWith("one of ") ? range.substring(7) : range;
+        for (final String choice : list.split("\\s*,\\s*")) {
             final Object parsed = parseValue(choice);
-            if (parsed instanceof Number n && value instanceof Number v) {
-                if (n.doubleValue() == v.doubleValue()) {
+            if (parsed instanceof Number p && value instanceof Number v) {
+                if (p.doubleValue() == v.doubleValue()) {
                     return null;
                 }
-            } else if (parsed.toString().toLowerCase(Locale.ROOT).equals(String.valueOf(value).toLowerCase(Locale.ROOT))) {
+            } else if (parsed.toString().toLowerCase(Locale.ROOT).equals(String.valueOf(value)
+                .toLowerCase(Locale.ROOT))) {
                 return null;
             }
         }
-        return "'" + value + "' is not one of " + range;
+        return "'" + value + "' is not one of " + list;
+    }
+
+    private static Double bound(final String text, final Function<String, Object> others) {
+        final Object parsed = parseValue(text);
+        if (parsed instanceof Number n) {
+            return n.doubleValue();
+        }
+        final Object other = others.apply(text);
+        return other instanceof Number n ? n.doubleValue() : null;
+    }
+
+    private static String format(final double value) {
+        return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
     }
 }

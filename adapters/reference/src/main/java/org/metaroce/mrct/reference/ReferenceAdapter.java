@@ -1,0 +1,204 @@
+package org.metaroce.mrct.reference;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.metaroce.mrct.harness.profile.DeviceProfile;
+import org.metaroce.mrct.harness.spec.Specification;
+import org.metaroce.mrct.reference.internal.Device;
+import org.metaroce.mrct.reference.internal.DeviceConfig;
+import org.metaroce.mrct.spi.Adapter;
+import org.metaroce.mrct.spi.Capability;
+import org.metaroce.mrct.spi.CapturedFrame;
+import org.metaroce.mrct.spi.Completion;
+import org.metaroce.mrct.spi.ControlPlane;
+import org.metaroce.mrct.spi.DataPlane;
+import org.metaroce.mrct.spi.DeviceIdentity;
+import org.metaroce.mrct.spi.Endpoints;
+import org.metaroce.mrct.spi.MemoryRegion;
+import org.metaroce.mrct.spi.QpAttributes;
+import org.metaroce.mrct.spi.QpState;
+import org.metaroce.mrct.spi.ReceiveWqe;
+import org.metaroce.mrct.spi.SendWqe;
+
+/**
+ * The reference NIC behind the adapter SPI, in the harness's own process and on virtual time: frames are processed
+ * the instant they are sent, timers fire as the harness polls, and every case against it is exact and deterministic.
+ */
+public final class ReferenceAdapter implements Adapter {
+    /** Addresses of the reference NIC and of the harness on its virtual link (documentation ranges). */
+    public static final Endpoints ENDPOINTS = new Endpoints(0x02_00_00_00_00_0DL, "198.51.100.2", "2001:db8::2",
+        0x02_00_00_00_00_0AL, "198.51.100.1", "2001:db8::1");
+
+    private final Device device;
+    private final Set<Fault> faults;
+    private final DataPlane data = new Data();
+    private final ControlPlane control = new Control();
+
+    /** A reference NIC with these declared parameters, PICS claims and faults. */
+    public ReferenceAdapter(final Map<String, Object> parameters, final Set<String> pics, final Set<Fault> faults) {
+        this.faults = faults.isEmpty() ? Set.of() : EnumSet.copyOf(faults);
+        this.device = new Device(new DeviceConfig(ENDPOINTS.deviceMac(),
+            DeviceConfig.address(ENDPOINTS.deviceIpv4()), DeviceConfig.address(ENDPOINTS.deviceIpv6()), pics,
+            parameters, this.faults));
+    }
+
+    /** A reference NIC configured from a DUT profile (parameters over the specification's defaults). */
+    public static ReferenceAdapter fromProfile(final DeviceProfile profile, final Specification spec,
+                                               final Set<Fault> faults) {
+        return new ReferenceAdapter(profile.effectiveParameters(spec), profile.pics(), faults);
+    }
+
+    /** The faults this instance runs with. */
+    public Set<Fault> faults() {
+        return faults;
+    }
+
+    /** A QP's own counters (Appendix C, per QP), for tests and diagnostics. */
+    public Map<String, Long> qpCounters(final int qpn) {
+        return device.qpCounters(qpn);
+    }
+
+    @Override
+    public String name() {
+        return "reference";
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return EnumSet.of(Capability.VIRTUAL_TIME, Capability.MEMORY_READBACK, Capability.MEMORY_WRITE,
+            Capability.COUNTERS, Capability.COMPLETIONS, Capability.RAW_FRAMES, Capability.ECN_READ,
+            Capability.ECN_WRITE, Capability.L2_CONTROL, Capability.IPV6, Capability.SCALE_QPS);
+    }
+
+    @Override
+    public DeviceIdentity identity() {
+        return new DeviceIdentity("MetaRoCE project", "mrct reference NIC", "1.0");
+    }
+
+    @Override
+    public Endpoints endpoints() {
+        return ENDPOINTS;
+    }
+
+    @Override
+    public DataPlane dataPlane() {
+        return data;
+    }
+
+    @Override
+    public ControlPlane controlPlane() {
+        return control;
+    }
+
+    @Override
+    public void close() {
+        device.reset();
+    }
+
+    private final class Data implements DataPlane {
+        @Override
+        public long now() {
+            return device.scheduler().now();
+        }
+
+        @Override
+        public void send(final byte[] frame) {
+            device.receive(frame.clone());
+        }
+
+        @Override
+        public CapturedFrame poll(final long deadlineNanos) {
+            while (device.outbox().isEmpty()) {
+                if (!device.scheduler().runNext(deadlineNanos)) {
+                    device.scheduler().advanceTo(deadlineNanos);
+                    return null;
+                }
+            }
+            return device.outbox().pollFirst();
+        }
+    }
+
+    private final class Control implements ControlPlane {
+        @Override
+        public int allocatePd() {
+            return device.allocatePd();
+        }
+
+        @Override
+        public int createQp(final QpAttributes attributes) {
+            return device.createQp(attributes);
+        }
+
+        @Override
+        public void modifyQp(final int qpn, final QpState state, final QpAttributes attributes) {
+            device.modifyQp(qpn, state, attributes);
+        }
+
+        @Override
+        public QpState queryQp(final int qpn) {
+            return device.queryQp(qpn);
+        }
+
+        @Override
+        public void destroyQp(final int qpn) {
+            device.destroyQp(qpn);
+        }
+
+        @Override
+        public MemoryRegion registerMr(final int pd, final long length, final Set<org.metaroce.mrct.spi.Access> access) {
+            return device.registerMr(pd, length, access);
+        }
+
+        @Override
+        public void invalidateRkey(final int rkey) {
+            device.invalidateRkey(rkey);
+        }
+
+        @Override
+        public void deregisterMr(final int lkey) {
+            device.deregisterMr(lkey);
+        }
+
+        @Override
+        public void postReceive(final int qpn, final ReceiveWqe wqe) {
+            device.postReceive(qpn, wqe);
+        }
+
+        @Override
+        public void postSend(final int qpn, final SendWqe wqe) {
+            throw new UnsupportedOperationException("the reference requester is not implemented yet");
+        }
+
+        @Override
+        public List<Completion> pollCompletions(final int qpn, final int max) {
+            return device.pollCompletions(qpn, max);
+        }
+
+        @Override
+        public byte[] readMemory(final long va, final int length) {
+            return device.readMemory(va, length);
+        }
+
+        @Override
+        public void writeMemory(final long va, final byte[] data) {
+            device.writeMemory(va, data);
+        }
+
+        @Override
+        public Map<String, Long> counters() {
+            return device.counters();
+        }
+
+        @Override
+        public Map<String, Long> qpCounters(final int qpn) {
+            return device.qpCounters(qpn);
+        }
+
+        @Override
+        public void reset() {
+            device.reset();
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package org.metaroce.mrct.reference.internal;
+
+/**
+ * The DCQCN reaction point of one QP (MetaRoCE v1 section 14.3): current rate Rc, target rate Rt, alpha, the timer
+ * and byte counters. Timers are evaluated lazily: before every event the state is brought up to the current virtual
+ * time by replaying, in order, the timer expiries that fell due, which gives exactly the state eager timers would, but
+ * costs nothing for idle QPs (a case may create 65,536 of them).
+ */
+final class Dcqcn {
+    private final DcqcnParameters p;
+    private double rc;
+    private double rt;
+    private double alpha;
+    private int timerEvents;
+    private int byteEvents;
+    private long bytes;
+    private long nextAlpha;
+    private long nextRate;
+
+    Dcqcn(final DcqcnParameters parameters, final long now) {
+        this.p = parameters;
+        this.rc = parameters.lineRateMbps();
+        this.rt = parameters.lineRateMbps();
+        this.alpha = parameters.alphaInit();
+        this.nextAlpha = now + parameters.alphaTimerNs();
+        this.nextRate = now + parameters.rateTimerNs();
+    }
+
+    /** Current rate in Mb/s, after catching up with the timers due by {@code now}. */
+    double rate(final long now) {
+        catchUp(now);
+        return rc;
+    }
+
+    double target(final long now) {
+        catchUp(now);
+        return rt;
+    }
+
+    double alpha(final long now) {
+        catchUp(now);
+        return alpha;
+    }
+
+    /** A CNP for this QP arrived (rule MR-CC-010). */
+    void onCnp(final long now) {
+        catchUp(now);
+        rt = rc;
+        rc = rc * (1 - alpha / 2);
+        alpha = (1 - p.g()) * alpha + p.g();
+        timerEvents = 0;
+        byteEvents = 0;
+        bytes = 0;
+        nextAlpha = now + p.alphaTimerNs();
+        nextRate = now + p.rateTimerNs();
+        clamp();
+    }
+
+    /** A data packet of {@code frameBytes} (frame length plus 4 for the FCS) left the port. */
+    void onSent(final long now, final long frameBytes) {
+        catchUp(now);
+        bytes += frameBytes;
+        while (bytes >= p.byteCounter()) {
+            bytes -= p.byteCounter();
+            byteEvents++;
+            increase();
+        }
+    }
+
+    private void catchUp(final long now) {
+        while (nextAlpha <= now || nextRate <= now) {
+            if (nextAlpha <= nextRate) {
+                final long periods = (now - nextAlpha) / p.alphaTimerNs();
+                if (periods > 64) {
+                    alpha *= Math.pow(1 - p.g(), periods);
+                    nextAlpha += periods * p.alphaTimerNs();
+                } else {
+                    alpha = (1 - p.g()) * alpha;
+                    nextAlpha += p.alphaTimerNs();
+                }
+            } else {
+                if (rc >= p.lineRateMbps() && rt >= p.lineRateMbps()) {
+                    // at line rate nothing an increase step does is visible: jump over the expiries
+                    final long periods = (now - nextRate) / p.rateTimerNs() + 1;
+                    timerEvents = (int) Math.min(Integer.MAX_VALUE, timerEvents + periods);
+                    nextRate += periods * p.rateTimerNs();
+                } else {
+                    timerEvents++;
+                    increase();
+                    nextRate += p.rateTimerNs();
+                }
+            }
+        }
+    }
+
+    private void increase() {
+        if (timerEvents < p.f() && byteEvents < p.f()) {
+            rc = (rt + rc) / 2;
+        } else if (timerEvents > p.f() && byteEvents > p.f()) {
+            final int i = Math.min(timerEvents, byteEvents) - p.f();
+            rt = rt + i * p.rhaiMbps();
+            rc = (rt + rc) / 2;
+        } else {
+            rt = rt + p.raiMbps();
+            rc = (rt + rc) / 2;
+        }
+        clamp();
+    }
+
+    private void clamp() {
+        rt = Math.min(rt, p.lineRateMbps());
+        rc = Math.min(rc, p.lineRateMbps());
+        rc = Math.max(rc, p.minRateMbps());
+    }
+}

@@ -1,0 +1,216 @@
+package org.metaroce.mrct.reference.internal;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import org.metaroce.mrct.reference.Fault;
+import org.metaroce.mrct.spi.QpState;
+import org.metaroce.mrct.wire.DecodeError;
+import org.metaroce.mrct.wire.DecodeStatus;
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.FrameDecoder;
+import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.HeaderLayout;
+import org.metaroce.mrct.wire.OpKind;
+import org.metaroce.mrct.wire.Opcode;
+import org.metaroce.mrct.wire.Position;
+import org.metaroce.mrct.wire.RoceVersion;
+import org.metaroce.mrct.wire.Transport;
+
+/**
+ * The receive checks of MetaRoCE v1 Table 11-1, in order: the first failing check decides the outcome and the one
+ * drop counter incremented (rules MR-ROB-001, MR-ROB-002); a frame passing them all is dispatched to the responder,
+ * the requester or the notification point.
+ */
+final class ReceivePipeline {
+    private final Device device;
+    private final FrameDecoder decoder = new FrameDecoder();
+
+    ReceivePipeline(final Device device) {
+        this.device = device;
+    }
+
+    void process(final byte[] bytes) {
+        final DecodedFrame f = decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length);
+        // step 1: is it a MetaRoCE frame at all?
+        if (!isMetaRoce(f)) {
+            return;
+        }
+        // step 2: IPv4 header
+        if (f.error() == DecodeError.IP_FRAGMENT || f.has(HeaderKind.IPV4) && !f.ipChecksumValid()) {
+            drop(Counter.DROP_BAD_IP_HEADER, null);
+            return;
+        }
+        // step 3: lengths
+        if (f.error() == DecodeError.LENGTH_MISMATCH
+            || f.error() == DecodeError.TRUNCATED && f.failure().field().startsWith("ip")
+            || paddedBeyondMinimum(f)) {
+            drop(Counter.DROP_LENGTH_MISMATCH, null);
+            return;
+        }
+        // step 4: UDP checksum
+        if (f.has(HeaderKind.UDP) && !f.udpChecksumValid()) {
+            drop(Counter.DROP_BAD_UDP_CHECKSUM, null);
+            return;
+        }
+        // step 5: BTH and ICRC present
+        if (!f.has(HeaderKind.BTH)) {
+            drop(Counter.DROP_TRUNCATED, null);
+            return;
+        }
+        // step 6: ICRC
+        if (!device.has(Fault.ICRC_NOT_CHECKED) && !f.icrcValid()) {
+            drop(Counter.DROP_BAD_ICRC, null);
+            return;
+        }
+        final int tver = f.bth().tver();
+        final Opcode opcode = f.bth().opcode();
+        // step 7, 8
+        if (tver > 1) {
+            drop(Counter.DROP_UNKNOWN_TVER, null);
+            return;
+        }
+        if (tver == 0 && opcode != Opcode.CNP && !device.config.claims("legacy-rocev2")) {
+            drop(Counter.DROP_LEGACY_DISABLED, null);
+            return;
+        }
+        // step 9
+        if (!supported(opcode, tver)) {
+            drop(Counter.DROP_UNSUPPORTED_OPCODE, null);
+            return;
+        }
+        // step 10: fixed length of the opcode
+        if (f.error() == DecodeError.TRUNCATED) {
+            drop(Counter.DROP_TRUNCATED, null);
+            return;
+        }
+        // step 11: opcodes without payload
+        final int region = f.dataRegionLength();
+        if (!HeaderLayout.carriesPayload(opcode) && region != 0) {
+            drop(Counter.DROP_LENGTH_MISMATCH, null);
+            return;
+        }
+        // step 12: pad
+        if (f.error() == DecodeError.PAD_EXCEEDS_PAYLOAD || f.status() != DecodeStatus.ROCE || region % 4 != 0) {
+            drop(Counter.DROP_BAD_PAD, null);
+            return;
+        }
+        // step 13..17: the QP
+        final QueuePair qp = device.qps.get(f.bth().destQp());
+        if (qp == null) {
+            drop(Counter.DROP_UNKNOWN_QP, null);
+            return;
+        }
+        if (!device.has(Fault.PKEY_NOT_CHECKED) && !pkeyMatches(f.bth().pkey(), qp.pkey)) {
+            drop(Counter.DROP_PKEY_MISMATCH, qp);
+            return;
+        }
+        if (qp.destIp != null && !Arrays.equals(f.ipSource(), qp.destIp)) {
+            drop(Counter.DROP_WRONG_PEER, qp);
+            return;
+        }
+        if (!qp.isActive()) {
+            drop(Counter.DROP_QP_STATE, qp);
+            return;
+        }
+        if (opcode != Opcode.CNP && tver != qp.tver) {
+            drop(tver == 0 ? Counter.DROP_LEGACY_DISABLED : Counter.DROP_TVER_MISMATCH, qp);
+            return;
+        }
+        // step 18: PLETH flags against the opcode
+        if (tver == 1 && f.has(HeaderKind.PLETH) && !flagsAgree(opcode, f.pleth().first(), f.pleth().last())) {
+            drop(Counter.DROP_INVALID_SEQUENCE, qp);
+            return;
+        }
+        // step 19: dispatch
+        final boolean ce = f.isCongestionExperienced();
+        if (opcode == Opcode.CNP) {
+            if (ce) {
+                device.count(Counter.CE_RECEIVED, qp);
+            }
+            device.count(Counter.CNP_RECEIVED, qp);
+            if (qp.state == QpState.RTS) {
+                device.dcqcn(qp).onCnp(device.scheduler.now());
+            }
+            return;
+        }
+        if (opcode.kind().isRequest()) {
+            if (ce) {
+                device.count(Counter.CE_RECEIVED, qp);
+                device.congestionIndication(qp);
+            }
+            if (qp.tver == 0) {
+                device.responder.legacy(f, qp);
+            } else {
+                device.responder.request(f, qp);
+            }
+            return;
+        }
+        // responses: the requester's part (Table 11-4)
+        if (ce) {
+            device.count(Counter.CE_RECEIVED, qp);
+        }
+        device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
+    }
+
+    private void drop(final Counter counter, final QueuePair qp) {
+        device.count(counter, qp);
+    }
+
+    /** Section 1.2: MetaRoCE frames are RoCEv2 over IPv4 or IPv6 with one tag at most, sent to the port. */
+    private boolean isMetaRoce(final DecodedFrame f) {
+        if (f.status() == DecodeStatus.NOT_ROCE || f.version() != RoceVersion.V2) {
+            return false;
+        }
+        if (f.error() == DecodeError.STACKED_VLAN || f.error() == DecodeError.BAD_IP_HEADER) {
+            return false;
+        }
+        if (!f.has(HeaderKind.IPV4) && !f.has(HeaderKind.IPV6)) {
+            return false;
+        }
+        final byte[] destination = f.ipDestination();
+        return Arrays.equals(destination, device.config.ipv4()) || Arrays.equals(destination, device.config.ipv6());
+    }
+
+    /** Bytes after the IP datagram are allowed only as Ethernet padding of a minimum-size frame. */
+    private static boolean paddedBeyondMinimum(final DecodedFrame f) {
+        if (f.status() != DecodeStatus.ROCE) {
+            return false;
+        }
+        final int excess = f.frameOffset() + f.frameLength() - f.packetEnd();
+        if (excess == 0) {
+            return false;
+        }
+        final int minimum = f.has(HeaderKind.VLAN) ? 64 : 60;
+        return f.has(HeaderKind.IPV6) || f.frameLength() != minimum;
+    }
+
+    /** Table 11-3. */
+    private boolean supported(final Opcode opcode, final int tver) {
+        if (opcode == Opcode.CNP) {
+            return tver == 0;
+        }
+        if (!opcode.isKnown() || opcode.transport() != Transport.RC || opcode.kind() == OpKind.FLUSH
+            || opcode.kind() == OpKind.ATOMIC_WRITE) {
+            return false;
+        }
+        if ((opcode.kind().isAtomic() || opcode.kind() == OpKind.ATOMIC_ACKNOWLEDGE)
+            && !device.config.claims("atomics")) {
+            return false;
+        }
+        return !opcode.hasInvalidate() || device.config.claims("send-with-invalidate");
+    }
+
+    /** Section 10.2: low 15 bits equal and non-zero, and one of the two with full membership. */
+    static boolean pkeyMatches(final int received, final int own) {
+        return (received & 0x7FFF) == (own & 0x7FFF) && (received & 0x7FFF) != 0
+            && ((received | own) & 0x8000) != 0;
+    }
+
+    /** Table 2-2. */
+    static boolean flagsAgree(final Opcode opcode, final boolean first, final boolean last) {
+        final Position position = opcode.position();
+        final boolean wantFirst = position == Position.FIRST || position == Position.ONLY || position == Position.NONE;
+        final boolean wantLast = position == Position.LAST || position == Position.ONLY || position == Position.NONE;
+        return first == wantFirst && last == wantLast;
+    }
+}

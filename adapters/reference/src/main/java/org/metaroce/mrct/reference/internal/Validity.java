@@ -1,0 +1,68 @@
+package org.metaroce.mrct.reference.internal;
+
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.OpKind;
+import org.metaroce.mrct.wire.Opcode;
+import org.metaroce.mrct.wire.Position;
+import org.metaroce.mrct.wire.Psn;
+
+/** Checks V1 to V10 of MetaRoCE v1 Table 6-2 on a new request packet. */
+final class Validity {
+    private Validity() {
+    }
+
+    static boolean valid(final Device device, final QueuePair qp, final Recorded p, final DecodedFrame f) {
+        final Opcode opcode = p.opcode;
+        final OpKind kind = opcode.kind();
+        final Position position = opcode.position();
+        final boolean data = kind == OpKind.SEND || kind == OpKind.RDMA_WRITE;
+        final long maxMessage = device.config.number("max_msg_size", 1L << 31);
+        // V1, V2
+        if (data && (position == Position.FIRST || position == Position.MIDDLE) && p.payloadLength != qp.pmtu) {
+            return false;
+        }
+        if (data && (position == Position.LAST || position == Position.ONLY) && p.payloadLength > qp.pmtu) {
+            return false;
+        }
+        // V3
+        if (p.first && p.offset != 0) {
+            return false;
+        }
+        // V4
+        if (data && (position == Position.MIDDLE || position == Position.LAST)
+            && (p.offset == 0 || p.offset % qp.pmtu != 0)) {
+            return false;
+        }
+        // V5
+        if (kind == OpKind.RDMA_WRITE) {
+            final long end = p.offset + p.payloadLength;
+            if (position.isLast() ? end != p.rethLength : end >= p.rethLength) {
+                return false;
+            }
+        }
+        // V6, V7
+        if ((kind == OpKind.RDMA_WRITE || kind == OpKind.RDMA_READ_REQUEST) && p.rethLength > maxMessage) {
+            return false;
+        }
+        if (kind == OpKind.SEND && p.offset + p.payloadLength > maxMessage) {
+            return false;
+        }
+        // V8
+        if ((kind == OpKind.RDMA_READ_REQUEST || kind.isAtomic()) && qp.rdAtomicOutstanding >= qp.maxDestRdAtomic) {
+            return false;
+        }
+        // V9
+        if (kind.isAtomic() && (p.atomicVa & 7) != 0) {
+            return false;
+        }
+        // V10
+        if (kind == OpKind.RDMA_READ_REQUEST && qp.window != null) {
+            for (int k = 0; k < p.span; k++) {
+                if (qp.window.isRecorded(Psn.add(p.psn, k))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,1034 @@
+package org.metaroce.mrct.harness.cases;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.metaroce.mrct.harness.spec.Rule;
+import org.metaroce.mrct.harness.yaml.Binder;
+import org.metaroce.mrct.harness.yaml.YList;
+import org.metaroce.mrct.harness.yaml.YMap;
+import org.metaroce.mrct.harness.yaml.YNode;
+import org.metaroce.mrct.harness.yaml.YScalar;
+import org.metaroce.mrct.spi.Access;
+import org.metaroce.mrct.spi.Capability;
+import org.metaroce.mrct.spi.CompletionStatus;
+import org.metaroce.mrct.spi.QpAttribute;
+import org.metaroce.mrct.spi.QpState;
+import org.metaroce.mrct.spi.WorkOpcode;
+import org.metaroce.mrct.wire.FrameFields;
+import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.Opcode;
+
+/**
+ * Binds one case file's YAML tree to a {@link CaseDef}, recording every problem with its line. The case format is
+ * documented in {@code spec-cases/README.md}.
+ */
+final class CaseReader {
+    static final Set<String> MESSAGE_OPS = Set.of("send", "send_imm", "send_inv", "write", "write_imm", "read",
+        "cmp_swap", "fetch_add");
+
+    private final Binder b;
+    private final LoadContext context;
+    private final String area;
+    private final String file;
+    private final Set<String> connections = new LinkedHashSet<>();
+    private final Set<String> regions = new LinkedHashSet<>();
+    private final Set<String> names = new LinkedHashSet<>();
+
+    CaseReader(final Binder binder, final LoadContext context, final String area, final String file) {
+        this.b = binder;
+        this.context = context;
+        this.area = area;
+        this.file = file;
+    }
+
+    CaseDef read(final YNode root) {
+        final YMap map = b.map(root, "a case");
+        if (map == null) {
+            return null;
+        }
+        b.onlyKeys(map, "a case", "id", "title", "description", "rules", "role", "pics", "capabilities", "params",
+            "matrix", "setup", "steps", "ignore", "exhaustive");
+        final String id = text(map, "id", true);
+        final String title = text(map, "title", true);
+        final String description = text(map, "description", false);
+        final List<String> rules = b.strings(b.required(map, "rules", "a case"), "rules");
+        checkRules(map, rules);
+        String role = text(map, "role", false);
+        if (role == null) {
+            role = "responder";
+        } else if (!role.equals("responder") && !role.equals("requester")) {
+            b.problem(file, map.keyLine("role"), "role must be responder or requester, not '" + role + "'");
+        }
+        final List<String> pics = b.strings(map.get("pics"), "pics");
+        for (final String item : pics) {
+            if (!context.spec().picsNames().isEmpty() && !context.spec().picsNames().contains(item)) {
+                b.problem(file, map.keyLine("pics"), "unknown PICS item '" + item + "'; Appendix A lists "
+                    + context.spec().picsNames());
+            }
+        }
+        final List<String> capabilities = b.strings(map.get("capabilities"), "capabilities");
+        for (final String capability : capabilities) {
+            if (Capability.byLabel(capability) == null) {
+                b.problem(file, map.keyLine("capabilities"), "unknown capability '" + capability + "'; known: "
+                    + java.util.Arrays.stream(Capability.values()).map(Capability::label).toList());
+            }
+        }
+        names.addAll(context.parameterNames());
+        names.add("seed");
+        final Map<String, Expr> params = params(map.get("params"), "params");
+        final List<Map<String, Expr>> matrix = new ArrayList<>();
+        if (map.has("matrix")) {
+            for (final YNode row : b.list(map.get("matrix"))) {
+                matrix.add(params(row, "a matrix row"));
+            }
+        }
+        names.addAll(params.keySet());
+        for (final Map<String, Expr> row : matrix) {
+            names.addAll(row.keySet());
+        }
+        final List<ConnectionDef> connectionDefs = new ArrayList<>();
+        final List<RegionDef> regionDefs = new ArrayList<>();
+        final List<Step> setupSteps = new ArrayList<>();
+        if (map.has("setup")) {
+            setup(map.get("setup"), connectionDefs, regionDefs, setupSteps);
+        }
+        if (connectionDefs.isEmpty()) {
+            b.problem(file, map.line(), "a case needs at least one connection in setup.connections");
+        }
+        final List<Step> steps = steps(b.required(map, "steps", "a case"), Set.of());
+        final List<FrameTemplate> ignore = new ArrayList<>();
+        if (map.has("ignore")) {
+            for (final YNode node : b.list(map.get("ignore"))) {
+                final YMap template = b.map(node, "an ignore entry");
+                if (template != null) {
+                    ignore.add(template(template, "an ignore entry", Set.of()));
+                }
+            }
+        }
+        final Boolean exhaustive = b.optionalBool(map, "exhaustive", "case");
+        if (id == null || title == null) {
+            return null;
+        }
+        return new CaseDef(id, title, description == null ? "" : description, area, file, rules, role, pics,
+            capabilities, params, matrix, connectionDefs, regionDefs, setupSteps, steps, ignore,
+            exhaustive == null || exhaustive);
+    }
+
+    private String text(final YMap map, final String key, final boolean required) {
+        final YNode node = required ? b.required(map, key, "a case") : map.get(key);
+        return node == null ? null : b.string(node, key);
+    }
+
+    private void checkRules(final YMap map, final List<String> rules) {
+        if (rules.isEmpty()) {
+            b.problem(file, map.keyLine("rules"), "a case must cite at least one rule");
+        }
+        for (final String ruleId : rules) {
+            final Rule rule = context.spec().rule(ruleId);
+            if (rule == null) {
+                b.problem(file, map.keyLine("rules"), "cites unknown rule " + ruleId);
+            }
+        }
+    }
+
+    private Map<String, Expr> params(final YNode node, final String what) {
+        final Map<String, Expr> out = new LinkedHashMap<>();
+        if (node == null) {
+            return out;
+        }
+        final YMap map = b.map(node, what);
+        if (map == null) {
+            return out;
+        }
+        for (final Map.Entry<String, YNode> entry : map.entries().entrySet()) {
+            if (!context.parameterNames().contains(entry.getKey())) {
+                b.problem(file, map.keyLine(entry.getKey()), "unknown parameter '" + entry.getKey()
+                    + "' (parameters are those of Appendix B and the QP attributes)");
+            }
+            final Expr expr = expr(entry.getValue(), what + "." + entry.getKey(), Set.of());
+            if (expr != null) {
+                out.put(entry.getKey(), expr);
+            }
+        }
+        return out;
+    }
+
+    private void setup(final YNode node, final List<ConnectionDef> connectionDefs, final List<RegionDef> regionDefs,
+                       final List<Step> setupSteps) {
+        final YMap setup = b.map(node, "setup");
+        if (setup == null) {
+            return;
+        }
+        b.onlyKeys(setup, "setup", "connections", "regions", "receives");
+        if (setup.has("connections")) {
+            for (final YNode item : b.list(setup.get("connections"))) {
+                final ConnectionDef connection = connection(item);
+                if (connection != null) {
+                    connectionDefs.add(connection);
+                }
+            }
+        }
+        if (setup.has("regions")) {
+            for (final YNode item : b.list(setup.get("regions"))) {
+                final RegionDef region = region(item);
+                if (region != null) {
+                    regionDefs.add(region);
+                }
+            }
+        }
+        if (setup.has("receives")) {
+            for (final YNode item : b.list(setup.get("receives"))) {
+                final YMap map = b.map(item, "a receive");
+                if (map != null) {
+                    setupSteps.add(postReceive(map, Set.of()));
+                }
+            }
+        }
+    }
+
+    private ConnectionDef connection(final YNode node) {
+        final YMap map = b.map(node, "a connection");
+        if (map == null) {
+            return null;
+        }
+        b.onlyKeys(map, "a connection", "name", "network", "vlan", "attrs", "psn", "device_psn", "count");
+        final String name = b.string(b.required(map, "name", "a connection"), "name");
+        if (name == null) {
+            return null;
+        }
+        if (!connections.add(name)) {
+            b.problem(map, "duplicate connection name '" + name + "'");
+        }
+        for (final String suffix : List.of("qpn", "peer_qpn", "psn", "device_psn", "pmtu")) {
+            names.add(name + "." + suffix);
+        }
+        String network = b.optionalString(map, "network", "connection");
+        if (network == null) {
+            network = "ipv4";
+        } else if (!network.equals("ipv4") && !network.equals("ipv6")) {
+            b.problem(file, map.keyLine("network"), "network must be ipv4 or ipv6, not '" + network + "'");
+        }
+        final Map<String, Object> attributes = new LinkedHashMap<>();
+        if (map.has("attrs")) {
+            final YMap attrs = b.map(map.get("attrs"), "attrs");
+            if (attrs != null) {
+                for (final Map.Entry<String, YNode> entry : attrs.entries().entrySet()) {
+                    final QpAttribute attribute = QpAttribute.byLabel(entry.getKey());
+                    if (attribute == null) {
+                        b.problem(file, attrs.keyLine(entry.getKey()), "unknown QP attribute '" + entry.getKey()
+                            + "'");
+                        continue;
+                    }
+                    final Object value = attributeValue(attribute, entry.getValue());
+                    if (value != null) {
+                        attributes.put(entry.getKey(), value);
+                    }
+                }
+            }
+        }
+        return new ConnectionDef(name, network, optionalExpr(map, "vlan"), attributes, optionalExpr(map, "psn"),
+            optionalExpr(map, "device_psn"), optionalExpr(map, "count"), map.line());
+    }
+
+    private Object attributeValue(final QpAttribute attribute, final YNode node) {
+        switch (attribute.type()) {
+            case ACCESS_SET: {
+                final List<String> access = b.strings(node, attribute.label());
+                for (final String right : access) {
+                    if (Access.byLabel(right) == null) {
+                        b.problem(node, "unknown access right '" + right + "'");
+                    }
+                }
+                return access;
+            }
+            case BOOL:
+                return b.bool(node, attribute.label(), false);
+            case STRING:
+                return b.string(node, attribute.label());
+            default:
+                return expr(node, attribute.label(), Set.of());
+        }
+    }
+
+    private RegionDef region(final YNode node) {
+        final YMap map = b.map(node, "a region");
+        if (map == null) {
+            return null;
+        }
+        b.onlyKeys(map, "a region", "name", "connection", "pd", "length", "access", "fill");
+        final String name = b.string(b.required(map, "name", "a region"), "name");
+        if (name == null) {
+            return null;
+        }
+        if (!regions.add(name)) {
+            b.problem(map, "duplicate region name '" + name + "'");
+        }
+        for (final String suffix : List.of("va", "rkey", "lkey", "length")) {
+            names.add(name + "." + suffix);
+        }
+        final String connection = b.optionalString(map, "connection", "region");
+        if (connection != null && !connections.contains(connection)) {
+            b.problem(file, map.keyLine("connection"), "unknown connection '" + connection + "'");
+        }
+        final String pd = b.optionalString(map, "pd", "region");
+        if (pd != null && !pd.equals("own")) {
+            b.problem(file, map.keyLine("pd"), "pd must be 'own' (a protection domain of the region's own)");
+        }
+        final List<String> access = b.strings(map.get("access"), "access");
+        for (final String right : access) {
+            if (Access.byLabel(right) == null) {
+                b.problem(file, map.keyLine("access"), "unknown access right '" + right + "'; known: "
+                    + java.util.Arrays.stream(Access.values()).map(Access::label).toList());
+            }
+        }
+        final Pattern fill = map.has("fill") ? pattern(map.get("fill"), "fill") : null;
+        final Expr length = expr(b.required(map, "length", "a region"), "length", Set.of());
+        return new RegionDef(name, connection, pd, length, access, fill, map.line());
+    }
+
+    private List<Step> steps(final YNode node, final Set<String> loopVars) {
+        final List<Step> out = new ArrayList<>();
+        if (node == null) {
+            return out;
+        }
+        for (final YNode item : b.list(node)) {
+            final YMap map = b.map(item, "a step");
+            if (map == null) {
+                continue;
+            }
+            if (map.keys().size() != 1) {
+                b.problem(map, "a step is a map with exactly one key (the step's kind), not " + map.keys());
+                continue;
+            }
+            final String kind = map.keys().iterator().next();
+            final Step step = step(kind, map.get(kind), map, loopVars);
+            if (step != null) {
+                out.add(step);
+            }
+        }
+        return out;
+    }
+
+    private Step step(final String kind, final YNode body, final YMap holder, final Set<String> loopVars) {
+        switch (kind) {
+            case "send": {
+                final YMap map = b.map(body, "send");
+                return map == null ? null : new Step.Send(packet(map, loopVars));
+            }
+            case "message": {
+                final YMap map = b.map(body, "message");
+                return map == null ? null : new Step.Message(message(map, loopVars));
+            }
+            case "expect": {
+                final YMap map = b.map(body, "expect");
+                return map == null ? null : expect(map, loopVars);
+            }
+            case "expect_unordered": {
+                final YMap map = b.map(body, "expect_unordered");
+                if (map == null) {
+                    return null;
+                }
+                b.onlyKeys(map, "expect_unordered", "frames", "within");
+                final List<FrameTemplate> templates = new ArrayList<>();
+                for (final YNode frame : b.list(b.required(map, "frames", "expect_unordered"))) {
+                    final YMap frameMap = b.map(frame, "a frame");
+                    if (frameMap != null) {
+                        templates.add(template(frameMap, "a frame", loopVars));
+                    }
+                }
+                return new Step.ExpectUnordered(templates, optionalExpr(map, "within", loopVars), map.line());
+            }
+            case "expect_none": {
+                if (body instanceof YScalar) {
+                    return new Step.ExpectNone(expr(body, "expect_none", loopVars), null, body.line());
+                }
+                final YMap map = b.map(body, "expect_none");
+                if (map == null) {
+                    return null;
+                }
+                final Expr duration = expr(b.required(map, "for", "expect_none"), "for", loopVars);
+                final FrameTemplate filter = map.keys().size() > 1 ? template(map, "expect_none", loopVars, "for")
+                    : null;
+                return new Step.ExpectNone(duration, filter, map.line());
+            }
+            case "advance":
+                return new Step.Advance(expr(body, "advance", loopVars), body.line());
+            case "expect_memory":
+                return expectMemory(b.map(body, "expect_memory"), loopVars);
+            case "expect_completions":
+                return expectCompletions(b.map(body, "expect_completions"), loopVars);
+            case "expect_counters":
+                return expectCounters(b.map(body, "expect_counters"), loopVars);
+            case "expect_qp": {
+                final YMap map = b.map(body, "expect_qp");
+                if (map == null) {
+                    return null;
+                }
+                b.onlyKeys(map, "expect_qp", "qp", "state");
+                final String connection = connectionRef(map, "qp");
+                final String state = b.string(b.required(map, "state", "expect_qp"), "state");
+                checkEnum(map, "state", state, QpState.class);
+                return new Step.ExpectQp(connection, state, map.line());
+            }
+            case "post_recv": {
+                final YMap map = b.map(body, "post_recv");
+                return map == null ? null : postReceive(map, loopVars);
+            }
+            case "invalidate": {
+                final String region = body instanceof YMap map ? b.string(b.required(map, "mr", "invalidate"), "mr")
+                    : b.string(body, "invalidate");
+                checkRegion(body, region);
+                return new Step.Invalidate(region, body.line());
+            }
+            case "modify_qp": {
+                final YMap map = b.map(body, "modify_qp");
+                if (map == null) {
+                    return null;
+                }
+                b.onlyKeys(map, "modify_qp", "qp", "state", "attrs", "rejected");
+                final String connection = connectionRef(map, "qp");
+                final String state = b.string(b.required(map, "state", "modify_qp"), "state");
+                checkEnum(map, "state", state, QpState.class);
+                final Map<String, Object> attributes = new LinkedHashMap<>();
+                if (map.has("attrs")) {
+                    final YMap attrs = b.map(map.get("attrs"), "attrs");
+                    if (attrs != null) {
+                        for (final Map.Entry<String, YNode> entry : attrs.entries().entrySet()) {
+                            final QpAttribute attribute = QpAttribute.byLabel(entry.getKey());
+                            if (attribute == null) {
+                                b.problem(file, attrs.keyLine(entry.getKey()), "unknown QP attribute '"
+                                    + entry.getKey() + "'");
+                            } else {
+                                attributes.put(entry.getKey(), attributeValue(attribute, entry.getValue()));
+                            }
+                        }
+                    }
+                }
+                final Boolean rejected = b.optionalBool(map, "rejected", "modify_qp");
+                return new Step.ModifyQp(connection, state, attributes, rejected != null && rejected, map.line());
+            }
+            case "write_memory": {
+                final YMap map = b.map(body, "write_memory");
+                if (map == null) {
+                    return null;
+                }
+                b.onlyKeys(map, "write_memory", "mr", "offset", "data");
+                final String region = b.string(b.required(map, "mr", "write_memory"), "mr");
+                checkRegion(map, region);
+                return new Step.WriteMemory(region, optionalExpr(map, "offset", loopVars),
+                    payload(b.required(map, "data", "write_memory"), "data", loopVars), map.line());
+            }
+            case "repeat": {
+                final YMap map = b.map(body, "repeat");
+                if (map == null) {
+                    return null;
+                }
+                b.onlyKeys(map, "repeat", "var", "from", "to", "by", "steps");
+                final String variable = b.string(b.required(map, "var", "repeat"), "var");
+                final Set<String> inner = new LinkedHashSet<>(loopVars);
+                if (variable != null) {
+                    inner.add(variable);
+                }
+                return new Step.Repeat(variable, expr(b.required(map, "from", "repeat"), "from", loopVars),
+                    expr(b.required(map, "to", "repeat"), "to", loopVars), optionalExpr(map, "by", loopVars),
+                    steps(b.required(map, "steps", "repeat"), inner), map.line());
+            }
+            case "post_send": {
+                final YMap map = b.map(body, "post_send");
+                return map == null ? null : postSend(map, loopVars);
+            }
+            default:
+                b.problem(file, holder.keyLine(kind), "unknown step '" + kind + "'; steps are send, message, expect, "
+                    + "expect_unordered, expect_none, advance, expect_memory, expect_completions, expect_counters, "
+                    + "expect_qp, post_recv, post_send, invalidate, modify_qp, write_memory, repeat");
+                return null;
+        }
+    }
+
+    private <E extends Enum<E>> void checkEnum(final YMap map, final String key, final String value,
+                                               final Class<E> type) {
+        if (value == null) {
+            return;
+        }
+        try {
+            Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            b.problem(file, map.keyLine(key), "unknown " + key + " '" + value + "'; known: "
+                + java.util.Arrays.toString(type.getEnumConstants()));
+        }
+    }
+
+    private String connectionRef(final YMap map, final String key) {
+        final String name = map.has(key) ? b.string(map.get(key), key) : null;
+        if (name == null) {
+            if (connections.size() == 1) {
+                return connections.iterator().next();
+            }
+            if (!connections.isEmpty()) {
+                b.problem(map, "name the connection with '" + key + "': the case has " + connections);
+            }
+            return null;
+        }
+        if (!connections.contains(name)) {
+            b.problem(file, map.keyLine(key), "unknown connection '" + name + "'; the case has " + connections);
+        }
+        return name;
+    }
+
+    private void checkRegion(final YNode at, final String region) {
+        if (region != null && !regions.contains(region)) {
+            b.problem(at, "unknown region '" + region + "'; the case has " + regions);
+        }
+    }
+
+    private Step.PostReceive postReceive(final YMap map, final Set<String> loopVars) {
+        b.onlyKeys(map, "post_recv", "qp", "mr", "offset", "length", "count");
+        final String connection = connectionRef(map, "qp");
+        final String region = b.string(b.required(map, "mr", "post_recv"), "mr");
+        checkRegion(map, region);
+        return new Step.PostReceive(connection, region, optionalExpr(map, "offset", loopVars),
+            expr(b.required(map, "length", "post_recv"), "length", loopVars),
+            map.has("count") ? expr(map.get("count"), "count", loopVars) : Expr.of(1), map.line());
+    }
+
+    private Step postSend(final YMap map, final Set<String> loopVars) {
+        b.onlyKeys(map, "post_send", "qp", "op", "mr", "offset", "length", "remote_mr", "remote_offset", "imm",
+            "swap", "add", "compare", "wr_id", "signaled");
+        final String connection = connectionRef(map, "qp");
+        final String op = b.string(b.required(map, "op", "post_send"), "op");
+        if (op != null && !MESSAGE_OPS.contains(op)) {
+            b.problem(file, map.keyLine("op"), "unknown op '" + op + "'; known: " + MESSAGE_OPS);
+        }
+        final String local = b.optionalString(map, "mr", "post_send");
+        checkRegion(map, local);
+        final String remote = b.optionalString(map, "remote_mr", "post_send");
+        checkRegion(map, remote);
+        final Boolean signaled = b.optionalBool(map, "signaled", "post_send");
+        return new Step.PostSend(connection, op, local, optionalExpr(map, "offset", loopVars),
+            optionalExpr(map, "length", loopVars), remote, optionalExpr(map, "remote_offset", loopVars),
+            optionalExpr(map, "imm", loopVars), map.has("swap") ? optionalExpr(map, "swap", loopVars)
+                : optionalExpr(map, "add", loopVars), optionalExpr(map, "compare", loopVars),
+            optionalExpr(map, "wr_id", loopVars), signaled == null || signaled, map.line());
+    }
+
+    private PacketSpec packet(final YMap map, final Set<String> loopVars) {
+        b.onlyKeys(map, "send", "qp", "opcode", "psn", "ackreq", "msn", "first", "last", "offset", "rsn", "mr",
+            "mr_offset", "dmalen", "imm", "invalidate", "swap", "add", "compare", "payload", "ecn", "network", "vlan",
+            "fields", "headers", "pad", "truncate", "trailer", "bad_icrc", "udp_checksum", "tver");
+        final String connection = connectionRef(map, "qp");
+        final String opcode = b.string(b.required(map, "opcode", "send"), "opcode");
+        if (opcode != null && Opcode.byName(opcode) == null) {
+            b.problem(file, map.keyLine("opcode"), "unknown opcode '" + opcode + "'");
+        }
+        final String region = b.optionalString(map, "mr", "send");
+        checkRegion(map, region);
+        final String invalidate = b.optionalString(map, "invalidate", "send");
+        checkRegion(map, invalidate);
+        final String network = b.optionalString(map, "network", "send");
+        if (network != null && !network.equals("ipv4") && !network.equals("ipv6")) {
+            b.problem(file, map.keyLine("network"), "network must be ipv4 or ipv6");
+        }
+        final List<String> headers = map.has("headers") ? b.strings(map.get("headers"), "headers") : null;
+        if (headers != null) {
+            for (final String header : headers) {
+                try {
+                    HeaderKind.valueOf(header.toUpperCase(Locale.ROOT));
+                } catch (IllegalArgumentException e) {
+                    b.problem(file, map.keyLine("headers"), "unknown header '" + header + "'");
+                }
+            }
+        }
+        Expr padLength = null;
+        Expr padFill = null;
+        if (map.has("pad")) {
+            final YMap pad = b.map(map.get("pad"), "pad");
+            if (pad != null) {
+                b.onlyKeys(pad, "pad", "length", "fill");
+                padLength = optionalExpr(pad, "length", loopVars);
+                padFill = optionalExpr(pad, "fill", loopVars);
+            }
+        }
+        final String udpChecksum = b.optionalString(map, "udp_checksum", "send");
+        if (udpChecksum != null && !udpChecksum.equals("valid") && !udpChecksum.equals("zero")) {
+            b.problem(file, map.keyLine("udp_checksum"), "udp_checksum must be valid or zero");
+        }
+        final Boolean badIcrc = b.optionalBool(map, "bad_icrc", "send");
+        return new PacketSpec(connection, opcode, optionalExpr(map, "psn", loopVars),
+            b.optionalBool(map, "ackreq", "send"), optionalExpr(map, "msn", loopVars),
+            b.optionalBool(map, "first", "send"), b.optionalBool(map, "last", "send"),
+            optionalExpr(map, "offset", loopVars), optionalExpr(map, "rsn", loopVars), region,
+            optionalExpr(map, "mr_offset", loopVars), optionalExpr(map, "dmalen", loopVars),
+            optionalExpr(map, "imm", loopVars), invalidate,
+            map.has("swap") ? optionalExpr(map, "swap", loopVars) : optionalExpr(map, "add", loopVars),
+            optionalExpr(map, "compare", loopVars),
+            map.has("payload") ? payload(map.get("payload"), "payload", loopVars) : null, ecn(map, loopVars),
+            network, optionalExpr(map, "vlan", loopVars), fieldValues(map.get("fields"), loopVars), headers,
+            padLength, padFill, optionalExpr(map, "truncate", loopVars), optionalExpr(map, "trailer", loopVars),
+            badIcrc != null && badIcrc, "valid".equals(udpChecksum), optionalExpr(map, "tver", loopVars), map.line());
+    }
+
+    private Expr ecn(final YMap map, final Set<String> loopVars) {
+        if (!map.has("ecn")) {
+            return null;
+        }
+        final YNode node = map.get("ecn");
+        if (node instanceof YScalar scalar && scalar.value() instanceof String text) {
+            switch (text.toLowerCase(Locale.ROOT)) {
+                case "ce":
+                    return Expr.of(3);
+                case "ect0":
+                    return Expr.of(2);
+                case "ect1":
+                    return Expr.of(1);
+                case "not-ect":
+                    return Expr.of(0);
+                default:
+                    break;
+            }
+        }
+        return expr(node, "ecn", loopVars);
+    }
+
+    private Map<String, Expr> fieldValues(final YNode node, final Set<String> loopVars) {
+        final Map<String, Expr> out = new LinkedHashMap<>();
+        if (node == null) {
+            return out;
+        }
+        final YMap map = b.map(node, "fields");
+        if (map == null) {
+            return out;
+        }
+        for (final Map.Entry<String, YNode> entry : map.entries().entrySet()) {
+            if (!FrameFields.exists(entry.getKey())) {
+                b.problem(file, map.keyLine(entry.getKey()), "unknown field '" + entry.getKey() + "'");
+                continue;
+            }
+            final Expr expr = expr(entry.getValue(), entry.getKey(), loopVars);
+            if (expr != null) {
+                out.put(entry.getKey(), expr);
+            }
+        }
+        return out;
+    }
+
+    private MessageSpec message(final YMap map, final Set<String> loopVars) {
+        b.onlyKeys(map, "message", "qp", "op", "mr", "offset", "length", "payload", "imm", "invalidate", "swap", "add",
+            "compare", "rkey", "pmtu", "order", "drop", "duplicate", "ce", "ackreq", "fields");
+        final String connection = connectionRef(map, "qp");
+        final String op = b.string(b.required(map, "op", "message"), "op");
+        if (op != null && !MESSAGE_OPS.contains(op)) {
+            b.problem(file, map.keyLine("op"), "unknown op '" + op + "'; known: " + MESSAGE_OPS);
+        }
+        final String region = b.optionalString(map, "mr", "message");
+        checkRegion(map, region);
+        if (op != null && !op.startsWith("send") && region == null) {
+            b.problem(map, "a " + op + " message needs 'mr' (the remote region)");
+        }
+        final String invalidate = b.optionalString(map, "invalidate", "message");
+        checkRegion(map, invalidate);
+        String ackReq = "last";
+        List<Expr> ackReqIndices = List.of();
+        if (map.has("ackreq")) {
+            final YNode node = map.get("ackreq");
+            if (node instanceof YList) {
+                ackReq = "indices";
+                ackReqIndices = exprs(node, "ackreq", loopVars);
+            } else {
+                ackReq = b.string(node, "ackreq");
+                if (ackReq != null && !Set.of("last", "all", "none").contains(ackReq)) {
+                    b.problem(node, "ackreq must be last, all, none or a list of packet indices");
+                }
+            }
+        }
+        final Expr length = op != null && (op.equals("cmp_swap") || op.equals("fetch_add")) && !map.has("length")
+            ? Expr.of(8) : expr(b.required(map, "length", "message"), "length", loopVars);
+        return new MessageSpec(connection, op, region, optionalExpr(map, "offset", loopVars), length,
+            map.has("payload") ? payload(map.get("payload"), "payload", loopVars) : null,
+            optionalExpr(map, "imm", loopVars), invalidate,
+            map.has("swap") ? optionalExpr(map, "swap", loopVars) : optionalExpr(map, "add", loopVars),
+            optionalExpr(map, "compare", loopVars), optionalExpr(map, "rkey", loopVars),
+            optionalExpr(map, "pmtu", loopVars), exprs(map.get("order"), "order", loopVars),
+            exprs(map.get("drop"), "drop", loopVars), exprs(map.get("duplicate"), "duplicate", loopVars),
+            exprs(map.get("ce"), "ce", loopVars), ackReq, ackReqIndices, fieldValues(map.get("fields"), loopVars),
+            map.line());
+    }
+
+    private Step expect(final YMap map, final Set<String> loopVars) {
+        final FrameTemplate template = template(map, "expect", loopVars, "within", "after", "skip_others", "label");
+        final Boolean skip = b.optionalBool(map, "skip_others", "expect");
+        return new Step.Expect(template, optionalExpr(map, "within", loopVars), optionalExpr(map, "after", loopVars),
+            skip != null && skip, b.optionalString(map, "label", "expect"), map.line());
+    }
+
+    private FrameTemplate template(final YMap map, final String what, final Set<String> loopVars,
+                                   final String... extraKeys) {
+        final List<String> allowed = new ArrayList<>(List.of("qp", "opcode", "fields", "icrc_valid", "payload",
+            "payload_len", "ack", "nak", "rnr_nak", "cnp"));
+        allowed.addAll(List.of(extraKeys));
+        b.onlyKeys(map, what, allowed.toArray(new String[0]));
+        final String connection = map.has("qp") || connections.size() == 1 ? connectionRef(map, "qp") : null;
+        final List<String> opcodes = new ArrayList<>();
+        final Map<String, Matcher> fields = new LinkedHashMap<>();
+        if (map.has("opcode")) {
+            for (final String opcode : b.strings(map.get("opcode"), "opcode")) {
+                if (Opcode.byName(opcode) == null) {
+                    b.problem(file, map.keyLine("opcode"), "unknown opcode '" + opcode + "'");
+                }
+                opcodes.add(opcode);
+            }
+        }
+        int sugar = 0;
+        if (map.has("ack")) {
+            sugar++;
+            ack(b.map(map.get("ack"), "ack"), opcodes, fields, loopVars);
+        }
+        if (map.has("nak")) {
+            sugar++;
+            nak(b.map(map.get("nak"), "nak"), opcodes, fields, loopVars);
+        }
+        if (map.has("rnr_nak")) {
+            sugar++;
+            rnrNak(b.map(map.get("rnr_nak"), "rnr_nak"), opcodes, fields, loopVars);
+        }
+        if (map.has("cnp")) {
+            sugar++;
+            opcodes.add("CNP");
+            fields.put("bth.becn", Matcher.exact(Expr.of(1)));
+            fields.put("bth.tver", Matcher.exact(Expr.of(0)));
+        }
+        if (sugar > 1) {
+            b.problem(map, "use at most one of ack, nak, rnr_nak, cnp in one expectation");
+        }
+        if (map.has("fields")) {
+            final YMap fieldMap = b.map(map.get("fields"), "fields");
+            if (fieldMap != null) {
+                for (final Map.Entry<String, YNode> entry : fieldMap.entries().entrySet()) {
+                    if (!FrameFields.exists(entry.getKey())) {
+                        b.problem(file, fieldMap.keyLine(entry.getKey()), "unknown field '" + entry.getKey() + "'");
+                        continue;
+                    }
+                    final Matcher matcher = matcher(entry.getValue(), entry.getKey(), loopVars);
+                    if (matcher != null) {
+                        fields.put(entry.getKey(), matcher);
+                    }
+                }
+            }
+        }
+        final Boolean icrcValid = map.has("icrc_valid") ? b.bool(map.get("icrc_valid"), "icrc_valid", true) : true;
+        final PayloadSpec payload = map.has("payload") ? payload(map.get("payload"), "payload", loopVars) : null;
+        final Matcher payloadLength = map.has("payload_len") ? matcher(map.get("payload_len"), "payload_len",
+            loopVars) : null;
+        return new FrameTemplate(connection, opcodes, fields, icrcValid, payload, payloadLength, map.line());
+    }
+
+    private void ack(final YMap map, final List<String> opcodes, final Map<String, Matcher> fields,
+                     final Set<String> loopVars) {
+        if (map == null) {
+            return;
+        }
+        b.onlyKeys(map, "ack", "psn", "msn", "sack", "bitmap");
+        opcodes.add("ACKNOWLEDGE");
+        final Expr psn = expr(b.required(map, "psn", "ack"), "psn", loopVars);
+        if (psn == null) {
+            return;
+        }
+        fields.put("bth.psn", Matcher.exact(Expr.parse("(" + psn + ") - 1")));
+        fields.put("aeth.syndrome", Matcher.exact(Expr.of(0x1F)));
+        fields.put("sacketh.base", Matcher.exact(psn));
+        if (map.has("msn")) {
+            fields.put("aeth.msn", matcher(map.get("msn"), "msn", loopVars));
+        }
+        if (map.has("bitmap")) {
+            fields.put("sacketh.bitmap", matcher(map.get("bitmap"), "bitmap", loopVars));
+        } else if (map.has("sack")) {
+            final YNode sack = map.get("sack");
+            if (sack instanceof YScalar scalar && "any".equals(scalar.value())) {
+                fields.put("sacketh.bitmap", Matcher.any());
+            } else {
+                final List<Expr> psns = exprs(sack, "sack", loopVars);
+                final StringBuilder bits = new StringBuilder("bits(");
+                for (int i = 0; i < psns.size(); i++) {
+                    bits.append(i == 0 ? "" : ", ").append('(').append(psns.get(i)).append(") - (").append(psn)
+                        .append(')');
+                }
+                fields.put("sacketh.bitmap", Matcher.exact(psns.isEmpty() ? Expr.of(0)
+                    : Expr.parse(bits.append(')').toString())));
+            }
+        } else {
+            fields.put("sacketh.bitmap", Matcher.exact(Expr.of(0)));
+        }
+    }
+
+    private void nak(final YMap map, final List<String> opcodes, final Map<String, Matcher> fields,
+                     final Set<String> loopVars) {
+        if (map == null) {
+            return;
+        }
+        b.onlyKeys(map, "nak", "code", "psn", "epsn", "msn");
+        opcodes.add("ACKNOWLEDGE");
+        fields.put("aeth.syndrome", matcher(b.required(map, "code", "nak"), "code", loopVars));
+        if (map.has("psn")) {
+            fields.put("bth.psn", matcher(map.get("psn"), "psn", loopVars));
+        }
+        if (map.has("epsn")) {
+            fields.put("sacketh.base", matcher(map.get("epsn"), "epsn", loopVars));
+        }
+        if (map.has("msn")) {
+            fields.put("aeth.msn", matcher(map.get("msn"), "msn", loopVars));
+        }
+    }
+
+    private void rnrNak(final YMap map, final List<String> opcodes, final Map<String, Matcher> fields,
+                        final Set<String> loopVars) {
+        if (map == null) {
+            return;
+        }
+        b.onlyKeys(map, "rnr_nak", "psn", "timer", "epsn");
+        opcodes.add("ACKNOWLEDGE");
+        if (map.has("timer")) {
+            final Expr timer = expr(map.get("timer"), "timer", loopVars);
+            fields.put("aeth.syndrome", Matcher.exact(Expr.parse("0x20 | (" + timer + ")")));
+        } else {
+            fields.put("aeth.syndrome", new Matcher(Matcher.Kind.MASKED, List.of(Expr.of(0xE0), Expr.of(0x20))));
+        }
+        if (map.has("psn")) {
+            fields.put("bth.psn", matcher(map.get("psn"), "psn", loopVars));
+        }
+        if (map.has("epsn")) {
+            fields.put("sacketh.base", matcher(map.get("epsn"), "epsn", loopVars));
+        }
+    }
+
+    private Matcher matcher(final YNode node, final String what, final Set<String> loopVars) {
+        if (node instanceof YScalar scalar) {
+            if ("*".equals(scalar.value()) || "any".equals(scalar.value())) {
+                return Matcher.any();
+            }
+            final Expr value = expr(node, what, loopVars);
+            return value == null ? null : Matcher.exact(value);
+        }
+        if (node instanceof YList) {
+            return new Matcher(Matcher.Kind.ONE_OF, exprs(node, what, loopVars));
+        }
+        final YMap map = b.map(node, what);
+        if (map == null) {
+            return null;
+        }
+        if (map.keys().equals(Set.of("any")) || map.keys().equals(Set.of("one_of"))) {
+            return new Matcher(Matcher.Kind.ONE_OF, exprs(map.entries().values().iterator().next(), what, loopVars));
+        }
+        if (map.keys().equals(Set.of("range"))) {
+            final List<Expr> bounds = exprs(map.get("range"), what, loopVars);
+            if (bounds.size() != 2) {
+                b.problem(map, what + ": range takes [low, high]");
+                return null;
+            }
+            return new Matcher(Matcher.Kind.RANGE, bounds);
+        }
+        if (map.keys().equals(Set.of("mask", "value"))) {
+            return new Matcher(Matcher.Kind.MASKED, List.of(expr(map.get("mask"), what, loopVars),
+                expr(map.get("value"), what, loopVars)));
+        }
+        if (map.keys().equals(Set.of("not"))) {
+            return new Matcher(Matcher.Kind.NOT, List.of(expr(map.get("not"), what, loopVars)));
+        }
+        b.problem(map, what + ": a matcher is a value, '*', a list of alternatives, {range: [lo, hi]}, "
+            + "{mask: m, value: v} or {not: v}");
+        return null;
+    }
+
+    private Step expectMemory(final YMap map, final Set<String> loopVars) {
+        if (map == null) {
+            return null;
+        }
+        b.onlyKeys(map, "expect_memory", "mr", "offset", "length", "equals", "model", "untouched");
+        final String region = b.string(b.required(map, "mr", "expect_memory"), "mr");
+        checkRegion(map, region);
+        final Boolean model = b.optionalBool(map, "model", "expect_memory");
+        final Boolean untouched = b.optionalBool(map, "untouched", "expect_memory");
+        final PayloadSpec equals = map.has("equals") ? payload(map.get("equals"), "equals", loopVars) : null;
+        final int ways = (equals != null ? 1 : 0) + (model != null && model ? 1 : 0)
+            + (untouched != null && untouched ? 1 : 0);
+        if (ways != 1) {
+            b.problem(map, "expect_memory needs exactly one of equals, model: true, untouched: true");
+        }
+        return new Step.ExpectMemory(region, optionalExpr(map, "offset", loopVars),
+            optionalExpr(map, "length", loopVars), equals, model != null && model, untouched != null && untouched,
+            map.line());
+    }
+
+    private Step expectCompletions(final YMap map, final Set<String> loopVars) {
+        if (map == null) {
+            return null;
+        }
+        b.onlyKeys(map, "expect_completions", "qp", "entries", "model", "exact");
+        final String connection = connectionRef(map, "qp");
+        final List<CompletionTemplate> entries = new ArrayList<>();
+        if (map.has("entries")) {
+            for (final YNode node : b.list(map.get("entries"))) {
+                final YMap entry = b.map(node, "a completion");
+                if (entry == null) {
+                    continue;
+                }
+                b.onlyKeys(entry, "a completion", "opcode", "status", "length", "imm", "invalidated", "wr_id");
+                final String opcode = b.optionalString(entry, "opcode", "completion");
+                checkEnum(entry, "opcode", opcode, WorkOpcode.class);
+                final String status = b.optionalString(entry, "status", "completion");
+                checkEnum(entry, "status", status, CompletionStatus.class);
+                entries.add(new CompletionTemplate(opcode, status, optionalExpr(entry, "length", loopVars),
+                    optionalExpr(entry, "imm", loopVars), optionalExpr(entry, "invalidated", loopVars),
+                    optionalExpr(entry, "wr_id", loopVars), entry.line()));
+            }
+        }
+        final Boolean model = b.optionalBool(map, "model", "expect_completions");
+        if ((model != null && model) == map.has("entries")) {
+            b.problem(map, "expect_completions needs either entries or model: true");
+        }
+        final Boolean exact = b.optionalBool(map, "exact", "expect_completions");
+        return new Step.ExpectCompletions(connection, entries, model != null && model, exact == null || exact,
+            map.line());
+    }
+
+    private Step expectCounters(final YMap map, final Set<String> loopVars) {
+        if (map == null) {
+            return null;
+        }
+        final Map<String, Expr> values = new LinkedHashMap<>();
+        boolean exact = false;
+        String connection = null;
+        final Set<String> known = new LinkedHashSet<>();
+        context.spec().counters().forEach(c -> known.add(c.name()));
+        for (final Map.Entry<String, YNode> entry : map.entries().entrySet()) {
+            if (entry.getKey().equals("exact")) {
+                exact = b.bool(entry.getValue(), "exact", false);
+                continue;
+            }
+            if (entry.getKey().equals("qp")) {
+                connection = connectionRef(map, "qp");
+                continue;
+            }
+            if (!known.isEmpty() && !known.contains(entry.getKey())) {
+                b.problem(file, map.keyLine(entry.getKey()), "unknown counter '" + entry.getKey()
+                    + "'; Appendix C lists " + known);
+            }
+            final Expr value = expr(entry.getValue(), entry.getKey(), loopVars);
+            if (value != null) {
+                values.put(entry.getKey(), value);
+            }
+        }
+        return new Step.ExpectCounters(connection, values, exact, map.line());
+    }
+
+    private PayloadSpec payload(final YNode node, final String what, final Set<String> loopVars) {
+        if (node instanceof YScalar) {
+            return new PayloadSpec(null, null, expr(node, what, loopVars));
+        }
+        final YMap map = b.map(node, what);
+        if (map == null) {
+            return null;
+        }
+        b.onlyKeys(map, what, "seq", "constant", "random", "hex", "offset", "length");
+        Pattern pattern = null;
+        int kinds = 0;
+        for (final String kind : List.of("seq", "constant", "random", "hex")) {
+            if (map.has(kind)) {
+                kinds++;
+                pattern = patternOf(kind, map.get(kind), what, loopVars);
+            }
+        }
+        if (kinds > 1) {
+            b.problem(map, what + " takes one of seq, constant, random, hex");
+        }
+        return new PayloadSpec(pattern, optionalExpr(map, "offset", loopVars), optionalExpr(map, "length", loopVars));
+    }
+
+    private Pattern pattern(final YNode node, final String what) {
+        final YMap map = b.map(node, what);
+        if (map == null) {
+            return null;
+        }
+        b.onlyKeys(map, what, "seq", "constant", "random", "hex");
+        if (map.keys().size() != 1) {
+            b.problem(map, what + " takes exactly one of seq, constant, random, hex");
+            return null;
+        }
+        final String kind = map.keys().iterator().next();
+        return patternOf(kind, map.get(kind), what, Set.of());
+    }
+
+    private Pattern patternOf(final String kind, final YNode node, final String what, final Set<String> loopVars) {
+        if (kind.equals("hex")) {
+            final byte[] bytes = b.parse(node, what + ".hex", Pattern::parseHex);
+            return bytes == null ? null : new Pattern(Pattern.Kind.HEX, null, bytes);
+        }
+        final Expr value = expr(node, what + "." + kind, loopVars);
+        return new Pattern(Pattern.Kind.valueOf(kind.toUpperCase(Locale.ROOT)), value, null);
+    }
+
+    private List<Expr> exprs(final YNode node, final String what, final Set<String> loopVars) {
+        final List<Expr> out = new ArrayList<>();
+        if (node == null) {
+            return out;
+        }
+        for (final YNode item : b.list(node)) {
+            final Expr expr = expr(item, what, loopVars);
+            if (expr != null) {
+                out.add(expr);
+            }
+        }
+        return out;
+    }
+
+    private Expr optionalExpr(final YMap map, final String key) {
+        return optionalExpr(map, key, Set.of());
+    }
+
+    private Expr optionalExpr(final YMap map, final String key, final Set<String> loopVars) {
+        return map.has(key) ? expr(map.get(key), key, loopVars) : null;
+    }
+
+    private Expr expr(final YNode node, final String what, final Set<String> loopVars) {
+        if (node == null) {
+            return null;
+        }
+        if (node instanceof YScalar scalar && scalar.value() instanceof Number number) {
+            if (number instanceof Double d) {
+                b.problem(node, what + ": " + d + " is not an integer (write durations as 1500ns or 1.5us)");
+                return null;
+            }
+            if (number instanceof java.math.BigInteger big) {
+                return Expr.of(big.longValue());
+            }
+            return Expr.of(number.longValue());
+        }
+        if (node instanceof YScalar scalar && scalar.value() instanceof Boolean bool) {
+            return Expr.of(bool ? 1 : 0);
+        }
+        final String text = b.string(node, what);
+        if (text == null) {
+            return null;
+        }
+        try {
+            final Expr expr = Expr.parse(text);
+            for (final String name : expr.names()) {
+                if (!names.contains(name) && !loopVars.contains(name) && !isLateName(name)) {
+                    b.problem(node, what + ": unknown name '" + name + "' in '" + text + "'");
+                }
+            }
+            return expr;
+        } catch (IllegalArgumentException e) {
+            b.problem(node, what + ": " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** Names of connections and regions declared later in the file are accepted; steps come after setup anyway. */
+    private boolean isLateName(final String name) {
+        return name.contains(".");
+    }
+}

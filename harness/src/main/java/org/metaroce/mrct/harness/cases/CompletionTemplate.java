@@ -1,0 +1,16 @@
+package org.metaroce.mrct.harness.cases;
+
+/**
+ * An expected completion. Null members are not checked.
+ *
+ * @param opcode RECV, RECV_RDMA_WITH_IMM, SEND, RDMA_WRITE, RDMA_READ, ...
+ * @param status SUCCESS, REM_ACCESS_ERR, WR_FLUSH_ERR, ...
+ * @param length byte length
+ * @param immediate immediate data
+ * @param invalidated the R_Key invalidated (a region name or a number)
+ * @param wrId work request ID
+ * @param line line in the case file
+ */
+public record CompletionTemplate(String opcode, String status, Expr length, Expr immediate, Expr invalidated,
+                                 Expr wrId, int line) {
+}

@@ -1,0 +1,19 @@
+package org.metaroce.mrct.harness.cases;
+
+import java.util.Map;
+
+/**
+ * A QP on the device and the harness's end of it.
+ *
+ * @param name the name steps use
+ * @param network ipv4 or ipv6
+ * @param vlan VLAN ID, or null for untagged
+ * @param attributes QP attributes (names from the specification) as expressions or strings
+ * @param psn initial PSN of requests to the device (its rq_psn), or null for a seeded random one
+ * @param devicePsn initial PSN of the device's requests (its sq_psn), or null for a seeded random one
+ * @param count how many such QPs to create (scale cases), 1 by default
+ * @param line line in the case file
+ */
+public record ConnectionDef(String name, String network, Expr vlan, Map<String, Object> attributes, Expr psn,
+                            Expr devicePsn, Expr count, int line) {
+}

@@ -1,0 +1,175 @@
+package org.metaroce.mrct.harness.cases;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The steps a case is made of. Every step knows the line it was written on, and {@link #describe()} gives the one-line
+ * form failure messages quote.
+ */
+public sealed interface Step {
+    /** Line in the case file. */
+    int line();
+
+    /** The step as one line of text. */
+    String describe();
+
+    /** Send one frame. */
+    record Send(PacketSpec packet) implements Step {
+        @Override
+        public int line() {
+            return packet.line();
+        }
+
+        @Override
+        public String describe() {
+            return "send " + (packet.opcode() == null ? "frame" : packet.opcode())
+                + (packet.psn() != null ? " psn " + packet.psn() : "");
+        }
+    }
+
+    /** Send a segmented message. */
+    record Message(MessageSpec message) implements Step {
+        @Override
+        public int line() {
+            return message.line();
+        }
+
+        @Override
+        public String describe() {
+            return "message " + message.op() + " of " + message.length() + " bytes"
+                + (message.order().isEmpty() ? "" : " order " + message.order())
+                + (message.drop().isEmpty() ? "" : " drop " + message.drop());
+        }
+    }
+
+    /**
+     * Expect the next frame (or, with {@code skipOthers}, the next matching frame) to match a template, within a time
+     * window measured from the previous step.
+     */
+    record Expect(FrameTemplate template, Expr within, Expr after, boolean skipOthers, String label, int line)
+        implements Step {
+        @Override
+        public String describe() {
+            return "expect " + template.summary() + (within != null ? " within " + within : "");
+        }
+    }
+
+    /** Expect several frames, in any order. */
+    record ExpectUnordered(List<FrameTemplate> templates, Expr within, int line) implements Step {
+        @Override
+        public String describe() {
+            return "expect in any order " + templates.size() + " frames";
+        }
+    }
+
+    /** Expect no frame (or none matching {@code filter}) for a duration. */
+    record ExpectNone(Expr duration, FrameTemplate filter, int line) implements Step {
+        @Override
+        public String describe() {
+            return "expect no " + (filter == null ? "frame" : filter.summary()) + " for " + duration;
+        }
+    }
+
+    /** Let time pass; frames that arrive wait for later expectations. */
+    record Advance(Expr duration, int line) implements Step {
+        @Override
+        public String describe() {
+            return "advance " + duration;
+        }
+    }
+
+    /**
+     * Expect region memory to hold a pattern ({@code equals}), to equal the harness's model of it ({@code model}), or
+     * to be untouched since setup ({@code untouched}).
+     */
+    record ExpectMemory(String region, Expr offset, Expr length, PayloadSpec equals, boolean model, boolean untouched,
+                        int line) implements Step {
+        @Override
+        public String describe() {
+            return "expect memory of " + region + (offset != null ? " at " + offset : "")
+                + (model ? " equal to the model" : untouched ? " untouched" : " to be " + equals.pattern());
+        }
+    }
+
+    /** Poll the device's completions of a connection and compare them, in order. */
+    record ExpectCompletions(String connection, List<CompletionTemplate> entries, boolean model, boolean exact,
+                             int line) implements Step {
+        @Override
+        public String describe() {
+            return "expect " + (model ? "the model's" : entries.size()) + " completions on " + connection;
+        }
+    }
+
+    /**
+     * Compare counters, as differences since the case started: the device totals, or one QP's own counters when
+     * {@code connection} is set.
+     */
+    record ExpectCounters(String connection, Map<String, Expr> values, boolean exact, int line) implements Step {
+        @Override
+        public String describe() {
+            return "expect " + (connection == null ? "" : connection + " ") + "counters " + values.keySet()
+                + (exact ? " and no other change" : "");
+        }
+    }
+
+    /** Expect a QP state. */
+    record ExpectQp(String connection, String state, int line) implements Step {
+        @Override
+        public String describe() {
+            return "expect " + connection + " in " + state;
+        }
+    }
+
+    /** Post receive WQEs. */
+    record PostReceive(String connection, String region, Expr offset, Expr length, Expr count, int line)
+        implements Step {
+        @Override
+        public String describe() {
+            return "post " + count + " receive(s) of " + length + " bytes on " + connection;
+        }
+    }
+
+    /** Invalidate a region's R_Key. */
+    record Invalidate(String region, int line) implements Step {
+        @Override
+        public String describe() {
+            return "invalidate " + region;
+        }
+    }
+
+    /** Move a QP to another state; with {@code rejected}, expect the device to refuse (MR-QP-009). */
+    record ModifyQp(String connection, String state, Map<String, Object> attributes, boolean rejected, int line)
+        implements Step {
+        @Override
+        public String describe() {
+            return "modify " + connection + " to " + state + (rejected ? " (must be rejected)" : "");
+        }
+    }
+
+    /** Write region memory through the control plane. */
+    record WriteMemory(String region, Expr offset, PayloadSpec data, int line) implements Step {
+        @Override
+        public String describe() {
+            return "write memory of " + region;
+        }
+    }
+
+    /** Repeat steps with a loop variable from {@code from} to {@code to} inclusive. */
+    record Repeat(String variable, Expr from, Expr to, Expr by, List<Step> steps, int line) implements Step {
+        @Override
+        public String describe() {
+            return "repeat " + variable + " = " + from + " .. " + to;
+        }
+    }
+
+    /** Post a send work request on the device (the device as requester). */
+    record PostSend(String connection, String op, String localRegion, Expr localOffset, Expr length,
+                    String remoteRegion, Expr remoteOffset, Expr immediate, Expr swapAdd, Expr compare, Expr wrId,
+                    boolean signaled, int line) implements Step {
+        @Override
+        public String describe() {
+            return "post " + op + " of " + length + " bytes on " + connection;
+        }
+    }
+}

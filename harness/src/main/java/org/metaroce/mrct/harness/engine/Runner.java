@@ -1,0 +1,105 @@
+package org.metaroce.mrct.harness.engine;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.metaroce.mrct.harness.cases.CaseDef;
+import org.metaroce.mrct.harness.cases.Expr;
+import org.metaroce.mrct.harness.result.BaselineComparison;
+import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.RunInfo;
+import org.metaroce.mrct.harness.result.RunListener;
+import org.metaroce.mrct.harness.result.RunSummary;
+import org.metaroce.mrct.harness.result.Verdict;
+
+/**
+ * Runs cases against an adapter: expands parameter tables, decides applicability, runs each case, and reports to the
+ * listeners case by case. One runner per run; not thread-safe.
+ */
+public final class Runner {
+    /** One runnable unit: a case and one row of its parameter table. */
+    public record Planned(CaseDef def, Map<String, Expr> row, String id) {
+    }
+
+    private final RunContext context;
+    private final List<RunListener> listeners;
+    private final Clock clock;
+
+    public Runner(final RunContext context, final List<RunListener> listeners, final Clock clock) {
+        this.context = context;
+        this.listeners = List.copyOf(listeners);
+        this.clock = clock;
+    }
+
+    /** Every case expanded into its rows, with their run IDs ({@code PLC-003[pmtu=256]}). */
+    public static List<Planned> plan(final List<CaseDef> cases) {
+        final List<Planned> out = new ArrayList<>();
+        for (final CaseDef def : cases) {
+            if (def.matrix().isEmpty()) {
+                out.add(new Planned(def, Map.of(), def.id()));
+                continue;
+            }
+            for (final Map<String, Expr> row : def.matrix()) {
+                final StringBuilder id = new StringBuilder(def.id()).append('[');
+                int i = 0;
+                for (final Map.Entry<String, Expr> entry : row.entrySet()) {
+                    id.append(i++ == 0 ? "" : ",").append(entry.getKey()).append('=').append(entry.getValue());
+                }
+                out.add(new Planned(def, new LinkedHashMap<>(row), id.append(']').toString()));
+            }
+        }
+        return out;
+    }
+
+    /** Runs one planned case and returns its result (without notifying listeners). */
+    public CaseResult runOne(final Planned planned) {
+        final String notApplicable = Applicability.reason(planned.def(), context.profile(),
+            context.adapter().capabilities(), context.spec());
+        if (notApplicable != null) {
+            final CaseDef def = planned.def();
+            return new CaseResult(planned.id(), def.id(), def.title(), def.area(), def.rules(), "MUST", def.role(),
+                def.file(), Map.of(), Verdict.NOT_APPLICABLE, notApplicable, null, 0, 0, 0, List.of(), List.of(),
+                Map.of());
+        }
+        return new CaseRun(context, planned.def(), planned.row(), planned.id()).execute();
+    }
+
+    /**
+     * Runs every planned case in order. {@code stopWhen} is asked after each result whether to stop (fail-fast); the
+     * summary then says the run is incomplete. {@code baseline} compares the results with known failures (may be
+     * null).
+     */
+    public RunSummary run(final RunInfo info, final List<Planned> plan, final Function<CaseResult, Boolean> stopWhen,
+                          final Function<List<CaseResult>, BaselineComparison> baseline) {
+        for (final RunListener listener : listeners) {
+            listener.runStarted(info);
+        }
+        final List<CaseResult> results = new ArrayList<>();
+        boolean complete = true;
+        for (int i = 0; i < plan.size(); i++) {
+            final Planned planned = plan.get(i);
+            for (final RunListener listener : listeners) {
+                listener.caseStarted(planned.id(), i, plan.size());
+            }
+            final CaseResult result = runOne(planned);
+            results.add(result);
+            for (final RunListener listener : listeners) {
+                listener.caseFinished(result);
+            }
+            if (stopWhen != null && stopWhen.apply(result) && i < plan.size() - 1) {
+                complete = false;
+                break;
+            }
+        }
+        final BaselineComparison comparison = baseline == null ? null : baseline.apply(results);
+        final RunSummary summary = Summaries.summarise(context.spec(), context.profile(), results, comparison,
+            context.strict(), complete, clock.instant());
+        for (final RunListener listener : listeners) {
+            listener.runFinished(info, summary);
+        }
+        return summary;
+    }
+}

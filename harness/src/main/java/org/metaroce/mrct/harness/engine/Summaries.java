@@ -1,0 +1,89 @@
+package org.metaroce.mrct.harness.engine;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.metaroce.mrct.harness.profile.DeviceProfile;
+import org.metaroce.mrct.harness.result.BaselineComparison;
+import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.RuleVerdict;
+import org.metaroce.mrct.harness.result.RunSummary;
+import org.metaroce.mrct.harness.result.Verdict;
+import org.metaroce.mrct.harness.spec.Level;
+import org.metaroce.mrct.harness.spec.Rule;
+import org.metaroce.mrct.harness.spec.Specification;
+
+/** Builds the end-of-run summary: counts, the rule matrix and the overall verdict. */
+public final class Summaries {
+    private Summaries() {
+    }
+
+    /** The rule matrix: every rule with the cases that cover it and their worst verdict. */
+    public static List<RuleVerdict> ruleMatrix(final Specification spec, final DeviceProfile profile,
+                                               final List<CaseResult> results) {
+        final Map<String, List<CaseResult>> byRule = new LinkedHashMap<>();
+        for (final CaseResult result : results) {
+            for (final String rule : result.rules()) {
+                byRule.computeIfAbsent(rule, r -> new ArrayList<>()).add(result);
+            }
+        }
+        final List<RuleVerdict> rows = new ArrayList<>();
+        for (final Rule rule : spec.rules().values()) {
+            final List<CaseResult> covering = byRule.getOrDefault(rule.id(), List.of());
+            Verdict worst = Verdict.NOT_APPLICABLE;
+            final List<String> ids = new ArrayList<>();
+            for (final CaseResult result : covering) {
+                worst = worst.worst(result.verdict());
+                ids.add(result.id());
+            }
+            rows.add(new RuleVerdict(rule.id(), rule.level().name(), rule.role().label(),
+                rule.appliesTo(profile.pics()), ids, worst));
+        }
+        return rows;
+    }
+
+    /**
+     * The summary: the device conforms when no applicable case of a MUST rule is FAIL (or, strict, a SHOULD one WARN)
+     * beyond the baseline; ERROR and INCONCLUSIVE results leave the run without a conformance claim (overall ERROR).
+     */
+    public static RunSummary summarise(final Specification spec, final DeviceProfile profile,
+                                       final List<CaseResult> results, final BaselineComparison baseline,
+                                       final boolean strict, final boolean complete, final Instant end) {
+        final Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
+        for (final Verdict verdict : Verdict.values()) {
+            counts.put(verdict, 0);
+        }
+        int failing = 0;
+        int errors = 0;
+        for (final CaseResult result : results) {
+            counts.merge(result.verdict(), 1, Integer::sum);
+            final boolean fails = result.verdict() == Verdict.FAIL
+                || strict && result.verdict() == Verdict.WARN && Level.SHOULD.name().equals(result.level());
+            if (fails && (baseline == null || baseline.newlyFailing().contains(result.id()))) {
+                failing++;
+            }
+            if (result.verdict() == Verdict.ERROR || result.verdict() == Verdict.INCONCLUSIVE) {
+                errors++;
+            }
+        }
+        final String overall;
+        final String reason;
+        if (failing > 0) {
+            overall = "NON_CONFORMANT";
+            reason = failing + " case" + (failing == 1 ? "" : "s") + " failed" + (baseline != null
+                ? " beyond the baseline" : "");
+        } else if (errors > 0 || !complete) {
+            overall = "ERROR";
+            reason = !complete ? "the run did not complete" : errors + " case" + (errors == 1 ? "" : "s")
+                + " ended in ERROR or INCONCLUSIVE, so conformance cannot be claimed";
+        } else {
+            overall = "CONFORMANT";
+            reason = "every applicable case passed" + (counts.get(Verdict.WARN) > 0 ? " (" + counts.get(Verdict.WARN)
+                + " SHOULD warning" + (counts.get(Verdict.WARN) == 1 ? "" : "s") + ")" : "");
+        }
+        return new RunSummary(end, counts, overall, reason, ruleMatrix(spec, profile, results), baseline, complete);
+    }
+}

@@ -1,0 +1,343 @@
+package org.metaroce.mrct.harness.engine;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.metaroce.mrct.harness.cases.Expr;
+import org.metaroce.mrct.harness.cases.MessageSpec;
+import org.metaroce.mrct.harness.cases.PacketSpec;
+import org.metaroce.mrct.harness.cases.Pattern;
+import org.metaroce.mrct.harness.cases.PayloadSpec;
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.Encapsulation;
+import org.metaroce.mrct.wire.FrameBuilder;
+import org.metaroce.mrct.wire.FrameDecoder;
+import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.HeaderLayout;
+import org.metaroce.mrct.wire.OpKind;
+import org.metaroce.mrct.wire.Opcode;
+import org.metaroce.mrct.wire.Position;
+
+/**
+ * Builds the frames the harness sends: single packets from {@code send} steps (every field defaulted from the
+ * connection's requester state unless the case sets it) and whole messages from {@code message} steps (segmented by
+ * PMTU, then reordered, dropped, duplicated and CE-marked as the case says), keeping the connection's PSN, MSN and RSN
+ * counters and its responder model up to date.
+ */
+final class Traffic {
+    /** A frame to send and what it is. */
+    record Outgoing(byte[] bytes, int relativePsn, String note, boolean sent) {
+    }
+
+    private final long caseSeed;
+
+    Traffic(final long caseSeed) {
+        this.caseSeed = caseSeed;
+    }
+
+    /** The default payload pattern of message {@code msn} on a connection: seeded random bytes. */
+    Pattern defaultPattern(final Connection connection, final int msn) {
+        return new Pattern(Pattern.Kind.RANDOM, Expr.of(caseSeed ^ ((long) connection.peerQpn << 24) ^ msn * 0x9E37L),
+            null);
+    }
+
+    /** One frame of a {@code send} step. */
+    Outgoing packet(final PacketSpec spec, final Connection c, final Map<String, Region> regions,
+                    final Function<String, Long> names) {
+        final Opcode opcode = Opcode.byName(spec.opcode());
+        final int tver = spec.tver() != null ? (int) spec.tver().eval(names) : c.tver;
+        final Position position = opcode.position();
+        final boolean starts = position.isFirst() || position == Position.NONE;
+        final boolean ends = position.isLast() || position == Position.NONE;
+        final int msn = spec.msn() != null ? (int) spec.msn().eval(names) : starts ? c.nextMsn : c.currentMsn;
+        final boolean consumesWqe = opcode.kind() == OpKind.SEND
+            || opcode == Opcode.RDMA_WRITE_LAST_WITH_IMMEDIATE || opcode == Opcode.RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+        final int rsn = spec.rsn() != null ? (int) spec.rsn().eval(names)
+            : opcode.kind() == OpKind.SEND || opcode.kind() == OpKind.RDMA_WRITE
+                ? (starts ? c.nextRsn : c.currentRsn) : 0;
+        final long messageOffset = spec.messageOffset() != null ? spec.messageOffset().eval(names)
+            : starts ? 0 : c.currentOffset;
+        final PayloadSpec payloadSpec = spec.payload();
+        final int payloadLength = payloadSpec == null || payloadSpec.length() == null ? 0
+            : (int) payloadSpec.length().eval(names);
+        final Pattern pattern = payloadSpec != null && payloadSpec.pattern() != null ? payloadSpec.pattern()
+            : defaultPattern(c, msn);
+        final long patternOffset = payloadSpec != null && payloadSpec.offset() != null
+            ? payloadSpec.offset().eval(names) : messageOffset;
+        final byte[] payload = pattern.bytes(patternOffset, payloadLength, names);
+        final Region region = spec.region() == null ? null : regions.get(spec.region());
+        final long regionOffset = spec.regionOffset() == null ? 0 : spec.regionOffset().eval(names);
+        final long dmaLength = spec.dmaLength() != null ? spec.dmaLength().eval(names) : payloadLength;
+        final int span = opcode == Opcode.RDMA_READ_REQUEST ? (int) Math.max(1, (dmaLength + c.pmtu - 1) / c.pmtu) : 1;
+        final int psn = spec.psn() != null ? (int) spec.psn().eval(names) : c.nextPsn;
+
+        FrameBuilder frame = FrameBuilder.of(encapsulation(spec, c, names), opcode).tver(tver).payload(payload)
+            .ecn(spec.ecn() != null ? (int) spec.ecn().eval(names) : 2)
+            .with("bth.psn", c.absolute(psn)).with("bth.dqpn", c.deviceQpn).with("bth.pkey", c.pkey)
+            .with("bth.ackreq", (spec.ackReq() != null ? spec.ackReq() : ends) ? 1 : 0);
+        if (spec.headers() != null) {
+            final HeaderKind[] kinds = spec.headers().stream().map(h -> HeaderKind.valueOf(h.toUpperCase(
+                Locale.ROOT))).toArray(HeaderKind[]::new);
+            frame = frame.headers(kinds);
+        }
+        final List<HeaderKind> headers = frame.extensionHeaders();
+        if (headers.contains(HeaderKind.PLETH)) {
+            frame = frame.with("pleth.msn", msn).with("pleth.offset", messageOffset).with("pleth.rsn", rsn);
+            if (spec.first() != null) {
+                frame = frame.with("pleth.first", spec.first() ? 1 : 0);
+            }
+            if (spec.last() != null) {
+                frame = frame.with("pleth.last", spec.last() ? 1 : 0);
+            }
+        }
+        if (headers.contains(HeaderKind.RETH) && region != null) {
+            frame = frame.with("reth.va", region.mr.va() + regionOffset).with("reth.rkey",
+                Integer.toUnsignedLong(region.mr.rkey()));
+        }
+        if (headers.contains(HeaderKind.RETH)) {
+            frame = frame.with("reth.dmalen", dmaLength);
+        }
+        if (headers.contains(HeaderKind.IMMDT) && spec.immediate() != null) {
+            frame = frame.with("immdt", spec.immediate().eval(names));
+        }
+        if (headers.contains(HeaderKind.IETH) && spec.invalidate() != null) {
+            frame = frame.with("ieth.rkey", Integer.toUnsignedLong(regions.get(spec.invalidate()).mr.rkey()));
+        }
+        if (headers.contains(HeaderKind.ATOMIC_ETH)) {
+            if (region != null) {
+                frame = frame.with("atomiceth.va", region.mr.va() + regionOffset).with("atomiceth.rkey",
+                    Integer.toUnsignedLong(region.mr.rkey()));
+            }
+            if (spec.swapAdd() != null) {
+                frame = frame.with("atomiceth.swap", spec.swapAdd().eval(names));
+            }
+            if (spec.compare() != null) {
+                frame = frame.with("atomiceth.compare", spec.compare().eval(names));
+            }
+        }
+        for (final Map.Entry<String, Expr> field : spec.fields().entrySet()) {
+            final long value = field.getValue().eval(names);
+            frame = frame.with(field.getKey(), FrameCheck.isPsnField(field.getKey()) ? c.absolute(value) : value);
+        }
+        if (spec.padLength() != null) {
+            frame = frame.padLength((int) spec.padLength().eval(names));
+        }
+        if (spec.padFill() != null) {
+            frame = frame.padFill((int) spec.padFill().eval(names));
+        }
+        if (spec.trailer() != null) {
+            frame = frame.trailer(new byte[(int) spec.trailer().eval(names)]);
+        }
+        if (spec.validUdpChecksum()) {
+            frame = frame.validUdpChecksum(true);
+        }
+        if (spec.badIcrc()) {
+            frame = frame.with("icrc", Integer.toUnsignedLong(icrcOf(frame.build())) ^ 1L);
+        }
+        if (spec.truncate() != null) {
+            frame = frame.truncateTo((int) spec.truncate().eval(names));
+        }
+
+        // requester state
+        if (starts) {
+            c.currentMsn = msn;
+            c.currentRsn = rsn;
+        }
+        if (ends && opcode.kind().isRequest()) {
+            c.nextMsn = Math.max(c.nextMsn, msn + 1);
+            if (consumesWqe) {
+                c.nextRsn = Math.max(c.nextRsn, rsn + 1);
+            }
+        }
+        c.currentOffset = messageOffset + payloadLength;
+        if (psn + span - c.nextPsn > 0 && opcode.kind().isRequest()) {
+            c.nextPsn = psn + span;
+        }
+        return new Outgoing(frame.build(), psn, "sent", true);
+    }
+
+    private static int icrcOf(final byte[] bytes) {
+        final DecodedFrame decoded = new FrameDecoder().decode(ByteBuffer.wrap(bytes), 0, bytes.length);
+        return decoded.isRoce() ? decoded.computeIcrc() : 0;
+    }
+
+    private static Encapsulation encapsulation(final PacketSpec spec, final Connection c,
+                                               final Function<String, Long> names) {
+        Encapsulation e = c.toDevice;
+        if (spec.vlan() != null) {
+            final long vlan = spec.vlan().eval(names);
+            e = e.withVlan(vlan < 0 ? Encapsulation.NO_VLAN : (int) vlan, 0);
+        }
+        return e;
+    }
+
+    /** The frames of a {@code message} step, in sending order, with the model updated. */
+    List<Outgoing> message(final MessageSpec spec, final Connection c, final Map<String, Region> regions,
+                           final Function<String, Long> names) {
+        final String op = spec.op();
+        final long length = spec.length().eval(names);
+        final int pmtu = spec.pmtu() != null ? (int) spec.pmtu().eval(names) : c.pmtu;
+        final Region region = spec.region() == null ? null : regions.get(spec.region());
+        final long regionOffset = spec.regionOffset() == null ? 0 : spec.regionOffset().eval(names);
+        final int msn = c.nextMsn++;
+        final boolean consumesWqe = op.startsWith("send") || op.equals("write_imm");
+        final int rsn = consumesWqe ? c.nextRsn++ : 0;
+        final boolean singlePacket = op.equals("read") || op.equals("cmp_swap") || op.equals("fetch_add");
+        final int packets = singlePacket ? 1 : (int) Math.max(1, (length + pmtu - 1) / pmtu);
+        final int span = op.equals("read") ? (int) Math.max(1, (length + pmtu - 1) / pmtu) : packets;
+        final int firstPsn = c.nextPsn;
+        c.nextPsn += span;
+        final Pattern pattern = spec.payload() != null && spec.payload().pattern() != null ? spec.payload().pattern()
+            : defaultPattern(c, msn);
+        final Integer immediate = spec.immediate() != null ? (int) spec.immediate().eval(names) : null;
+        final Region invalidated = spec.invalidate() == null ? null : regions.get(spec.invalidate());
+        final int rkey = spec.rkey() != null ? (int) spec.rkey().eval(names) : region != null ? region.mr.rkey() : 0;
+        c.model.message(new ResponderModel.Message(msn, op, firstPsn, span, length, immediate,
+            invalidated == null ? null : invalidated.mr.rkey()));
+
+        final Set<Long> drop = evalSet(spec.drop(), names);
+        final Set<Long> duplicate = evalSet(spec.duplicate(), names);
+        final Set<Long> ce = evalSet(spec.ce(), names);
+        final Set<Long> ackIndices = evalSet(spec.ackReqIndices(), names);
+        final List<Long> order = new ArrayList<>();
+        if (spec.order().isEmpty()) {
+            for (long k = 0; k < packets; k++) {
+                order.add(k);
+            }
+        } else {
+            for (final Expr index : spec.order()) {
+                order.add(index.eval(names));
+            }
+        }
+        final List<Outgoing> out = new ArrayList<>();
+        for (final long k : order) {
+            if (k < 0 || k >= packets) {
+                throw new IllegalArgumentException("packet index " + k + " is outside 0.." + (packets - 1)
+                    + " of this " + packets + "-packet message");
+            }
+            final int index = (int) k;
+            final long offset = singlePacket ? 0 : (long) index * pmtu;
+            final int size = singlePacket ? 0 : (int) Math.min(pmtu, length - offset);
+            final Opcode opcode = opcodeOf(op, index, packets);
+            final boolean ackReq = switch (spec.ackReq()) {
+                case "all" -> true;
+                case "none" -> false;
+                case "indices" -> ackIndices.contains(k);
+                default -> index == packets - 1;
+            };
+            final byte[] payload = pattern.bytes(offset, Math.max(0, size), names);
+            FrameBuilder frame = FrameBuilder.of(c.toDevice, opcode).tver(c.tver).payload(payload)
+                .ecn(ce.contains(k) ? 3 : 2)
+                .with("bth.psn", c.absolute(firstPsn + index)).with("bth.dqpn", c.deviceQpn)
+                .with("bth.pkey", c.pkey).with("bth.ackreq", ackReq ? 1 : 0);
+            final List<HeaderKind> headers = HeaderLayout.extensionHeaderList(opcode, c.tver);
+            if (headers.contains(HeaderKind.PLETH)) {
+                frame = frame.with("pleth.msn", msn).with("pleth.offset", offset).with("pleth.rsn", rsn);
+            }
+            if (headers.contains(HeaderKind.RETH)) {
+                frame = frame.with("reth.va", region.mr.va() + regionOffset).with("reth.rkey",
+                    Integer.toUnsignedLong(rkey)).with("reth.dmalen", length);
+            }
+            if (headers.contains(HeaderKind.IMMDT) && immediate != null) {
+                frame = frame.with("immdt", Integer.toUnsignedLong(immediate));
+            }
+            if (headers.contains(HeaderKind.IETH) && invalidated != null) {
+                frame = frame.with("ieth.rkey", Integer.toUnsignedLong(invalidated.mr.rkey()));
+            }
+            if (headers.contains(HeaderKind.ATOMIC_ETH)) {
+                frame = frame.with("atomiceth.va", region.mr.va() + regionOffset)
+                    .with("atomiceth.rkey", Integer.toUnsignedLong(rkey))
+                    .with("atomiceth.swap", spec.swapAdd() == null ? 0 : spec.swapAdd().eval(names))
+                    .with("atomiceth.compare", spec.compare() == null ? 0 : spec.compare().eval(names));
+            }
+            for (final Map.Entry<String, Expr> field : spec.fields().entrySet()) {
+                final long value = field.getValue().eval(names);
+                frame = frame.with(field.getKey(), FrameCheck.isPsnField(field.getKey()) ? c.absolute(value) : value);
+            }
+            final byte[] bytes = frame.build();
+            final int psn = firstPsn + index;
+            if (drop.contains(k)) {
+                out.add(new Outgoing(bytes, psn, "dropped by the harness", false));
+                continue;
+            }
+            final int copies = duplicate.contains(k) ? 2 : 1;
+            for (int copy = 0; copy < copies; copy++) {
+                out.add(new Outgoing(bytes, psn, copy == 0 ? "sent" : "sent (duplicate)", true));
+                deliver(c, op, psn, index == 0 ? span : 1, rsn, region, regionOffset + offset, offset, payload,
+                    length);
+            }
+        }
+        return out;
+    }
+
+    private static void deliver(final Connection c, final String op, final int psn, final int span, final int rsn,
+                                final Region region, final long regionOffset, final long messageOffset,
+                                final byte[] payload, final long length) {
+        if (op.startsWith("send") && rsn >= c.receives.size()) {
+            return; // no receive WQE: a conforming responder sends an RNR NAK and records nothing
+        }
+        if (!c.model.deliver(psn, op.equals("read") ? span : 1)) {
+            return;
+        }
+        if (op.startsWith("write") && region != null) {
+            region.place(region.mr.va() + regionOffset, payload);
+        } else if (op.startsWith("send")) {
+            final Connection.Receive receive = c.receives.get(rsn);
+            if (messageOffset + payload.length <= receive.length()) {
+                receive.region().place(receive.va() + messageOffset, payload);
+            }
+        }
+    }
+
+    private static Set<Long> evalSet(final List<Expr> exprs, final Function<String, Long> names) {
+        final Set<Long> out = new HashSet<>();
+        for (final Expr expr : exprs) {
+            out.add(expr.eval(names));
+        }
+        return out;
+    }
+
+    /** The opcode of packet {@code index} of {@code packets} of a message. */
+    static Opcode opcodeOf(final String op, final int index, final int packets) {
+        final boolean first = index == 0;
+        final boolean last = index == packets - 1;
+        switch (op) {
+            case "read":
+                return Opcode.RDMA_READ_REQUEST;
+            case "cmp_swap":
+                return Opcode.COMPARE_SWAP;
+            case "fetch_add":
+                return Opcode.FETCH_ADD;
+            case "write":
+            case "write_imm":
+                if (first && last) {
+                    return op.equals("write") ? Opcode.RDMA_WRITE_ONLY : Opcode.RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+                }
+                if (first) {
+                    return Opcode.RDMA_WRITE_FIRST;
+                }
+                if (last) {
+                    return op.equals("write") ? Opcode.RDMA_WRITE_LAST : Opcode.RDMA_WRITE_LAST_WITH_IMMEDIATE;
+                }
+                return Opcode.RDMA_WRITE_MIDDLE;
+            default:
+                if (first && last) {
+                    return op.equals("send") ? Opcode.SEND_ONLY : op.equals("send_imm")
+                        ? Opcode.SEND_ONLY_WITH_IMMEDIATE : Opcode.SEND_ONLY_WITH_INVALIDATE;
+                }
+                if (first) {
+                    return Opcode.SEND_FIRST;
+                }
+                if (last) {
+                    return op.equals("send") ? Opcode.SEND_LAST : op.equals("send_imm")
+                        ? Opcode.SEND_LAST_WITH_IMMEDIATE : Opcode.SEND_LAST_WITH_INVALIDATE;
+                }
+                return Opcode.SEND_MIDDLE;
+        }
+    }
+}

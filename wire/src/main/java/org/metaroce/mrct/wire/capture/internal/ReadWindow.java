@@ -1,0 +1,109 @@
+package org.metaroce.mrct.wire.capture.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+
+/**
+ * A fixed, reusable window of a file, read sequentially through one direct {@link ByteBuffer}.
+ *
+ * <p>The window holds the file bytes {@code [start, start + limit)} at buffer indices {@code [0, limit)}; the
+ * {@linkplain #cursor() cursor} is the buffer index of the record being read. {@link #request(int)} makes a number of
+ * bytes from the cursor available: when the buffer holds too few it moves the unread tail to the front (a copy of less
+ * than one record) and refills the rest with one {@link FileChannel#read} of as many bytes as fit. A request larger
+ * than the buffer replaces it with one big enough, once, so memory stays bounded by the largest record the caller
+ * accepts.
+ * Nothing is allocated while records fit.
+ */
+final class ReadWindow {
+    private final FileChannel channel;
+    private ByteBuffer buffer;
+    private long start;
+    private int limit;
+    private int cursor;
+    private boolean endOfFile;
+
+    /**
+     * @param channel  the file, read from its current position to its end
+     * @param capacity initial buffer size in bytes
+     */
+    ReadWindow(final FileChannel channel, final int capacity) {
+        this.channel = channel;
+        this.buffer = ByteBuffer.allocateDirect(capacity);
+    }
+
+    /** The buffer holding the window; replaced only by a {@link #request(int)} larger than its capacity. */
+    ByteBuffer buffer() {
+        return buffer;
+    }
+
+    /** Buffer index of the cursor. */
+    int cursor() {
+        return cursor;
+    }
+
+    /** File offset of the cursor. */
+    long cursorOffset() {
+        return start + cursor;
+    }
+
+    /** Bytes available from the cursor without reading. */
+    int remaining() {
+        return limit - cursor;
+    }
+
+    /** Moves the cursor forward by {@code count} bytes, which must be {@linkplain #remaining() available}. */
+    void skip(final int count) {
+        cursor += count;
+    }
+
+    /**
+     * Makes {@code count} bytes from the cursor available, reading as needed; this may move them to another index or
+     * another buffer, so callers re-read {@link #buffer()} and {@link #cursor()} afterwards.
+     *
+     * @return {@code true} when {@code count} bytes are available; {@code false} when the file ends first, in which
+     *     case {@link #remaining()} bytes (possibly none) are left before its end
+     * @throws IOException when the channel fails
+     */
+    boolean request(final int count) throws IOException {
+        if (limit - cursor >= count) {
+            return true;
+        }
+        if (endOfFile) {
+            return false;
+        }
+        if (count > buffer.capacity()) {
+            grow(count);
+        } else if (cursor > 0) {
+            compact();
+        }
+        buffer.limit(buffer.capacity()).position(limit);
+        while (limit < count) {
+            final int read = channel.read(buffer);
+            if (read < 0) {
+                endOfFile = true;
+                return false;
+            }
+            limit += read;
+        }
+        return true;
+    }
+
+    private void compact() {
+        buffer.limit(limit).position(cursor);
+        buffer.compact();
+        start += cursor;
+        limit -= cursor;
+        cursor = 0;
+    }
+
+    private void grow(final int count) {
+        final ByteBuffer larger = ByteBuffer.allocateDirect(Math.max(count, 2 * buffer.capacity()));
+        buffer.limit(limit).position(cursor);
+        larger.put(buffer);
+        buffer = larger;
+        start += cursor;
+        limit -= cursor;
+        cursor = 0;
+    }
+}
