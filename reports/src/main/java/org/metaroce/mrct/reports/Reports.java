@@ -1,0 +1,79 @@
+package org.metaroce.mrct.reports;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.metaroce.mrct.harness.result.RunListener;
+import org.metaroce.mrct.harness.spec.Specification;
+import org.metaroce.mrct.reports.internal.HtmlReportWriter;
+import org.metaroce.mrct.reports.internal.JsonReportWriter;
+import org.metaroce.mrct.reports.internal.JunitXmlWriter;
+import org.metaroce.mrct.reports.internal.MarkdownSummaryWriter;
+import org.metaroce.mrct.reports.internal.ReportSet;
+import org.metaroce.mrct.reports.internal.ReportWriter;
+import org.metaroce.mrct.reports.internal.RunState;
+
+/**
+ * Opens the report writers of a run.
+ *
+ * <pre>{@code
+ * RunListener reports = Reports.open(dir, EnumSet.allOf(ReportFormat.class), Specification.bundled());
+ * engine.run(cases, reports);
+ * }</pre>
+ *
+ * <p>Every file is written atomically (a temporary file in the same directory, then an atomic move over the old one)
+ * on {@code runStarted}, after every {@code caseFinished} and on {@code runFinished}, so a crash leaves valid reports
+ * of the cases done so far; until {@code runFinished} each says that the run is incomplete. Each case is rendered once
+ * when it finishes and kept in memory in rendered form, so a rewrite costs a copy of the bytes. Writing failures are
+ * thrown as {@link ReportWriteException} naming the file.
+ */
+public final class Reports {
+    private Reports() {
+    }
+
+    /**
+     * A listener writing {@code formats} into {@code dir} (created when missing).
+     *
+     * @param dir the report directory (the CLI chooses it)
+     * @param formats the files to write; not empty
+     * @param spec the specification, for the rule texts and levels of the HTML report and of the rule matrix of a
+     *     run in progress; may be null (the texts are then left out)
+     * @throws IOException when the directory cannot be created
+     */
+    public static RunListener open(final Path dir, final Set<ReportFormat> formats, final Specification spec)
+        throws IOException {
+        if (formats.isEmpty()) {
+            throw new IllegalArgumentException("no report format asked for; formats are "
+                + EnumSet.allOf(ReportFormat.class));
+        }
+        Files.createDirectories(dir);
+        final List<ReportWriter> writers = new ArrayList<>();
+        for (final ReportFormat format : EnumSet.copyOf(formats)) {
+            final Path file = dir.resolve(format.fileName());
+            switch (format) {
+                case JSON:
+                    writers.add(new JsonReportWriter(file));
+                    break;
+                case JUNIT:
+                    writers.add(new JunitXmlWriter(file));
+                    break;
+                case HTML:
+                    writers.add(new HtmlReportWriter(file));
+                    break;
+                case MARKDOWN:
+                    writers.add(new MarkdownSummaryWriter(file));
+                    break;
+                case EVIDENCE:
+                    throw new UnsupportedOperationException("the evidence.pcapng writer is not available yet: it "
+                        + "needs org.metaroce.mrct.wire.capture.PcapngWriter, which has not landed");
+                default:
+                    throw new IllegalArgumentException("unknown format " + format);
+            }
+        }
+        return new ReportSet(new RunState(spec), writers);
+    }
+}

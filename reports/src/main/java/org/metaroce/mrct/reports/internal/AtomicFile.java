@@ -1,0 +1,53 @@
+package org.metaroce.mrct.reports.internal;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Replaces a file atomically: the content goes to a temporary file in the same directory, which is then moved over
+ * the target with {@code ATOMIC_MOVE}. A reader (or a crash) sees the old file or the new one, never half of one.
+ *
+ * <p>The temporary file is named {@code .<name>.tmp} so that a leftover from a killed process is visibly ours and
+ * overwritten by the next write. It is not fsync'ed on every write: the reports guard against a crash of the JVM,
+ * where the page cache survives; {@code durable} forces the bytes to the device (used for the last write of a run).
+ */
+public final class AtomicFile {
+    private AtomicFile() {
+    }
+
+    /** The content of a file, written to a stream. */
+    @FunctionalInterface
+    public interface Content {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    /** Writes {@code content} to {@code target} atomically. */
+    public static void write(final Path target, final boolean durable, final Content content) throws IOException {
+        final Path temp = target.resolveSibling("." + target.getFileName() + ".tmp");
+        try {
+            try (OutputStream file = Files.newOutputStream(temp, StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+                 OutputStream out = new BufferedOutputStream(file, 1 << 16)) {
+                content.writeTo(out);
+            }
+            if (durable) {
+                try (var channel = java.nio.channels.FileChannel.open(temp, StandardOpenOption.WRITE)) {
+                    channel.force(true);
+                }
+            }
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException | RuntimeException e) {
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package org.metaroce.mrct.reports.internal;
+
+import java.util.List;
+import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.Failure;
+import org.metaroce.mrct.harness.result.Verdict;
+
+/**
+ * What the writers keep of a finished case besides their own pre-rendered fragments: enough for counts, the rule
+ * matrix and the summary, without the evidence (which can be large).
+ *
+ * @param id the case ID with its parameter row
+ * @param area the area
+ * @param rules the rules it covers
+ * @param level the strongest level of those rules
+ * @param role responder or requester
+ * @param verdict the verdict
+ * @param reason why
+ * @param failure the failure details, or null
+ */
+public record CaseEntry(String id, String area, List<String> rules, String level, String role, Verdict verdict,
+                        String reason, Failure failure) {
+    public CaseEntry {
+        rules = List.copyOf(rules);
+    }
+
+    /** The light entry of {@code result}. */
+    public static CaseEntry of(final CaseResult result) {
+        return new CaseEntry(result.id(), result.area(), result.rules(), result.level(), result.role(),
+            result.verdict(), result.reason(), result.failure());
+    }
+
+    /** The rule a failure names, else the first rule covered, else empty. */
+    public String mainRule() {
+        if (failure != null && failure.rule() != null && !failure.rule().isBlank()) {
+            return failure.rule();
+        }
+        return rules.isEmpty() ? "" : rules.get(0);
+    }
+}

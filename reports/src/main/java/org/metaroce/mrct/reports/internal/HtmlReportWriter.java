@@ -1,0 +1,93 @@
+package org.metaroce.mrct.reports.internal;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.RuleVerdict;
+import org.metaroce.mrct.harness.spec.Rule;
+import org.metaroce.mrct.harness.spec.Specification;
+
+/**
+ * Maintains {@code report.html}: one self-contained page. The data is the {@code report.json} document (compact,
+ * HTML-safe) in {@code <script type="application/json" id="mrct-report">} plus the text of every rule it mentions in
+ * {@code id="mrct-spec"}; the page's script draws everything from them with DOM calls (text nodes, never markup).
+ */
+public final class HtmlReportWriter implements ReportWriter {
+    private final Path file;
+    private final List<byte[]> fragments = new ArrayList<>();
+    private final Set<String> ruleIds = new TreeSet<>(RuleMatrix.RULE_ORDER);
+
+    public HtmlReportWriter(final Path file) {
+        this.file = file;
+    }
+
+    @Override
+    public Path file() {
+        return file;
+    }
+
+    @Override
+    public void started(final RunState state) {
+        fragments.clear();
+        ruleIds.clear();
+    }
+
+    @Override
+    public void caseAdded(final CaseResult result, final RunState state) {
+        fragments.add(JsonText.HTML_SAFE.bytes(JsonModel.caseResult(result), 0));
+        ruleIds.addAll(result.rules());
+        if (result.failure() != null && result.failure().rule() != null) {
+            ruleIds.add(result.failure().rule());
+        }
+    }
+
+    @Override
+    public void write(final RunState state, final boolean last) throws IOException {
+        final HtmlTemplate template = HtmlTemplate.get();
+        AtomicFile.write(file, last, out -> {
+            out.write(template.head());
+            JsonReport.write(out, JsonText.HTML_SAFE, state, fragments);
+            out.write(template.middle());
+            writeSpec(out, state);
+            out.write(template.tail());
+        });
+    }
+
+    private void writeSpec(final OutputStream out, final RunState state) throws IOException {
+        final Specification spec = state.spec();
+        final Set<String> ids = new TreeSet<>(RuleMatrix.RULE_ORDER);
+        ids.addAll(ruleIds);
+        for (final RuleVerdict row : state.rules()) {
+            ids.add(row.rule());
+        }
+        try (JsonGenerator g = JsonText.HTML_SAFE.generator(out)) {
+            g.writeStartObject();
+            g.writeStringField("source", spec == null ? null : Text.wellFormed(spec.source()));
+            g.writeStringField("version", spec == null ? null : Text.wellFormed(spec.version()));
+            g.writeObjectFieldStart("rules");
+            if (spec != null) {
+                for (final String id : ids) {
+                    final Rule rule = spec.rule(id);
+                    if (rule == null) {
+                        continue;
+                    }
+                    g.writeObjectFieldStart(Text.wellFormed(id));
+                    g.writeStringField("level", rule.level().name());
+                    g.writeStringField("role", rule.role().label());
+                    g.writeStringField("pics", rule.pics());
+                    g.writeStringField("section", Text.wellFormed(rule.section()));
+                    g.writeStringField("text", Text.wellFormed(rule.text()));
+                    g.writeEndObject();
+                }
+            }
+            g.writeEndObject();
+            g.writeEndObject();
+        }
+    }
+}

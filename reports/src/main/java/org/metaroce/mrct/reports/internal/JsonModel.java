@@ -1,0 +1,272 @@
+package org.metaroce.mrct.reports.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.metaroce.mrct.harness.result.BaselineComparison;
+import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.Failure;
+import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.harness.result.FrameRecord;
+import org.metaroce.mrct.harness.result.RuleVerdict;
+import org.metaroce.mrct.harness.result.RunInfo;
+import org.metaroce.mrct.harness.result.Verdict;
+
+/**
+ * The JSON form of the result model (schema {@code reports/schema/report-v1.schema.json}). Key order is fixed by
+ * this class; maps without an order of their own (parameters, series) are written with sorted keys, so the same
+ * results always give the same bytes. 64-bit values that JavaScript would round (the seed) are decimal strings.
+ */
+public final class JsonModel {
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    private JsonModel() {
+    }
+
+    /** The {@code run} object: every component of {@link RunInfo}. */
+    public static ObjectNode runInfo(final RunInfo info) {
+        final ObjectNode run = NODES.objectNode();
+        run.put("suiteVersion", text(info.suiteVersion()));
+        run.put("specVersion", text(info.specVersion()));
+        run.put("adapter", text(info.adapter()));
+        run.put("vendor", text(info.vendor()));
+        run.put("model", text(info.model()));
+        run.put("firmware", text(info.firmware()));
+        run.put("profile", text(info.profile()));
+        run.put("profileHash", text(info.profileHash()));
+        run.set("pics", strings(info.pics()));
+        run.set("parameters", value(info.parameters()));
+        run.put("seed", Long.toString(info.seed()));
+        run.put("strict", info.strict());
+        run.put("fault", text(info.fault()));
+        run.set("selection", strings(info.selection()));
+        run.put("caseCount", info.caseCount());
+        run.put("start", instant(info.start()));
+        return run;
+    }
+
+    /** One case: every component of {@link CaseResult}. */
+    public static ObjectNode caseResult(final CaseResult result) {
+        final ObjectNode node = NODES.objectNode();
+        node.put("id", text(result.id()));
+        node.put("caseId", text(result.caseId()));
+        node.put("title", text(result.title()));
+        node.put("area", text(result.area()));
+        node.set("rules", strings(result.rules()));
+        node.put("level", text(result.level()));
+        node.put("role", text(result.role()));
+        node.put("file", text(result.file()));
+        node.set("parameters", value(result.parameters()));
+        node.put("verdict", verdict(result.verdict()));
+        node.put("reason", text(result.reason()));
+        node.set("failure", failure(result.failure()));
+        node.put("wallNanos", result.wallNanos());
+        node.put("deviceNanos", result.deviceNanos());
+        node.put("attempts", result.attempts());
+        final ArrayNode evidence = node.putArray("evidence");
+        for (final FrameRecord frame : result.evidence()) {
+            evidence.add(frame(frame));
+        }
+        node.set("notes", strings(result.notes()));
+        final ObjectNode series = node.putObject("series");
+        for (final Map.Entry<String, List<double[]>> entry : new TreeMap<>(result.series()).entrySet()) {
+            final ArrayNode points = series.putArray(text(entry.getKey()));
+            for (final double[] point : entry.getValue()) {
+                points.add(value(point));
+            }
+        }
+        return node;
+    }
+
+    /** One evidence frame. */
+    public static ObjectNode frame(final FrameRecord frame) {
+        final ObjectNode node = NODES.objectNode();
+        node.put("index", frame.index());
+        node.put("direction", frame.direction() == null ? null : frame.direction().name());
+        node.put("timestampNanos", frame.timestampNanos());
+        node.put("bytes", Text.hex(frame.bytes()));
+        node.put("step", frame.step());
+        node.put("note", text(frame.note()));
+        node.set("decoded", frame.decoded() == null ? NODES.nullNode() : value(frame.decoded()));
+        return node;
+    }
+
+    /** A failure, or JSON null. */
+    public static JsonNode failure(final Failure failure) {
+        if (failure == null) {
+            return NODES.nullNode();
+        }
+        final ObjectNode node = NODES.objectNode();
+        node.put("rule", text(failure.rule()));
+        node.put("step", failure.step());
+        node.put("stepDescription", text(failure.stepDescription()));
+        node.put("stepLine", failure.stepLine());
+        node.put("frame", failure.frame());
+        final ArrayNode diffs = node.putArray("diffs");
+        for (final FieldDiff diff : failure.diffs()) {
+            final ObjectNode d = diffs.addObject();
+            d.put("field", text(diff.field()));
+            d.put("expected", text(diff.expected()));
+            d.put("actual", text(diff.actual()));
+        }
+        node.put("expectedFrame", text(failure.expectedFrame()));
+        node.put("actualFrame", text(failure.actualFrame()));
+        node.put("message", text(failure.message()));
+        return node;
+    }
+
+    /** Cases per verdict, every verdict in verdict order. */
+    public static ObjectNode counts(final Map<Verdict, Integer> counts) {
+        final ObjectNode node = NODES.objectNode();
+        for (final Verdict verdict : Verdict.values()) {
+            node.put(verdict.name(), counts.getOrDefault(verdict, 0));
+        }
+        return node;
+    }
+
+    /** The rule matrix. */
+    public static ArrayNode rules(final List<RuleVerdict> rules) {
+        final ArrayNode array = NODES.arrayNode();
+        for (final RuleVerdict rule : rules) {
+            final ObjectNode node = array.addObject();
+            node.put("rule", text(rule.rule()));
+            node.put("level", text(rule.level()));
+            node.put("role", text(rule.role()));
+            node.put("applicable", rule.applicable());
+            node.set("cases", strings(rule.cases()));
+            node.put("verdict", verdict(rule.verdict()));
+        }
+        return array;
+    }
+
+    /** The baseline comparison, or JSON null. */
+    public static JsonNode baseline(final BaselineComparison baseline) {
+        if (baseline == null) {
+            return NODES.nullNode();
+        }
+        final ObjectNode node = NODES.objectNode();
+        node.put("baseline", text(baseline.baseline()));
+        node.set("newlyFailing", strings(baseline.newlyFailing()));
+        node.set("newlyPassing", strings(baseline.newlyPassing()));
+        node.set("stale", strings(baseline.stale()));
+        node.set("known", strings(baseline.known()));
+        return node;
+    }
+
+    /** An instant in ISO-8601 (UTC), or null. */
+    public static String instant(final Instant instant) {
+        return instant == null ? null : instant.toString();
+    }
+
+    private static String verdict(final Verdict verdict) {
+        return verdict == null ? null : verdict.name();
+    }
+
+    private static String text(final String value) {
+        return Text.wellFormed(value);
+    }
+
+    private static ArrayNode strings(final Collection<String> values) {
+        final ArrayNode array = NODES.arrayNode();
+        for (final String value : values) {
+            array.add(text(value));
+        }
+        return array;
+    }
+
+    /**
+     * Any plain value as JSON: maps (sorted by key unless they have an order of their own: {@link LinkedHashMap},
+     * {@link SortedMap}), collections, arrays ({@code byte[]} as hex), numbers (non-finite doubles as null), booleans,
+     * enums and everything else by {@code toString()}.
+     */
+    public static JsonNode value(final Object value) {
+        if (value == null) {
+            return NODES.nullNode();
+        }
+        if (value instanceof String s) {
+            return NODES.textNode(text(s));
+        }
+        if (value instanceof Boolean b) {
+            return NODES.booleanNode(b);
+        }
+        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
+            return NODES.numberNode(((Number) value).longValue());
+        }
+        if (value instanceof Double || value instanceof Float) {
+            return number(((Number) value).doubleValue());
+        }
+        if (value instanceof BigInteger big) {
+            return NODES.numberNode(big);
+        }
+        if (value instanceof BigDecimal big) {
+            return NODES.numberNode(big);
+        }
+        if (value instanceof Map<?, ?> map) {
+            final Map<String, Object> ordered = map instanceof LinkedHashMap || map instanceof SortedMap
+                ? new LinkedHashMap<>() : new TreeMap<>();
+            for (final Map.Entry<?, ?> entry : map.entrySet()) {
+                ordered.put(String.valueOf(entry.getKey()), entry.getValue());
+            }
+            final ObjectNode node = NODES.objectNode();
+            for (final Map.Entry<String, Object> entry : ordered.entrySet()) {
+                node.set(text(entry.getKey()), value(entry.getValue()));
+            }
+            return node;
+        }
+        if (value instanceof Collection<?> collection) {
+            final ArrayNode array = NODES.arrayNode();
+            for (final Object item : collection) {
+                array.add(value(item));
+            }
+            return array;
+        }
+        if (value instanceof byte[] bytes) {
+            return NODES.textNode(Text.hex(bytes));
+        }
+        if (value instanceof double[] doubles) {
+            final ArrayNode array = NODES.arrayNode();
+            for (final double d : doubles) {
+                array.add(number(d));
+            }
+            return array;
+        }
+        if (value instanceof long[] longs) {
+            final ArrayNode array = NODES.arrayNode();
+            for (final long l : longs) {
+                array.add(l);
+            }
+            return array;
+        }
+        if (value instanceof int[] ints) {
+            final ArrayNode array = NODES.arrayNode();
+            for (final int i : ints) {
+                array.add(i);
+            }
+            return array;
+        }
+        if (value instanceof Object[] objects) {
+            return value(java.util.Arrays.asList(objects));
+        }
+        if (value instanceof Enum<?> e) {
+            return NODES.textNode(e.name());
+        }
+        if (value instanceof Instant instant) {
+            return NODES.textNode(instant.toString());
+        }
+        return NODES.textNode(text(value.toString()));
+    }
+
+    private static JsonNode number(final double d) {
+        return Double.isFinite(d) ? NODES.numberNode(d) : NODES.nullNode();
+    }
+}

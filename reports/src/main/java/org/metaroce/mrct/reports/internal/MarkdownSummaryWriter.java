@@ -1,0 +1,121 @@
+package org.metaroce.mrct.reports.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.metaroce.mrct.harness.result.BaselineComparison;
+import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.RunInfo;
+import org.metaroce.mrct.harness.result.Verdict;
+
+/**
+ * Maintains {@code summary.md}: the overall verdict, the counts, the failing cases and the baseline comparison, short
+ * enough for a pull-request comment whatever the run (lists are cut with "and N more"; about 45 lines at most).
+ */
+public final class MarkdownSummaryWriter implements ReportWriter {
+    /** Failing cases listed before "and N more". */
+    static final int MAX_FAILING = 15;
+    /** Case IDs listed per baseline line before "and N more". */
+    static final int MAX_IDS = 10;
+    private static final int REASON_WIDTH = 120;
+
+    private final Path file;
+
+    public MarkdownSummaryWriter(final Path file) {
+        this.file = file;
+    }
+
+    @Override
+    public Path file() {
+        return file;
+    }
+
+    @Override
+    public void started(final RunState state) {
+        // everything comes from the state
+    }
+
+    @Override
+    public void caseAdded(final CaseResult result, final RunState state) {
+        // everything comes from the state
+    }
+
+    @Override
+    public void write(final RunState state, final boolean last) throws IOException {
+        final byte[] bytes = render(state).getBytes(StandardCharsets.UTF_8);
+        AtomicFile.write(file, last, out -> out.write(bytes));
+    }
+
+    /** The summary's text. */
+    public static String render(final RunState state) {
+        final RunInfo info = state.info();
+        final StringBuilder out = new StringBuilder();
+        out.append("## mrct: ").append(state.overall()).append("\n\n");
+        out.append("**").append(state.overall()).append("**: ").append(Markdown.inline(state.reason(), 200))
+            .append("\n\n");
+        out.append(Markdown.inline(device(info), 200)).append(" · adapter ").append(Markdown.inline(info.adapter(), 60))
+            .append(" · spec ").append(Markdown.inline(info.specVersion(), 20)).append(" · seed ").append(info.seed())
+            .append(info.strict() ? " · strict" : "").append(" · ").append(state.cases().size()).append(" of ")
+            .append(info.caseCount()).append(" cases\n\n");
+        if (!state.complete()) {
+            out.append("> **Incomplete:** ").append(state.finished()
+                ? "the run stopped before every case ran; verdicts cover the cases that did."
+                : "the run has not finished; this summary covers the cases done so far.").append("\n\n");
+        }
+        out.append("| verdict | cases |\n| --- | ---: |\n");
+        for (final Map.Entry<Verdict, Integer> count : state.counts().entrySet()) {
+            out.append("| ").append(count.getKey()).append(" | ").append(count.getValue()).append(" |\n");
+        }
+        final List<CaseEntry> failing = new ArrayList<>();
+        for (final CaseEntry entry : state.cases()) {
+            if (entry.verdict() == Verdict.FAIL || entry.verdict() == Verdict.ERROR) {
+                failing.add(entry);
+            }
+        }
+        if (!failing.isEmpty()) {
+            out.append("\n### Failing cases (").append(failing.size()).append(")\n\n");
+            out.append("| case | verdict | rule | reason |\n| --- | --- | --- | --- |\n");
+            for (int i = 0; i < Math.min(MAX_FAILING, failing.size()); i++) {
+                final CaseEntry entry = failing.get(i);
+                out.append("| ").append(Markdown.inline(entry.id(), 80)).append(" | ").append(entry.verdict())
+                    .append(" | ").append(Markdown.inline(entry.mainRule(), 40)).append(" | ")
+                    .append(Markdown.inline(entry.reason(), REASON_WIDTH)).append(" |\n");
+            }
+            if (failing.size() > MAX_FAILING) {
+                out.append("\nand ").append(failing.size() - MAX_FAILING).append(" more\n");
+            }
+        }
+        final BaselineComparison baseline = state.baseline();
+        if (baseline != null) {
+            out.append("\n### Against the baseline ").append(Markdown.inline(baseline.baseline(), 80)).append("\n\n");
+            out.append("- newly failing ").append(ids(baseline.newlyFailing())).append('\n');
+            out.append("- newly passing ").append(ids(baseline.newlyPassing())).append('\n');
+            out.append("- stale entries, matching no case of this run ").append(ids(baseline.stale())).append('\n');
+            out.append("- known failures (").append(baseline.known().size()).append(")\n");
+        }
+        out.append("\nDetails: `report.html`, `report.json`, `junit.xml`.\n");
+        return out.toString();
+    }
+
+    private static String device(final RunInfo info) {
+        return String.join(" ", List.of(Text.orEmpty(info.vendor()), Text.orEmpty(info.model()),
+            info.firmware() == null || info.firmware().isEmpty() ? "" : "firmware " + info.firmware())).trim();
+    }
+
+    private static String ids(final List<String> ids) {
+        if (ids.isEmpty()) {
+            return "(0)";
+        }
+        final StringBuilder out = new StringBuilder("(").append(ids.size()).append("): ");
+        for (int i = 0; i < Math.min(MAX_IDS, ids.size()); i++) {
+            out.append(i == 0 ? "" : ", ").append(Markdown.inline(ids.get(i), 60));
+        }
+        if (ids.size() > MAX_IDS) {
+            out.append(" and ").append(ids.size() - MAX_IDS).append(" more");
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,139 @@
+package org.metaroce.mrct.reports.internal;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import org.metaroce.mrct.harness.result.BaselineComparison;
+import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.RuleVerdict;
+import org.metaroce.mrct.harness.result.RunInfo;
+import org.metaroce.mrct.harness.result.RunSummary;
+import org.metaroce.mrct.harness.result.Verdict;
+import org.metaroce.mrct.harness.spec.Specification;
+
+/**
+ * A run as the writers see it: its metadata, the cases done so far and, once it has finished, its summary. Until
+ * {@code runFinished} the overall verdict is {@value #INCOMPLETE} and the counts and rule matrix are computed from the
+ * cases done; afterwards they are the harness's.
+ */
+public final class RunState {
+    /** The overall verdict of a run that has not finished. */
+    public static final String INCOMPLETE = "INCOMPLETE";
+
+    private final Specification spec;
+    private final List<CaseEntry> cases = new ArrayList<>();
+    private RunInfo info;
+    private RunSummary summary;
+
+    public RunState(final Specification spec) {
+        this.spec = spec;
+    }
+
+    /** {@code runStarted}. */
+    public void start(final RunInfo runInfo) {
+        this.info = runInfo;
+        this.summary = null;
+        this.cases.clear();
+    }
+
+    /** {@code caseFinished}: records the case. */
+    public CaseEntry add(final CaseResult result) {
+        if (info == null) {
+            throw new IllegalStateException("caseFinished(" + result.id() + ") before runStarted");
+        }
+        final CaseEntry entry = CaseEntry.of(result);
+        cases.add(entry);
+        return entry;
+    }
+
+    /** {@code runFinished}. */
+    public void finish(final RunInfo runInfo, final RunSummary runSummary) {
+        if (runInfo != null) {
+            this.info = runInfo;
+        }
+        if (info == null) {
+            throw new IllegalStateException("runFinished before runStarted");
+        }
+        this.summary = runSummary;
+    }
+
+    /** True once {@code runStarted} was seen. */
+    public boolean started() {
+        return info != null;
+    }
+
+    public RunInfo info() {
+        return info;
+    }
+
+    /** The specification, or null when the writers were opened without one. */
+    public Specification spec() {
+        return spec;
+    }
+
+    /** Cases done so far, in run order. */
+    public List<CaseEntry> cases() {
+        return Collections.unmodifiableList(cases);
+    }
+
+    /** True once {@code runFinished} was seen. */
+    public boolean finished() {
+        return summary != null;
+    }
+
+    /** True only when the run finished and ran every case. */
+    public boolean complete() {
+        return summary != null && summary.complete();
+    }
+
+    /** CONFORMANT, NON_CONFORMANT or ERROR once finished, else {@value #INCOMPLETE}. */
+    public String overall() {
+        return summary != null ? summary.overall() : INCOMPLETE;
+    }
+
+    /** The reason behind the overall verdict; says how far a run in progress has got. */
+    public String reason() {
+        if (summary != null) {
+            return summary.reason();
+        }
+        return "the run has not finished: " + cases.size() + " of " + info.caseCount() + " cases done so far";
+    }
+
+    /** When the run ended, or null. */
+    public Instant end() {
+        return summary != null ? summary.end() : null;
+    }
+
+    /** Cases per verdict, every verdict present, in verdict order. */
+    public Map<Verdict, Integer> counts() {
+        final Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
+        for (final Verdict verdict : Verdict.values()) {
+            counts.put(verdict, 0);
+        }
+        if (summary != null) {
+            counts.putAll(summary.counts());
+        } else {
+            for (final CaseEntry entry : cases) {
+                counts.merge(entry.verdict(), 1, Integer::sum);
+            }
+        }
+        return counts;
+    }
+
+    /** The rule matrix: the harness's once finished, else computed from the cases done. */
+    public List<RuleVerdict> rules() {
+        if (summary != null) {
+            return summary.rules();
+        }
+        return RuleMatrix.of(cases, spec, new LinkedHashSet<>(info.pics()));
+    }
+
+    /** The baseline comparison, or null (there is none before the run finishes). */
+    public BaselineComparison baseline() {
+        return summary != null ? summary.baseline() : null;
+    }
+}

@@ -1,0 +1,586 @@
+(function () {
+  'use strict';
+
+  // Errors of this page are recorded on <body> so that a headless browser's DOM dump shows them.
+  const errors = [];
+  function recordError(text) {
+    errors.push(String(text));
+    if (document.body) {
+      document.body.dataset.errors = errors.join('\n');
+    }
+  }
+  const originalConsoleError = console.error;
+  console.error = function () {
+    recordError(Array.prototype.map.call(arguments, String).join(' '));
+    return originalConsoleError.apply(console, arguments);
+  };
+  window.addEventListener('error', function (event) {
+    recordError('error: ' + event.message);
+  });
+  window.addEventListener('securitypolicyviolation', function (event) {
+    recordError('blocked by the content security policy: ' + event.violatedDirective + ' ' + event.blockedURI);
+  });
+
+  const VERDICTS = ['NOT_APPLICABLE', 'PASS', 'WARN', 'INCONCLUSIVE', 'FAIL', 'ERROR'];
+  const SVG_NS = 'http://www.w3.org/2000/svg';
+  const PALETTE = ['#0969da', '#cf222e', '#1a7f37', '#9a6700', '#8250df', '#bc4c00', '#57606a', '#1b7c83'];
+
+  // ---- DOM helpers: every string from the data goes through text nodes or setAttribute, never through HTML ----
+  function fill(node, attrs, children) {
+    if (attrs) {
+      Object.keys(attrs).forEach(function (name) {
+        const value = attrs[name];
+        if (value !== null && value !== undefined && value !== false) {
+          node.setAttribute(name, value === true ? '' : String(value));
+        }
+      });
+    }
+    add(node, children);
+    return node;
+  }
+  function add(node, children) {
+    if (children === null || children === undefined || children === false) {
+      return node;
+    }
+    (Array.isArray(children) ? children : [children]).forEach(function (child) {
+      if (child === null || child === undefined || child === false) {
+        return;
+      }
+      node.appendChild(typeof child === 'object' && child.nodeType ? child : document.createTextNode(String(child)));
+    });
+    return node;
+  }
+  function h(tag, attrs, children) {
+    return fill(document.createElement(tag), attrs, children);
+  }
+  function s(tag, attrs, children) {
+    return fill(document.createElementNS(SVG_NS, tag), attrs, children);
+  }
+  function token(value) {
+    return String(value).replace(/[^A-Za-z0-9_-]/g, '');
+  }
+  function badge(verdict) {
+    return h('span', { class: 'badge v-' + token(verdict) }, verdict);
+  }
+  function text(value) {
+    return value === null || value === undefined ? '' : String(value);
+  }
+  function micros(nanos) {
+    return (Number(nanos) / 1000).toFixed(3);
+  }
+  function millis(nanos) {
+    return (Number(nanos) / 1e6).toFixed(3) + ' ms';
+  }
+
+  const report = JSON.parse(document.getElementById('mrct-report').textContent);
+  const spec = JSON.parse(document.getElementById('mrct-spec').textContent);
+  const ruleTexts = (spec && spec.rules) || {};
+
+  // ---- header: overall verdict, run, counts ----
+  function renderHeader(app) {
+    const run = report.run;
+    document.title = 'mrct ' + report.overall + ': ' + [run.vendor, run.model].filter(Boolean).join(' ');
+    add(app, h('h1', null, 'MetaRoCE conformance report'));
+    add(app, h('p', null, [h('span', { class: 'overall ' + token(report.overall), id: 'overall' }, report.overall),
+      ' ', h('span', null, report.reason)]));
+    if (!report.complete) {
+      add(app, h('p', { class: 'banner', id: 'incomplete' }, report.finished
+        ? 'Incomplete run: it stopped after ' + report.cases.length + ' of ' + run.caseCount
+          + ' cases. The verdicts below cover only the cases that ran.'
+        : 'Partial report: the run has not finished (' + report.cases.length + ' of ' + run.caseCount
+          + ' cases so far). Reload when it has.'));
+    }
+    const info = [
+      ['device', [run.vendor, run.model].filter(Boolean).join(' ')], ['firmware', run.firmware],
+      ['adapter', run.adapter], ['profile', text(run.profile) + (run.profileHash ? ' (sha256 ' + run.profileHash + ')' : '')],
+      ['PICS', (run.pics || []).join(', ')], ['parameters', params(run.parameters)], ['seed', run.seed],
+      ['strict', run.strict ? 'yes (SHOULD failures gate)' : 'no'], ['fault profile', run.fault || 'none'],
+      ['selection', (run.selection || []).join(' ') || 'all cases'], ['specification', run.specVersion],
+      ['suite', run.suiteVersion], ['started', run.start], ['ended', report.end || 'not yet']];
+    const dl = h('dl', { class: 'info' });
+    info.forEach(function (row) {
+      add(dl, [h('dt', null, row[0]), h('dd', null, text(row[1]))]);
+    });
+    add(app, dl);
+  }
+
+  function params(map) {
+    if (!map) {
+      return '';
+    }
+    return Object.keys(map).map(function (key) {
+      const value = map[key];
+      return key + '=' + (typeof value === 'object' && value !== null ? JSON.stringify(value) : text(value));
+    }).join(', ');
+  }
+
+  function renderCounts(app, setVerdictFilter) {
+    add(app, h('h2', null, 'Counts'));
+    const table = h('table', { id: 'counts' }, h('tr', null, [h('th', null, 'verdict'), h('th', null, 'cases')]));
+    VERDICTS.forEach(function (verdict) {
+      const count = report.counts[verdict] || 0;
+      const link = h('a', { href: '#cases', title: 'show only ' + verdict + ' cases' }, badge(verdict));
+      link.addEventListener('click', function () {
+        setVerdictFilter(verdict);
+      });
+      add(table, h('tr', { 'data-verdict': verdict }, [h('td', null, link), h('td', { class: 'num' }, count)]));
+    });
+    add(table, h('tr', null, [h('td', null, 'total'), h('td', { class: 'num' }, report.cases.length)]));
+    add(app, table);
+  }
+
+  function renderBaseline(app) {
+    const baseline = report.baseline;
+    if (!baseline) {
+      return;
+    }
+    add(app, h('h2', null, 'Against the baseline ' + text(baseline.baseline)));
+    const table = h('table', { id: 'baseline' });
+    [['newly failing', baseline.newlyFailing], ['newly passing', baseline.newlyPassing],
+      ['stale entries', baseline.stale], ['known failures', baseline.known]].forEach(function (row) {
+      add(table, h('tr', null, [h('th', null, row[0] + ' (' + row[1].length + ')'),
+        h('td', { class: 'mono' }, row[1].join(', ') || 'none')]));
+    });
+    add(app, table);
+  }
+
+  // ---- the rule matrix ----
+  function renderRules(app, caseAnchors) {
+    add(app, h('h2', null, 'Rule matrix (' + report.rules.length + ' rules)'));
+    if (!report.rules.length) {
+      add(app, h('p', { class: 'meta' }, 'No rule has been covered yet.'));
+      return;
+    }
+    const table = h('table', { id: 'rules' }, h('tr', null, ['rule', 'level', 'role', 'applicable', 'cases',
+      'worst verdict'].map(function (title) {
+      return h('th', null, title);
+    })));
+    report.rules.forEach(function (rule) {
+      const known = ruleTexts[rule.rule];
+      const cases = h('td', { class: 'mono small' });
+      rule.cases.forEach(function (id, i) {
+        if (i > 0) {
+          add(cases, ', ');
+        }
+        add(cases, caseAnchors[id] !== undefined ? h('a', { href: '#c-' + caseAnchors[id] }, id) : id);
+      });
+      add(table, h('tr', { 'data-rule': rule.rule }, [
+        h('td', { class: 'mono', title: known ? known.text : 'not in the bundled specification' }, rule.rule),
+        h('td', null, rule.level), h('td', null, rule.role), h('td', null, rule.applicable ? 'yes' : 'no'),
+        cases, h('td', null, badge(rule.verdict))]));
+    });
+    add(app, table);
+  }
+
+  // ---- one case ----
+  function frameMarks(frame) {
+    const d = frame.decoded || {};
+    const note = text(frame.note).toLowerCase();
+    const marks = [];
+    if (d.ip && d.ip.ecn === 3) {
+      marks.push('CE');
+    }
+    if (d.icrc && d.icrc.valid === false) {
+      marks.push('ICRC bad');
+    }
+    if (note === 'unexpected' || note === 'left over') {
+      marks.push('unexpected');
+    }
+    if (note.indexOf('drop') >= 0) {
+      marks.push('dropped');
+    }
+    return marks;
+  }
+
+  function frameLabel(frame) {
+    const d = frame.decoded || {};
+    if (d.bth) {
+      return text(d.bth.opname) + ' PSN ' + text(d.bth.psn);
+    }
+    if (d.error) {
+      return 'malformed (' + text(d.error.reason) + ')';
+    }
+    return d.roce === false ? 'not RoCE' : 'frame';
+  }
+
+  function ladder(c) {
+    const frames = c.evidence;
+    const width = 860;
+    const left = 250;
+    const right = 760;
+    const top = 50;
+    const row = 30;
+    const height = top + frames.length * row + 10;
+    const svg = s('svg', { class: 'ladder', width: width, height: height, viewBox: '0 0 ' + width + ' ' + height,
+      role: 'img', 'aria-label': 'ladder diagram of ' + c.id });
+    add(svg, [
+      s('text', { x: 8, y: 18, class: 'time' }, 'time (µs)'),
+      s('text', { x: left, y: 18, 'text-anchor': 'middle', class: 'actor' }, 'harness'),
+      s('text', { x: right, y: 18, 'text-anchor': 'middle', class: 'actor' }, 'DUT'),
+      s('line', { x1: left, y1: 26, x2: left, y2: height - 4, class: 'lifeline' }),
+      s('line', { x1: right, y1: 26, x2: right, y2: height - 4, class: 'lifeline' })]);
+    frames.forEach(function (frame, i) {
+      const y = top + i * row + 8;
+      const toDut = frame.direction === 'TO_DUT';
+      const from = toDut ? left : right;
+      const to = toDut ? right : left;
+      const marks = frameMarks(frame);
+      const dropped = marks.indexOf('dropped') >= 0;
+      const classes = ['arrow'];
+      if (marks.indexOf('unexpected') >= 0) {
+        classes.push('unexpected');
+      }
+      if (dropped) {
+        classes.push('dropped');
+      }
+      const group = s('g', { class: classes.join(' '), 'data-frame': frame.index });
+      if (c.failure && c.failure.frame === frame.index) {
+        add(group, s('rect', { x: 70, y: y - row + 6, width: width - 74, height: row, class: 'hl' }));
+      }
+      add(group, s('title', null, '#' + frame.index + ' ' + frame.direction + ', step ' + frame.step + ', '
+        + text(frame.note)));
+      const end = dropped ? (from + to) / 2 : to;
+      add(group, s('line', { x1: from, y1: y, x2: end, y2: y }));
+      if (dropped) {
+        add(group, [s('line', { x1: end - 6, y1: y - 6, x2: end + 6, y2: y + 6, class: 'drop' }),
+          s('line', { x1: end - 6, y1: y + 6, x2: end + 6, y2: y - 6, class: 'drop' })]);
+      } else {
+        const dir = toDut ? -1 : 1;
+        add(group, s('polygon', { points: to + ',' + y + ' ' + (to + dir * 9) + ',' + (y - 4) + ' ' + (to + dir * 9)
+          + ',' + (y + 4) }));
+      }
+      const label = s('text', { x: (left + right) / 2, y: y - 5, 'text-anchor': 'middle', class: 'label' },
+        frameLabel(frame));
+      marks.forEach(function (mark) {
+        add(label, s('tspan', { class: 'mark' }, ' [' + mark + ']'));
+      });
+      add(group, label);
+      add(group, s('text', { x: 8, y: y + 4, class: 'time' }, micros(frame.timestampNanos)));
+      add(group, s('text', { x: 96, y: y + 4, class: 'time' }, '#' + frame.index + ' ' + text(frame.note)));
+      add(svg, group);
+    });
+    return svg;
+  }
+
+  function ticks(lo, hi, count) {
+    const span = hi - lo;
+    const raw = span / count;
+    const magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
+    const norm = raw / magnitude;
+    const step = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * magnitude;
+    const out = [];
+    for (let v = Math.floor(lo / step) * step; v <= Math.ceil(hi / step) * step + step * 1e-9; v += step) {
+      out.push(Number(v.toPrecision(12)));
+    }
+    return out;
+  }
+
+  function formatNumber(v) {
+    const a = Math.abs(v);
+    return a !== 0 && (a >= 1e6 || a < 1e-3) ? v.toExponential(2) : String(Number(v.toPrecision(6)));
+  }
+
+  function plot(c) {
+    const names = Object.keys(c.series);
+    const width = 760;
+    const height = 320;
+    const ml = 70;
+    const mr = 190;
+    const mt = 14;
+    const mb = 46;
+    let x0 = Infinity;
+    let x1 = -Infinity;
+    let y0 = 0;
+    let y1 = -Infinity;
+    names.forEach(function (name) {
+      c.series[name].forEach(function (p) {
+        if (p && typeof p[0] === 'number' && typeof p[1] === 'number') {
+          x0 = Math.min(x0, p[0]);
+          x1 = Math.max(x1, p[0]);
+          y0 = Math.min(y0, p[1]);
+          y1 = Math.max(y1, p[1]);
+        }
+      });
+    });
+    if (!isFinite(x0)) {
+      return h('p', { class: 'meta' }, 'The series hold no points.');
+    }
+    if (x1 === x0) {
+      x1 = x0 + 1;
+    }
+    if (!(y1 > y0)) {
+      y1 = y0 + 1;
+    }
+    const xt = ticks(x0, x1, 6);
+    const yt = ticks(y0, y1, 5);
+    x0 = xt[0];
+    x1 = xt[xt.length - 1];
+    y0 = yt[0];
+    y1 = yt[yt.length - 1];
+    const sx = function (x) {
+      return ml + (x - x0) / (x1 - x0) * (width - ml - mr);
+    };
+    const sy = function (y) {
+      return height - mb - (y - y0) / (y1 - y0) * (height - mt - mb);
+    };
+    const svg = s('svg', { class: 'plot', width: width, height: height, viewBox: '0 0 ' + width + ' ' + height,
+      role: 'img', 'aria-label': 'series of ' + c.id });
+    xt.forEach(function (t) {
+      add(svg, [s('line', { x1: sx(t), y1: mt, x2: sx(t), y2: height - mb, class: 'grid' }),
+        s('text', { x: sx(t), y: height - mb + 16, 'text-anchor': 'middle', class: 'tick' }, formatNumber(t))]);
+    });
+    yt.forEach(function (t) {
+      add(svg, [s('line', { x1: ml, y1: sy(t), x2: width - mr, y2: sy(t), class: 'grid' }),
+        s('text', { x: ml - 6, y: sy(t) + 4, 'text-anchor': 'end', class: 'tick' }, formatNumber(t))]);
+    });
+    add(svg, [s('line', { x1: ml, y1: height - mb, x2: width - mr, y2: height - mb, class: 'axis' }),
+      s('line', { x1: ml, y1: mt, x2: ml, y2: height - mb, class: 'axis' }),
+      s('text', { x: (ml + width - mr) / 2, y: height - 8, 'text-anchor': 'middle', class: 'axis-title' }, 'time'),
+      s('text', { x: 14, y: (mt + height - mb) / 2, 'text-anchor': 'middle', class: 'axis-title',
+        transform: 'rotate(-90 14 ' + (mt + height - mb) / 2 + ')' }, 'value')]);
+    names.forEach(function (name, i) {
+      const color = PALETTE[i % PALETTE.length];
+      let d = '';
+      let pen = 'M';
+      c.series[name].forEach(function (p) {
+        if (p && typeof p[0] === 'number' && typeof p[1] === 'number') {
+          d += pen + sx(p[0]).toFixed(1) + ' ' + sy(p[1]).toFixed(1) + ' ';
+          pen = 'L';
+        } else {
+          pen = 'M';
+        }
+      });
+      add(svg, s('path', { d: d.trim() || 'M0 0', class: 'series', stroke: color, 'data-series': name },
+        s('title', null, name)));
+      const ly = mt + 10 + i * 16;
+      add(svg, s('g', { class: 'legend' }, [
+        s('rect', { x: width - mr + 14, y: ly - 8, width: 14, height: 4, fill: color }),
+        s('text', { x: width - mr + 34, y: ly - 2 }, name)]));
+    });
+    return svg;
+  }
+
+  function renderCaseBody(c, body) {
+    const facts = ['file ' + text(c.file), 'area ' + text(c.area), text(c.level), text(c.role),
+      c.attempts + (c.attempts === 1 ? ' attempt' : ' attempts'), 'wall ' + millis(c.wallNanos),
+      'device ' + millis(c.deviceNanos)];
+    add(body, h('p', { class: 'meta' }, facts.join(' · ')));
+    if (Object.keys(c.parameters).length) {
+      add(body, h('p', null, [h('b', null, 'parameters: '), h('span', { class: 'mono' }, params(c.parameters))]));
+    }
+    add(body, h('h3', null, 'Rules'));
+    c.rules.forEach(function (id) {
+      const rule = ruleTexts[id];
+      add(body, h('p', { class: 'rule-text', 'data-rule': id }, [h('span', { class: 'rid' }, id),
+        rule ? ' (' + rule.level + ', ' + rule.role + (rule.pics ? ', if ' + rule.pics : '') + ') ' + rule.text
+          : ' (text not in the bundled specification)']));
+    });
+    add(body, h('h3', null, 'Verdict'));
+    add(body, h('p', null, [badge(c.verdict), ' ', h('span', { class: 'reason' }, c.reason)]));
+    const f = c.failure;
+    if (f) {
+      add(body, h('h3', null, 'Failure'));
+      const dl = h('dl', { class: 'info failure' });
+      [['rule', f.rule], ['step', f.step >= 0 ? f.step + (f.stepLine > 0 ? ' (line ' + f.stepLine + ')' : '') + ': '
+        + text(f.stepDescription) : 'not tied to a step'],
+      ['frame', f.frame >= 0 ? '#' + f.frame + ' of the evidence' : 'none (nothing arrived)'],
+      ['message', f.message]].forEach(function (row) {
+        add(dl, [h('dt', null, row[0]), h('dd', null, text(row[1]))]);
+      });
+      add(body, dl);
+      if (f.diffs.length) {
+        const table = h('table', { class: 'diff' }, h('tr', null, [h('th', null, 'field'), h('th', null, 'expected'),
+          h('th', null, 'actual')]));
+        f.diffs.forEach(function (diff) {
+          add(table, h('tr', null, [h('td', { class: 'mono' }, diff.field), h('td', { class: 'mono exp' }, diff.expected),
+            h('td', { class: 'mono act' }, diff.actual)]));
+        });
+        add(body, table);
+      }
+      if (f.expectedFrame) {
+        add(body, [h('h3', null, 'Expected frame'), h('pre', null, f.expectedFrame)]);
+      }
+      if (f.actualFrame) {
+        add(body, [h('h3', null, 'Actual frame'), h('pre', null, f.actualFrame)]);
+      }
+    }
+    add(body, h('h3', null, 'Frames (' + c.evidence.length + ')'));
+    add(body, c.evidence.length ? ladder(c) : h('p', { class: 'meta' }, 'No frame was exchanged.'));
+    if (Object.keys(c.series).length) {
+      add(body, [h('h3', null, 'Series'), plot(c)]);
+    }
+    if (c.notes.length) {
+      add(body, [h('h3', null, 'Notes'), h('ul', null, c.notes.map(function (note) {
+        return h('li', null, note);
+      }))]);
+    }
+    if (c.evidence.length) {
+      const raw = h('details', { class: 'raw' }, h('summary', null, 'frames: bytes and decoded fields'));
+      raw.addEventListener('toggle', function () {
+        if (raw.open && !raw.dataset.filled) {
+          raw.dataset.filled = 'yes';
+          const table = h('table', { class: 'frames' }, h('tr', null, ['#', 'direction', 'time (µs)', 'step', 'note',
+            'bytes', 'decoded'].map(function (title) {
+            return h('th', null, title);
+          })));
+          c.evidence.forEach(function (frame) {
+            add(table, h('tr', null, [h('td', { class: 'num' }, frame.index), h('td', null, frame.direction),
+              h('td', { class: 'num' }, micros(frame.timestampNanos)), h('td', { class: 'num' }, frame.step),
+              h('td', null, frame.note), h('td', null, h('pre', null, frame.bytes.replace(/(.{32})/g, '$1\n'))),
+              h('td', null, h('pre', null, JSON.stringify(frame.decoded, null, 1)))]));
+          });
+          add(raw, table);
+        }
+      });
+      add(body, raw);
+    }
+  }
+
+  // ---- the case list and its filters ----
+  function renderCases(app) {
+    add(app, h('h2', { id: 'cases' }, 'Cases'));
+    const areas = [];
+    report.cases.forEach(function (c) {
+      if (areas.indexOf(c.area) < 0) {
+        areas.push(c.area);
+      }
+    });
+    const areaSelect = h('select', { id: 'filter-area' }, h('option', { value: '' }, 'all areas'));
+    areas.forEach(function (area) {
+      add(areaSelect, h('option', { value: area }, area));
+    });
+    const verdictBoxes = {};
+    const verdictLabels = VERDICTS.map(function (verdict) {
+      const box = h('input', { type: 'checkbox', checked: true, id: 'filter-' + verdict, value: verdict });
+      verdictBoxes[verdict] = box;
+      return h('label', null, [box, ' ', badge(verdict)]);
+    });
+    const search = h('input', { type: 'search', id: 'filter-text', placeholder: 'ID, title, rule or reason' });
+    const shown = h('span', { id: 'shown', class: 'meta' });
+    const openFailing = h('button', { type: 'button' }, 'open failing');
+    const closeAll = h('button', { type: 'button' }, 'close all');
+    add(app, h('div', { class: 'filters' }, [h('label', null, ['area ', areaSelect])].concat(verdictLabels,
+      [h('label', null, ['find ', search]), openFailing, closeAll, shown])));
+    const list = h('div', { id: 'case-list' });
+    const entries = report.cases.map(function (c, index) {
+      const details = h('details', { class: 'case', id: 'c-' + index, 'data-area': c.area, 'data-verdict': c.verdict,
+        'data-case': c.id });
+      add(details, h('summary', null, [badge(c.verdict), h('span', { class: 'case-id' }, c.id),
+        h('span', { class: 'case-title' }, c.title), h('span', { class: 'case-reason' }, c.reason)]));
+      const body = h('div', { class: 'body' });
+      add(details, body);
+      const entry = { c: c, details: details, body: body, filled: false,
+        haystack: [c.id, c.title, c.reason, c.rules.join(' ')].join(' ').toLowerCase() };
+      details.addEventListener('toggle', function () {
+        if (details.open) {
+          fillCase(entry);
+        }
+      });
+      add(list, details);
+      return entry;
+    });
+    add(app, list);
+    if (!entries.length) {
+      add(list, h('p', { class: 'meta' }, 'No case has finished yet.'));
+    }
+
+    function apply() {
+      const area = areaSelect.value;
+      const needle = search.value.trim().toLowerCase();
+      let count = 0;
+      entries.forEach(function (entry) {
+        const visible = (!area || entry.c.area === area) && verdictBoxes[entry.c.verdict] !== undefined
+          && verdictBoxes[entry.c.verdict].checked && (!needle || entry.haystack.indexOf(needle) >= 0);
+        entry.details.classList.toggle('hidden', !visible);
+        count += visible ? 1 : 0;
+      });
+      shown.textContent = 'showing ' + count + ' of ' + entries.length + ' cases';
+    }
+    [areaSelect, search].concat(VERDICTS.map(function (v) {
+      return verdictBoxes[v];
+    })).forEach(function (control) {
+      control.addEventListener('input', apply);
+      control.addEventListener('change', apply);
+    });
+    openFailing.addEventListener('click', function () {
+      entries.forEach(function (entry) {
+        if (entry.c.verdict === 'FAIL' || entry.c.verdict === 'ERROR') {
+          openCase(entry);
+        }
+      });
+    });
+    closeAll.addEventListener('click', function () {
+      entries.forEach(function (entry) {
+        entry.details.open = false;
+      });
+    });
+    apply();
+    return {
+      entries: entries,
+      setVerdict: function (verdict) {
+        VERDICTS.forEach(function (v) {
+          verdictBoxes[v].checked = v === verdict;
+        });
+        apply();
+      }
+    };
+  }
+
+  function fillCase(entry) {
+    if (!entry.filled) {
+      entry.filled = true;
+      renderCaseBody(entry.c, entry.body);
+    }
+  }
+
+  function openCase(entry) {
+    fillCase(entry);
+    entry.details.open = true;
+  }
+
+  function render() {
+    const app = document.getElementById('app');
+    renderHeader(app);
+    const caseAnchors = {};
+    report.cases.forEach(function (c, index) {
+      caseAnchors[c.id] = index;
+    });
+    let cases = null;
+    renderCounts(app, function (verdict) {
+      cases.setVerdict(verdict);
+    });
+    renderBaseline(app);
+    renderRules(app, caseAnchors);
+    cases = renderCases(app);
+    const hash = decodeURIComponent(window.location.hash.replace(/^#/, ''));
+    if (hash === 'expand') {
+      cases.entries.forEach(openCase);
+    } else {
+      const failing = cases.entries.filter(function (entry) {
+        return entry.c.verdict === 'FAIL' || entry.c.verdict === 'ERROR';
+      });
+      if (failing.length <= 10) {
+        failing.forEach(openCase);
+      }
+      const match = /^c-(\d+)$/.exec(hash);
+      if (match && cases.entries[Number(match[1])]) {
+        const entry = cases.entries[Number(match[1])];
+        openCase(entry);
+        entry.details.scrollIntoView();
+      }
+    }
+  }
+
+  try {
+    render();
+    document.body.dataset.rendered = 'ok';
+  } catch (e) {
+    recordError('render: ' + (e && e.stack ? e.stack : e));
+    document.body.dataset.rendered = 'failed';
+    add(document.getElementById('app'), h('p', { class: 'banner' }, 'This report could not be drawn: ' + e
+      + '. The data is in report.json beside this file.'));
+  }
+  if (!document.body.dataset.errors) {
+    document.body.dataset.errors = '';
+  }
+})();

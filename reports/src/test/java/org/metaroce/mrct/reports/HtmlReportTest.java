@@ -1,0 +1,182 @@
+package org.metaroce.mrct.reports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.RunListener;
+
+/**
+ * {@code report.html}: self-contained and locked down (checked on the file), and drawn correctly by a real browser
+ * (headless Chromium; skipped with the reason when it is not installed).
+ */
+class HtmlReportTest {
+    private static final String SVG_NAMESPACE = "'http://www.w3.org/2000/svg'";
+
+    @TempDir
+    Path dir;
+
+    private Path write(final List<CaseResult> cases) throws Exception {
+        final RunListener listener = Reports.open(dir, EnumSet.of(ReportFormat.HTML), Synthetic.spec());
+        Synthetic.run(listener, cases, Synthetic.baseline());
+        return dir.resolve("report.html");
+    }
+
+    private static List<CaseResult> allWithHostile() {
+        final List<CaseResult> cases = new ArrayList<>(Synthetic.allVerdicts());
+        cases.add(Synthetic.hostile());
+        return cases;
+    }
+
+    @Test
+    void oneSelfContainedFileWithNoUrlAndAPolicyAllowingOnlyItsOwnStyleAndScript() throws Exception {
+        final String html = Files.readString(write(allWithHostile()));
+        // the page around the data (the data is text, checked in resultTextCannotLeaveTheDataElement); its only
+        // URL-like text is the SVG namespace name, an identifier that is never fetched
+        final String page = html.replace(HtmlData.script(html, "mrct-report"), "")
+            .replace(HtmlData.script(html, "mrct-spec"), "");
+        assertThat(page.length()).isLessThan(html.length() - 1000);
+        final String lower = page.replace(SVG_NAMESPACE, "").toLowerCase(Locale.ROOT);
+        assertThat(lower).doesNotContain("http:", "https:", "ftp:", "file:", "url(", "@import", "<link", "<iframe",
+            "<object", "<embed", "<img", " src=", "href=\"");
+        assertThat(html).containsOnlyOnce("<style>").containsOnlyOnce("<script>");
+        final Matcher csp = Pattern.compile("<meta http-equiv=\"Content-Security-Policy\" content=\"([^\"]+)\">")
+            .matcher(html);
+        assertThat(csp.find()).isTrue();
+        final String style = between(html, "<style>", "</style>");
+        final String script = between(html, "<script>", "</script>");
+        assertThat(csp.group(1)).isEqualTo("default-src 'none'; style-src '" + sha256(style) + "'; script-src '"
+            + sha256(script) + "'; img-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'");
+    }
+
+    @Test
+    void resultTextCannotLeaveTheDataElement() throws Exception {
+        final String html = Files.readString(write(allWithHostile()));
+        // exactly the three script elements of the template end: nothing from the results closes one
+        assertThat(Pattern.compile("</script", Pattern.CASE_INSENSITIVE).matcher(html).results().count())
+            .isEqualTo(3);
+        assertThat(html).doesNotContain("<!--", "\u2028", "\u2029");
+        final JsonNode report = HtmlData.report(html);
+        final JsonNode hostile = report.get("cases").get(8);
+        assertThat(hostile.get("title").asText()).isEqualTo("title " + Synthetic.HOSTILE.replace('\uD800', '\uFFFD'));
+        assertThat(report.get("cases")).hasSize(9);
+        final JsonNode spec = HtmlData.spec(html);
+        assertThat(spec.at("/rules/MR-ROB-001/text").asText())
+            .isEqualTo("A frame with a bad ICRC is dropped <silently> & counted.");
+        assertThat(spec.at("/rules/MR-ORD-001/level").asText()).isEqualTo("MUST");
+        assertThat(spec.at("/rules/MR-ATM-001/pics").asText()).isEqualTo("atomics");
+    }
+
+    @Test
+    void aBrowserDrawsEveryCaseWithoutAnError(@TempDir final Path profile) throws Exception {
+        Chromium.assumeAvailable();
+        final Chromium.Page page = Chromium.load(write(Synthetic.allVerdicts()), "expand", profile);
+        assertRendered(page);
+        final String dom = page.dom();
+        for (final CaseResult c : Synthetic.allVerdicts()) {
+            assertThat(dom).contains("data-case=\"" + c.id() + "\"");
+        }
+        assertThat(dom).contains("<span class=\"overall NON_CONFORMANT\" id=\"overall\">NON_CONFORMANT</span>");
+        assertThat(dom).doesNotContain("id=\"incomplete\"");
+        assertThat(dom).contains("showing 8 of 8 cases");
+        assertThat(dom).contains("<tr data-verdict=\"PASS\">").contains("<td class=\"num\">3</td>");
+        // rule matrix with the rules' text
+        assertThat(dom).contains("<tr data-rule=\"MR-PLC-001\"><td class=\"mono\" title=\"The responder coalesces "
+            + "acknowledgements of one message.\">MR-PLC-001</td><td>SHOULD</td><td>responder</td><td>yes</td>");
+        assertThat(dom).contains("A frame with a bad ICRC is dropped &lt;silently&gt; &amp; counted.");
+
+        final String failing = caseSection(dom, 1);
+        assertThat(countOf(failing, "<g class=\"arrow")).as("one arrow per frame").isEqualTo(5);
+        assertThat(failing).contains(">SEND_ONLY PSN 2<tspan class=\"mark\"> [CE]</tspan>",
+            ">SEND_ONLY PSN 1<tspan class=\"mark\"> [ICRC bad]</tspan>",
+            "<g class=\"arrow unexpected\" data-frame=\"4\">", ">ACKNOWLEDGE PSN 1<tspan class=\"mark\"> [unexpected]",
+            "class=\"hl\"", ">harness</text>", ">DUT</text>", ">9.500</text>");
+        assertThat(failing).contains("<td class=\"mono\">sacketh.bitmap</td><td class=\"mono exp\">5 (0x5)</td>"
+            + "<td class=\"mono act\">7 (0x7)</td>");
+        assertThat(failing).contains("3 (line 27): expect ACK psn=2 sacketh.bitmap=0b101");
+        assertThat(failing).contains("The responder places a packet at its PLETH offset whatever its arrival order.");
+
+        final String dropped = caseSection(dom, 5);
+        assertThat(dropped).contains("<g class=\"arrow dropped\" data-frame=\"1\">", "[dropped]", "class=\"drop\"");
+
+        final String congestion = caseSection(dom, 7);
+        assertThat(congestion).contains("class=\"plot\"", "data-series=\"cnp\"", "data-series=\"rate_gbps\"",
+            ">cnp</text>", ">rate_gbps</text>", ">time</text>", ">value</text>", ">20000</text>");
+        assertThat(countOf(congestion, "<path d=\"M")).isEqualTo(2);
+        assertThat(caseSection(dom, 2)).contains("parameters: </b><span class=\"mono\">mode=write, pmtu=256</span>");
+    }
+
+    @Test
+    void hostileStringsAreShownAsText(@TempDir final Path profile) throws Exception {
+        Chromium.assumeAvailable();
+        final Chromium.Page page = Chromium.load(write(allWithHostile()), "expand", profile);
+        assertRendered(page);
+        final String dom = page.dom();
+        assertThat(dom).doesNotContain("<img", "data-pwned");
+        assertThat(dom).contains("title &lt;/script&gt;&lt;img src=x onerror=\"document.body.dataset.pwned='1'\"&gt;");
+        assertThat(caseSection(dom, 8)).contains("<span class=\"reason\">reason &lt;/script&gt;&lt;img src=x");
+        assertThat(dom).contains("data-case=\"ROB-666\"");
+    }
+
+    @Test
+    void aPartialReportSaysSoAndOpensTheFailingCase(@TempDir final Path profile) throws Exception {
+        Chromium.assumeAvailable();
+        final RunListener listener = Reports.open(dir, EnumSet.of(ReportFormat.HTML), Synthetic.spec());
+        listener.runStarted(Synthetic.info(8));
+        listener.caseFinished(Synthetic.pass());
+        listener.caseFinished(Synthetic.fail());
+        final Chromium.Page page = Chromium.load(dir.resolve("report.html"), "", profile);
+        assertRendered(page);
+        assertThat(page.dom()).contains("id=\"incomplete\">Partial report: the run has not finished (2 of 8 cases so"
+            + " far). Reload when it has.</p>", "<span class=\"overall INCOMPLETE\" id=\"overall\">INCOMPLETE</span>");
+        assertThat(page.dom()).containsPattern("<details class=\"case\" id=\"c-1\"[^>]*data-verdict=\"FAIL\""
+            + "[^>]*open=\"\"");
+        assertThat(page.dom()).doesNotContainPattern("<details class=\"case\" id=\"c-0\"[^>]*open=\"\"");
+    }
+
+    private static void assertRendered(final Chromium.Page page) {
+        assertThat(page.console()).as("console output of the page").isEmpty();
+        assertThat(page.dom()).as("rendered mark (errors: %s)", page.dom().replaceAll("(?s).*data-errors=\"([^\"]*)\""
+            + ".*", "$1")).contains("data-rendered=\"ok\"");
+        assertThat(page.dom()).contains("data-errors=\"\"");
+    }
+
+    /** The DOM of the n-th case's details element (up to the next case). */
+    private static String caseSection(final String dom, final int index) {
+        final int start = dom.indexOf("<details class=\"case\" id=\"c-" + index + "\"");
+        assertThat(start).as("case c-%d in the DOM", index).isNotNegative();
+        final int next = dom.indexOf("<details class=\"case\" id=\"c-" + (index + 1) + "\"", start);
+        return next < 0 ? dom.substring(start) : dom.substring(start, next);
+    }
+
+    private static int countOf(final String text, final String needle) {
+        int count = 0;
+        for (int at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+            count++;
+        }
+        return count;
+    }
+
+    private static String between(final String text, final String open, final String close) {
+        final int start = text.indexOf(open) + open.length();
+        return text.substring(start, text.indexOf(close, start));
+    }
+
+    private static String sha256(final String text) throws Exception {
+        return "sha256-" + Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256")
+            .digest(text.getBytes(StandardCharsets.UTF_8)));
+    }
+}
