@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "mrct", mixinStandardHelpOptions = true, versionProvider = Version.class,
     description = "The MetaRoCE conformance test suite.",
-    subcommands = {DecodeCommand.class})
+    subcommands = {RunCommand.class, ListCommand.class, ExplainCommand.class, SpecCommand.class,
+        FaultsCommand.class, ReportCommand.class, DecodeCommand.class})
 public final class Main implements Runnable {
     private final PrintStream out;
     private final PrintStream err;

@@ -163,6 +163,9 @@ final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             main.err().println("mrct run: " + e.getMessage());
             return HARNESS_ERROR;
+        } catch (IOException e) {
+            main.err().println("mrct run: cannot write the reports: " + e.getMessage());
+            return HARNESS_ERROR;
         }
     }
 

@@ -1,7 +1,5 @@
 package org.metaroce.mrct.wire;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.metaroce.mrct.wire.header.AethFlyweight;
@@ -87,52 +85,6 @@ public final class DecodedFrame {
 
     void at(final HeaderKind kind, final int absoluteOffset) {
         offsets[kind.ordinal()] = absoluteOffset;
-        switch (kind) {
-            case ETH:
-                eth.wrap(buffer, absoluteOffset);
-                break;
-            case IPV4:
-                ipv4.wrap(buffer, absoluteOffset);
-                break;
-            case IPV6:
-                ipv6.wrap(buffer, absoluteOffset);
-                break;
-            case UDP:
-                udp.wrap(buffer, absoluteOffset);
-                break;
-            case BTH:
-                bth.wrap(buffer, absoluteOffset);
-                break;
-            case PLETH:
-                pleth.wrap(buffer, absoluteOffset);
-                break;
-            case RETH:
-                reth.wrap(buffer, absoluteOffset);
-                break;
-            case AETH:
-                aeth.wrap(buffer, absoluteOffset);
-                break;
-            case SACKETH:
-                sacketh.wrap(buffer, absoluteOffset);
-                break;
-            case ATOMIC_ETH:
-                atomicEth.wrap(buffer, absoluteOffset);
-                break;
-            case ATOMIC_ACK_ETH:
-                atomicAckEth.wrap(buffer, absoluteOffset);
-                break;
-            case IMMDT:
-                immDt.wrap(buffer, absoluteOffset);
-                break;
-            case IETH:
-                ieth.wrap(buffer, absoluteOffset);
-                break;
-            case DETH:
-                deth.wrap(buffer, absoluteOffset);
-                break;
-            default:
-                break;
-        }
     }
 
     DecodedFrame fail(final DecodeError reason, final String field, final int absoluteOffset, final String detail) {
@@ -225,12 +177,12 @@ public final class DecodedFrame {
 
     /** DSCP of the IP header (or GRH traffic class). */
     public int dscp() {
-        return has(HeaderKind.IPV4) ? ipv4.dscp() : ipv6.dscp();
+        return has(HeaderKind.IPV4) ? ipv4().dscp() : ipv6().dscp();
     }
 
     /** ECN codepoint: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE. */
     public int ecn() {
-        return has(HeaderKind.IPV4) ? ipv4.ecn() : ipv6.ecn();
+        return has(HeaderKind.IPV4) ? ipv4().ecn() : ipv6().ecn();
     }
 
     /** True when the frame carries the CE codepoint. */
@@ -250,13 +202,48 @@ public final class DecodedFrame {
             .readBytes(buffer, offset(ipHeaderKind()));
     }
 
-    /** Text form of an address, {@code 10.0.0.1} or {@code fe80::1}. */
+    /**
+     * Text form of an address: dotted decimal for IPv4, the RFC 5952 canonical form for IPv6 ({@code 2001:db8::1}:
+     * lower-case hex, no leading zeros, the longest run of two or more zero groups as {@code ::}).
+     */
     public static String formatAddress(final byte[] address) {
-        try {
-            return InetAddress.getByAddress(address).getHostAddress();
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("not an IP address: " + address.length + " bytes", e);
+        if (address.length == 4) {
+            return (address[0] & 0xFF) + "." + (address[1] & 0xFF) + "." + (address[2] & 0xFF) + "."
+                + (address[3] & 0xFF);
         }
+        if (address.length != 16) {
+            throw new IllegalArgumentException("not an IP address: " + address.length + " bytes");
+        }
+        final int[] groups = new int[8];
+        for (int i = 0; i < 8; i++) {
+            groups[i] = ((address[2 * i] & 0xFF) << 8) | (address[2 * i + 1] & 0xFF);
+        }
+        int bestStart = -1;
+        int bestLength = 1;
+        for (int i = 0; i < 8; i++) {
+            int j = i;
+            while (j < 8 && groups[j] == 0) {
+                j++;
+            }
+            if (j - i > bestLength) {
+                bestStart = i;
+                bestLength = j - i;
+            }
+            i = Math.max(i, j);
+        }
+        final StringBuilder text = new StringBuilder(39);
+        for (int i = 0; i < 8; i++) {
+            if (i == bestStart) {
+                text.append("::");
+                i += bestLength - 1;
+                continue;
+            }
+            if (text.length() > 0 && text.charAt(text.length() - 1) != ':') {
+                text.append(':');
+            }
+            text.append(Integer.toHexString(groups[i]));
+        }
+        return text.toString();
     }
 
     private HeaderKind ipHeaderKind() {
@@ -330,12 +317,12 @@ public final class DecodedFrame {
 
     /** True when the IPv4 header checksum is right (always true for IPv6 and GRH, which have none). */
     public boolean ipChecksumValid() {
-        return !has(HeaderKind.IPV4) || ipv4.checksum() == ipv4.computeChecksum();
+        return !has(HeaderKind.IPV4) || ipv4().checksum() == ipv4().computeChecksum();
     }
 
     /** True when the UDP checksum is 0 (not used) or valid. */
     public boolean udpChecksumValid() {
-        if (!has(HeaderKind.UDP) || udp.checksum() == 0) {
+        if (!has(HeaderKind.UDP) || udp().checksum() == 0) {
             return true;
         }
         return Checksums.udp(buffer, offset(ipHeaderKind()), has(HeaderKind.IPV6), offset(HeaderKind.UDP))
@@ -343,60 +330,60 @@ public final class DecodedFrame {
     }
 
     public EthernetFlyweight eth() {
-        return eth;
+        return eth.wrap(buffer, offsets[HeaderKind.ETH.ordinal()]);
     }
 
     public Ipv4Flyweight ipv4() {
-        return ipv4;
+        return ipv4.wrap(buffer, offsets[HeaderKind.IPV4.ordinal()]);
     }
 
     /** The IPv6 header, or the GRH of a RoCEv1 frame. */
     public Ipv6Flyweight ipv6() {
-        return ipv6;
+        return ipv6.wrap(buffer, offsets[HeaderKind.IPV6.ordinal()]);
     }
 
     public UdpFlyweight udp() {
-        return udp;
+        return udp.wrap(buffer, offsets[HeaderKind.UDP.ordinal()]);
     }
 
     public BthFlyweight bth() {
-        return bth;
+        return bth.wrap(buffer, offsets[HeaderKind.BTH.ordinal()]);
     }
 
     public PlethFlyweight pleth() {
-        return pleth;
+        return pleth.wrap(buffer, offsets[HeaderKind.PLETH.ordinal()]);
     }
 
     public RethFlyweight reth() {
-        return reth;
+        return reth.wrap(buffer, offsets[HeaderKind.RETH.ordinal()]);
     }
 
     public AethFlyweight aeth() {
-        return aeth;
+        return aeth.wrap(buffer, offsets[HeaderKind.AETH.ordinal()]);
     }
 
     public SackethFlyweight sacketh() {
-        return sacketh;
+        return sacketh.wrap(buffer, offsets[HeaderKind.SACKETH.ordinal()]);
     }
 
     public AtomicEthFlyweight atomicEth() {
-        return atomicEth;
+        return atomicEth.wrap(buffer, offsets[HeaderKind.ATOMIC_ETH.ordinal()]);
     }
 
     public AtomicAckEthFlyweight atomicAckEth() {
-        return atomicAckEth;
+        return atomicAckEth.wrap(buffer, offsets[HeaderKind.ATOMIC_ACK_ETH.ordinal()]);
     }
 
     public ImmDtFlyweight immDt() {
-        return immDt;
+        return immDt.wrap(buffer, offsets[HeaderKind.IMMDT.ordinal()]);
     }
 
     public IethFlyweight ieth() {
-        return ieth;
+        return ieth.wrap(buffer, offsets[HeaderKind.IETH.ordinal()]);
     }
 
     public DethFlyweight deth() {
-        return deth;
+        return deth.wrap(buffer, offsets[HeaderKind.DETH.ordinal()]);
     }
 
     /** The frame's bytes as a new array. */

@@ -200,8 +200,9 @@ public final class FrameDecoder {
         f.packetEnd = packetEnd;
         final int icrc = packetEnd - 4;
         f.at(HeaderKind.ICRC, icrc);
-        f.opcode = f.bth().opcode();
-        f.tver = f.bth().tver();
+        final int flags = BigEndian.u8(f.buffer, bth + 1);
+        f.opcode = Opcode.valueOf(BigEndian.u8(f.buffer, bth));
+        f.tver = flags & 0x0F;
         final HeaderKind[] layout = HeaderLayout.extensionHeaders(f.opcode, f.tver);
         f.layout = layout;
         int at = bth + 12;
@@ -217,7 +218,7 @@ public final class FrameDecoder {
             }
         }
         final int payloadAndPad = icrc - at;
-        final int pad = f.bth().padCount();
+        final int pad = (flags >>> 4) & 0x3;
         f.payloadOffset = at;
         if (layout != null && pad > payloadAndPad) {
             return f.fail(DecodeError.PAD_EXCEEDS_PAYLOAD, "bth.padcnt", bth + 1,

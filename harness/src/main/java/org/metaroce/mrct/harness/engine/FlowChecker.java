@@ -108,11 +108,23 @@ final class FlowChecker {
                 + "cnp_delay_max_ns " + cnpDelay, -1, new FieldDiff("cnp", "one per idle scope", "none"));
         }
         final ResponderModel model = connection.model;
-        if (lastHadAckReq && (lastAckBase != model.expectedPsn() || lastAckMsn != model.msn())) {
-            return failure("MR-ACK-005", "after the flow's last packet (with AckReq) the last ACK reports ePSN "
-                + lastAckBase + " and MSN " + lastAckMsn + ", a conforming responder ePSN " + model.expectedPsn()
-                + " and MSN " + model.msn(), -1, new FieldDiff("sacketh.base/aeth.msn", model.expectedPsn() + "/"
-                    + model.msn(), lastAckBase + "/" + lastAckMsn));
+        if (!lastHadAckReq) {
+            return null;
+        }
+        if (lastAckBase == Integer.MIN_VALUE) {
+            return failure("MR-ACK-005", "no ACK answered the flow's last packet, which carried AckReq", -1,
+                new FieldDiff("ack", "a current ACK", "none"));
+        }
+        if (lastAckBase < model.expectedPsn()) {
+            return failure("MR-ORD-002", "after the whole flow the last ACK reports ePSN " + lastAckBase
+                + ": packets inside the window were not recorded (a conforming responder is at ePSN "
+                + model.expectedPsn() + ")", -1, new FieldDiff("sacketh.base", Integer.toString(model.expectedPsn()),
+                    Integer.toString(lastAckBase)));
+        }
+        if (lastAckMsn != model.msn()) {
+            return failure("MR-ACK-003", "after the whole flow the last ACK reports MSN " + lastAckMsn + ", "
+                + model.msn() + " messages completed", -1, new FieldDiff("aeth.msn", Integer.toString(model.msn()),
+                    Integer.toString(lastAckMsn)));
         }
         return null;
     }
