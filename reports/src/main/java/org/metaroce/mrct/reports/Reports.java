@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Set;
 import org.metaroce.mrct.harness.result.RunListener;
 import org.metaroce.mrct.harness.spec.Specification;
+import org.metaroce.mrct.reports.internal.EvidenceWriter;
 import org.metaroce.mrct.reports.internal.HtmlReportWriter;
 import org.metaroce.mrct.reports.internal.JsonReportWriter;
 import org.metaroce.mrct.reports.internal.JunitXmlWriter;
@@ -27,7 +28,9 @@ import org.metaroce.mrct.reports.internal.RunState;
  *
  * <p>Every file is written atomically (a temporary file in the same directory, then an atomic move over the old one)
  * on {@code runStarted}, after every {@code caseFinished} and on {@code runFinished}, so a crash leaves valid reports
- * of the cases done so far; until {@code runFinished} each says that the run is incomplete. Each case is rendered once
+ * of the cases done so far; until {@code runFinished} each says that the run is incomplete. The exception is
+ * {@code evidence.pcapng}, which is appended to (whole blocks, handed to the file after every case; a pcapng file cut
+ * at a block boundary is valid). Each case is rendered once
  * when it finishes and kept in memory in rendered form, so a rewrite costs a copy of the bytes. Writing failures are
  * thrown as {@link ReportWriteException} naming the file.
  */
@@ -65,15 +68,27 @@ public final class Reports {
                     writers.add(new HtmlReportWriter(file));
                     break;
                 case MARKDOWN:
-                    writers.add(new MarkdownSummaryWriter(file));
+                    writers.add(new MarkdownSummaryWriter(file, siblings(formats)));
                     break;
                 case EVIDENCE:
-                    throw new UnsupportedOperationException("the evidence.pcapng writer is not available yet: it "
-                        + "needs org.metaroce.mrct.wire.capture.PcapngWriter, which has not landed");
+                    writers.add(new EvidenceWriter(file));
+                    break;
                 default:
                     throw new IllegalArgumentException("unknown format " + format);
             }
         }
         return new ReportSet(new RunState(spec), writers);
+    }
+
+    /** The files written beside the summary, most useful first. */
+    private static List<String> siblings(final Set<ReportFormat> formats) {
+        final List<String> names = new ArrayList<>();
+        for (final ReportFormat format : List.of(ReportFormat.HTML, ReportFormat.JSON, ReportFormat.JUNIT,
+            ReportFormat.EVIDENCE)) {
+            if (formats.contains(format)) {
+                names.add(format.fileName());
+            }
+        }
+        return names;
     }
 }

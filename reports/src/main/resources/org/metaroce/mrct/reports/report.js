@@ -75,6 +75,14 @@
   const report = JSON.parse(document.getElementById('mrct-report').textContent);
   const spec = JSON.parse(document.getElementById('mrct-spec').textContent);
   const ruleTexts = (spec && spec.rules) || {};
+  function fragment() {
+    try {
+      return decodeURIComponent(window.location.hash.replace(/^#/, ''));
+    } catch (e) {
+      return '';
+    }
+  }
+  const expandAll = fragment() === 'expand';
 
   // ---- header: overall verdict, run, counts ----
   function renderHeader(app) {
@@ -416,22 +424,34 @@
     }
     if (c.evidence.length) {
       const raw = h('details', { class: 'raw' }, h('summary', null, 'frames: bytes and decoded fields'));
+      const fillRaw = function () {
+        if (raw.dataset.filled) {
+          return;
+        }
+        raw.dataset.filled = 'yes';
+        const table = h('table', { class: 'frames' }, h('tr', null, ['#', 'direction', 'time (µs)', 'step', 'note',
+          'bytes', 'decoded'].map(function (title) {
+          return h('th', null, title);
+        })));
+        c.evidence.forEach(function (frame) {
+          add(table, h('tr', null, [h('td', { class: 'num' }, frame.index), h('td', null, frame.direction),
+            h('td', { class: 'num' }, micros(frame.timestampNanos)), h('td', { class: 'num' }, frame.step),
+            h('td', null, frame.note), h('td', null, h('pre', null, frame.bytes.replace(/(.{32})/g, '$1\n')
+              + (frame.bytesLength ? '\n(first ' + frame.bytes.length / 2 + ' of ' + frame.bytesLength
+                + ' bytes; the whole frame is in report.json and evidence.pcapng)' : ''))),
+            h('td', null, h('pre', null, JSON.stringify(frame.decoded, null, 1)))]));
+        });
+        add(raw, table);
+      };
       raw.addEventListener('toggle', function () {
-        if (raw.open && !raw.dataset.filled) {
-          raw.dataset.filled = 'yes';
-          const table = h('table', { class: 'frames' }, h('tr', null, ['#', 'direction', 'time (µs)', 'step', 'note',
-            'bytes', 'decoded'].map(function (title) {
-            return h('th', null, title);
-          })));
-          c.evidence.forEach(function (frame) {
-            add(table, h('tr', null, [h('td', { class: 'num' }, frame.index), h('td', null, frame.direction),
-              h('td', { class: 'num' }, micros(frame.timestampNanos)), h('td', { class: 'num' }, frame.step),
-              h('td', null, frame.note), h('td', null, h('pre', null, frame.bytes.replace(/(.{32})/g, '$1\n'))),
-              h('td', null, h('pre', null, JSON.stringify(frame.decoded, null, 1)))]));
-          });
-          add(raw, table);
+        if (raw.open) {
+          fillRaw();
         }
       });
+      if (expandAll) {
+        fillRaw();
+        raw.open = true;
+      }
       add(body, raw);
     }
   }
@@ -552,8 +572,8 @@
     renderBaseline(app);
     renderRules(app, caseAnchors);
     cases = renderCases(app);
-    const hash = decodeURIComponent(window.location.hash.replace(/^#/, ''));
-    if (hash === 'expand') {
+    const hash = fragment();
+    if (expandAll) {
       cases.entries.forEach(openCase);
     } else {
       const failing = cases.entries.filter(function (entry) {

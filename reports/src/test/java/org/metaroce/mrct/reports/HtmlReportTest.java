@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -81,6 +82,30 @@ class HtmlReportTest {
     }
 
     @Test
+    void longFramesAreCutInThePageAndWholeInTheJson() throws Exception {
+        final CaseResult pass = Synthetic.pass();
+        final byte[] big = org.metaroce.mrct.wire.FrameBuilder.of(Synthetic.TO_DUT,
+            org.metaroce.mrct.wire.Opcode.SEND_ONLY).psn(0).payload(new byte[1024]).build();
+        final CaseResult large = new CaseResult("PLC-010", "PLC-010", "a 1 KiB SEND", "placement", pass.rules(),
+            "MUST", "responder", "f", java.util.Map.of(), pass.verdict(), "r", null, 1, 1, 1,
+            List.of(Synthetic.frame(0, org.metaroce.mrct.harness.result.Direction.TO_DUT, 0, big, 0, "sent"),
+                Synthetic.frame(1, org.metaroce.mrct.harness.result.Direction.FROM_DUT, 10, Synthetic.ack(0), 1,
+                    "matched")),
+            List.of(), java.util.Map.of());
+        final RunListener listener = Reports.open(dir, EnumSet.of(ReportFormat.HTML, ReportFormat.JSON), null);
+        Synthetic.run(listener, List.of(large), null);
+        final JsonNode page = HtmlData.report(Files.readString(dir.resolve("report.html"))).at("/cases/0/evidence");
+        assertThat(page.get(0).get("bytes").asText()).isEqualTo(HexFormat.of().formatHex(big, 0, 256));
+        assertThat(page.get(0).get("bytesLength").asInt()).isEqualTo(big.length);
+        assertThat(page.get(1).has("bytesLength")).isFalse();
+        assertThat(page.get(1).get("bytes").asText()).isEqualTo(HexFormat.of().formatHex(Synthetic.ack(0)));
+        final JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(dir.resolve("report.json").toFile()).at("/cases/0/evidence/0");
+        assertThat(json.get("bytes").asText()).isEqualTo(HexFormat.of().formatHex(big));
+        assertThat(json.has("bytesLength")).isFalse();
+    }
+
+    @Test
     void aBrowserDrawsEveryCaseWithoutAnError(@TempDir final Path profile) throws Exception {
         Chromium.assumeAvailable();
         final Chromium.Page page = Chromium.load(write(Synthetic.allVerdicts()), "expand", profile);
@@ -117,6 +142,10 @@ class HtmlReportTest {
             ">cnp</text>", ">rate_gbps</text>", ">time</text>", ">value</text>", ">20000</text>");
         assertThat(countOf(congestion, "<path d=\"M")).isEqualTo(2);
         assertThat(caseSection(dom, 2)).contains("parameters: </b><span class=\"mono\">mode=write, pmtu=256</span>");
+        // #expand also fills the frames table: bytes and decoded fields of every frame
+        assertThat(countOf(failing, "<table class=\"frames\">")).isEqualTo(1);
+        assertThat(failing).contains("<td>FROM_DUT</td><td class=\"num\">9.500</td><td class=\"num\">-1</td>"
+            + "<td>unexpected</td>", "\"opname\": \"ACKNOWLEDGE\"");
     }
 
     @Test

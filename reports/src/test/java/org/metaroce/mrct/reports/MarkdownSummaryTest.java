@@ -57,8 +57,6 @@ class MarkdownSummaryTest {
             "- newly passing (1): HDR-001",
             "- stale entries, matching no case of this run (1): OLD-001",
             "- known failures (1)",
-            "",
-            "Details: `report.html`, `report.json`, `junit.xml`.",
             ""));
     }
 
@@ -94,6 +92,13 @@ class MarkdownSummaryTest {
         assertThat(row.replace("\\|", "").chars().filter(c -> c == '|').count()).isEqualTo(5);
         assertThat(row).doesNotContain("<", "\u0001", "\u2028").contains("&lt;/script&gt;&lt;img", "\\`tick\\`");
         assertThat(summary).doesNotContain("<img");
+    }
+
+    @Test
+    void namesTheOtherFilesWrittenBesideIt() throws Exception {
+        Synthetic.run(Reports.open(dir, EnumSet.allOf(ReportFormat.class), null), List.of(Synthetic.pass()), null);
+        assertThat(Files.readString(dir.resolve("summary.md")))
+            .endsWith("\n\nDetails: `report.html`, `report.json`, `junit.xml`, `evidence.pcapng`.\n");
     }
 
     @Test

@@ -20,8 +20,7 @@ import org.w3c.dom.Document;
 /** {@link Reports#open}: every file valid after every event, incomplete until the run finishes, failures named. */
 class ReportsTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final Set<ReportFormat> WRITTEN = EnumSet.of(ReportFormat.JSON, ReportFormat.JUNIT,
-        ReportFormat.HTML, ReportFormat.MARKDOWN);
+    private static final Set<ReportFormat> WRITTEN = EnumSet.allOf(ReportFormat.class);
 
     @TempDir
     Path dir;
@@ -31,17 +30,22 @@ class ReportsTest {
         final List<CaseResult> cases = Synthetic.allVerdicts();
         final RunListener listener = Reports.open(dir, WRITTEN, Synthetic.spec());
         listener.runStarted(Synthetic.info(cases.size()));
-        checkAll(0, cases.size(), false);
+        int frames = 0;
+        checkAll(0, cases.size(), false, frames);
         for (int i = 0; i < cases.size(); i++) {
             listener.caseStarted(cases.get(i).id(), i, cases.size());
             listener.caseFinished(cases.get(i));
-            checkAll(i + 1, cases.size(), false);
+            frames += cases.get(i).evidence().size();
+            checkAll(i + 1, cases.size(), false, frames);
         }
         listener.runFinished(Synthetic.info(cases.size()), Synthetic.summary(cases, null, true));
-        checkAll(cases.size(), cases.size(), true);
+        checkAll(cases.size(), cases.size(), true, frames);
+        assertThatThrownBy(() -> listener.caseFinished(Synthetic.pass())).isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("after runFinished");
     }
 
-    private void checkAll(final int done, final int total, final boolean complete) throws Exception {
+    private void checkAll(final int done, final int total, final boolean complete, final int frames)
+        throws Exception {
         final String when = done + " of " + total + " cases";
         final JsonNode json = MAPPER.readTree(dir.resolve("report.json").toFile());
         assertThat(json.get("complete").asBoolean()).as(when).isEqualTo(complete);
@@ -67,10 +71,12 @@ class ReportsTest {
         assertThat(summary.contains("Incomplete")).as(when).isEqualTo(!complete);
         assertThat(summary).contains(done + " of " + total + " cases");
 
+        assertThat(EvidenceTest.read(dir.resolve("evidence.pcapng"))).as(when).hasSize(frames);
+
         try (Stream<Path> files = Files.list(dir)) {
             assertThat(files.map(p -> p.getFileName().toString()).sorted())
-                .as("only the reports, no temporary file left").containsExactly("junit.xml", "report.html",
-                    "report.json", "summary.md");
+                .as("only the reports, no temporary file left").containsExactly("evidence.pcapng", "junit.xml",
+                    "report.html", "report.json", "summary.md");
         }
     }
 
@@ -83,6 +89,7 @@ class ReportsTest {
         assertThat(JunitXml.validated(dir.resolve("junit.xml")).getDocumentElement().getAttribute("tests"))
             .isEqualTo("1");
         assertThat(HtmlData.report(Files.readString(dir.resolve("report.html"))).get("cases")).hasSize(1);
+        assertThat(EvidenceTest.read(dir.resolve("evidence.pcapng"))).hasSize(2);
     }
 
     @Test
@@ -97,6 +104,7 @@ class ReportsTest {
                 assertThat(e.getMessage()).startsWith("cannot write the report " + dir.resolve("report.json"));
             });
         assertThat(dir.resolve("summary.md")).exists();
+        assertThat(dir.resolve("evidence.pcapng")).exists();
         assertThat(dir.resolve("junit.xml")).exists();
         assertThat(dir.resolve("report.html")).exists();
         assertThat(dir.resolve(".report.json.tmp")).doesNotExist();
@@ -111,12 +119,6 @@ class ReportsTest {
             .isInstanceOf(IllegalStateException.class).hasMessageContaining("before runStarted");
         assertThatThrownBy(() -> listener.runFinished(null, Synthetic.summary(List.of(), null, true)))
             .isInstanceOf(IllegalStateException.class).hasMessageContaining("before runStarted");
-    }
-
-    @Test
-    void theEvidenceWriterIsNotAvailableYet() {
-        assertThatThrownBy(() -> Reports.open(dir, EnumSet.allOf(ReportFormat.class), null))
-            .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("PcapngWriter");
     }
 
     @Test

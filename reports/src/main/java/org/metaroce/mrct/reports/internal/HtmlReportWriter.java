@@ -17,8 +17,16 @@ import org.metaroce.mrct.harness.spec.Specification;
  * Maintains {@code report.html}: one self-contained page. The data is the {@code report.json} document (compact,
  * HTML-safe) in {@code <script type="application/json" id="mrct-report">} plus the text of every rule it mentions in
  * {@code id="mrct-spec"}; the page's script draws everything from them with DOM calls (text nodes, never markup).
+ * Frames longer than {@link #FRAME_BYTES} carry only their first bytes there, and {@code bytesLength}.
  */
 public final class HtmlReportWriter implements ReportWriter {
+    /**
+     * Bytes of each frame the page carries: every header and the start of the payload. The whole frames are in
+     * {@code report.json} and {@code evidence.pcapng}; carrying full 4 KiB payloads would make the page, which is
+     * rewritten after every case, several times larger.
+     */
+    public static final int FRAME_BYTES = 256;
+
     private final Path file;
     private final List<byte[]> fragments = new ArrayList<>();
     private final Set<String> ruleIds = new TreeSet<>(RuleMatrix.RULE_ORDER);
@@ -40,7 +48,7 @@ public final class HtmlReportWriter implements ReportWriter {
 
     @Override
     public void caseAdded(final CaseResult result, final RunState state) {
-        fragments.add(JsonText.HTML_SAFE.bytes(JsonModel.caseResult(result), 0));
+        fragments.add(JsonText.HTML_SAFE.bytes(JsonModel.caseResult(result, FRAME_BYTES), 0));
         ruleIds.addAll(result.rules());
         if (result.failure() != null && result.failure().rule() != null) {
             ruleIds.add(result.failure().rule());

@@ -57,6 +57,14 @@ public final class JsonModel {
 
     /** One case: every component of {@link CaseResult}. */
     public static ObjectNode caseResult(final CaseResult result) {
+        return caseResult(result, Integer.MAX_VALUE);
+    }
+
+    /**
+     * One case, with at most {@code maxFrameBytes} bytes of each frame in {@code bytes}; a frame cut short also gets
+     * {@code bytesLength}, its whole length (the HTML report shows the headers, not whole payloads).
+     */
+    public static ObjectNode caseResult(final CaseResult result, final int maxFrameBytes) {
         final ObjectNode node = NODES.objectNode();
         node.put("id", text(result.id()));
         node.put("caseId", text(result.caseId()));
@@ -75,7 +83,7 @@ public final class JsonModel {
         node.put("attempts", result.attempts());
         final ArrayNode evidence = node.putArray("evidence");
         for (final FrameRecord frame : result.evidence()) {
-            evidence.add(frame(frame));
+            evidence.add(frame(frame, maxFrameBytes));
         }
         node.set("notes", strings(result.notes()));
         final ObjectNode series = node.putObject("series");
@@ -88,13 +96,19 @@ public final class JsonModel {
         return node;
     }
 
-    /** One evidence frame. */
-    public static ObjectNode frame(final FrameRecord frame) {
+    /** One evidence frame, with at most {@code maxBytes} of its bytes (see {@link #caseResult(CaseResult, int)}). */
+    public static ObjectNode frame(final FrameRecord frame, final int maxBytes) {
         final ObjectNode node = NODES.objectNode();
         node.put("index", frame.index());
         node.put("direction", frame.direction() == null ? null : frame.direction().name());
         node.put("timestampNanos", frame.timestampNanos());
-        node.put("bytes", Text.hex(frame.bytes()));
+        final byte[] bytes = frame.bytes() == null ? new byte[0] : frame.bytes();
+        if (bytes.length > maxBytes) {
+            node.put("bytes", Text.hex(java.util.Arrays.copyOf(bytes, maxBytes)));
+            node.put("bytesLength", bytes.length);
+        } else {
+            node.put("bytes", Text.hex(bytes));
+        }
         node.put("step", frame.step());
         node.put("note", text(frame.note()));
         node.set("decoded", frame.decoded() == null ? NODES.nullNode() : value(frame.decoded()));

@@ -48,11 +48,6 @@ public enum JsonText {
         return configure(generator, 0);
     }
 
-    /** The factory's mapper, for writing trees into a generator. */
-    public static ObjectMapper mapper() {
-        return MAPPER;
-    }
-
     private JsonGenerator configure(final JsonGenerator generator, final int depth) {
         if (this == PRETTY) {
             generator.setPrettyPrinter(new ReportPrettyPrinter(depth));

@@ -23,9 +23,17 @@ public final class MarkdownSummaryWriter implements ReportWriter {
     private static final int REASON_WIDTH = 120;
 
     private final Path file;
+    private final List<String> siblings;
 
-    public MarkdownSummaryWriter(final Path file) {
+    /**
+     * A writer of {@code file}.
+     *
+     * @param file the summary file
+     * @param siblings names of the other report files written beside it, for the summary's last line
+     */
+    public MarkdownSummaryWriter(final Path file, final List<String> siblings) {
         this.file = file;
+        this.siblings = List.copyOf(siblings);
     }
 
     @Override
@@ -45,12 +53,12 @@ public final class MarkdownSummaryWriter implements ReportWriter {
 
     @Override
     public void write(final RunState state, final boolean last) throws IOException {
-        final byte[] bytes = render(state).getBytes(StandardCharsets.UTF_8);
+        final byte[] bytes = render(state, siblings).getBytes(StandardCharsets.UTF_8);
         AtomicFile.write(file, last, out -> out.write(bytes));
     }
 
-    /** The summary's text. */
-    public static String render(final RunState state) {
+    /** The summary's text; {@code siblings} are the other report files, named on its last line. */
+    public static String render(final RunState state, final List<String> siblings) {
         final RunInfo info = state.info();
         final StringBuilder out = new StringBuilder();
         out.append("## mrct: ").append(state.overall()).append("\n\n");
@@ -96,7 +104,9 @@ public final class MarkdownSummaryWriter implements ReportWriter {
             out.append("- stale entries, matching no case of this run ").append(ids(baseline.stale())).append('\n');
             out.append("- known failures (").append(baseline.known().size()).append(")\n");
         }
-        out.append("\nDetails: `report.html`, `report.json`, `junit.xml`.\n");
+        if (!siblings.isEmpty()) {
+            out.append("\nDetails: `").append(String.join("`, `", siblings)).append("`.\n");
+        }
         return out.toString();
     }
 

@@ -45,6 +45,9 @@ public final class RunState {
         if (info == null) {
             throw new IllegalStateException("caseFinished(" + result.id() + ") before runStarted");
         }
+        if (summary != null) {
+            throw new IllegalStateException("caseFinished(" + result.id() + ") after runFinished");
+        }
         final CaseEntry entry = CaseEntry.of(result);
         cases.add(entry);
         return entry;

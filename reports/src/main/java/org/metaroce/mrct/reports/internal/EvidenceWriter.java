@@ -1,0 +1,145 @@
+package org.metaroce.mrct.reports.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.Direction;
+import org.metaroce.mrct.harness.result.FrameRecord;
+import org.metaroce.mrct.harness.result.RunInfo;
+import org.metaroce.mrct.wire.capture.CaptureReader;
+import org.metaroce.mrct.wire.capture.PcapngWriter;
+
+/**
+ * Maintains {@code evidence.pcapng}: every frame of every case in run order, on interface 0 {@code to-dut} or 1
+ * {@code from-dut} (nanosecond timestamps), each with an {@link EvidenceComment}. Unlike the other reports this file
+ * is appended to, not rewritten: whole blocks are handed to the file after every case, and a pcapng file cut at a
+ * block boundary is valid, so a crash leaves the evidence of the cases done.
+ *
+ * <p>Timestamps are the run's start (epoch nanoseconds) plus a per-case base plus the frame's
+ * {@code timestampNanos}; the base of the first case is 0, and each next case starts 1 µs after the later of the
+ * previous case's last frame and its device duration. A frame never gets an earlier timestamp than the frame before
+ * it, so time never goes backwards in the file.
+ */
+public final class EvidenceWriter implements ReportWriter {
+    /** Interface of frames the harness sent. */
+    public static final int TO_DUT = 0;
+    /** Interface of frames the device sent. */
+    public static final int FROM_DUT = 1;
+    private static final long CASE_GAP_NANOS = 1_000;
+
+    private final Path file;
+    private final List<CaseResult> pending = new ArrayList<>();
+    private PcapngWriter writer;
+    private boolean open;
+    private long caseBase;
+    private long last;
+
+    public EvidenceWriter(final Path file) {
+        this.file = file;
+    }
+
+    @Override
+    public Path file() {
+        return file;
+    }
+
+    @Override
+    public void started(final RunState state) {
+        closeQuietly();
+        pending.clear();
+        open = true;
+        caseBase = startNanos(state.info().start());
+        last = caseBase;
+    }
+
+    @Override
+    public void caseAdded(final CaseResult result, final RunState state) {
+        if (!open) {
+            throw new IllegalStateException("caseFinished(" + result.id() + ") after the evidence was closed");
+        }
+        pending.add(result);
+    }
+
+    @Override
+    public void write(final RunState state, final boolean lastWrite) throws IOException {
+        if (!open) {
+            return;
+        }
+        if (writer == null) {
+            writer = PcapngWriter.create(file, PcapngWriter.Options.defaults()
+                .withUserApplication("mrct " + Text.orEmpty(state.info().suiteVersion()))
+                .withComment(sectionComment(state.info())));
+            writer.addInterface(CaptureReader.LINKTYPE_ETHERNET, "to-dut", 9);
+            writer.addInterface(CaptureReader.LINKTYPE_ETHERNET, "from-dut", 9);
+        }
+        for (final CaseResult result : pending) {
+            append(result);
+        }
+        pending.clear();
+        if (lastWrite) {
+            writer.sync();
+            writer.close();
+            writer = null;
+            open = false;
+        } else {
+            writer.flush();
+        }
+    }
+
+    private void append(final CaseResult result) throws IOException {
+        long end = caseBase + Math.max(0, result.deviceNanos());
+        for (final FrameRecord frame : result.evidence()) {
+            final long ts = Math.max(last, caseBase + Math.max(0, frame.timestampNanos()));
+            last = ts;
+            end = Math.max(end, ts);
+            final boolean toDut = frame.direction() == Direction.TO_DUT;
+            final Map<String, String> fields = new LinkedHashMap<>();
+            fields.put("case", result.id());
+            fields.put("step", Integer.toString(frame.step()));
+            fields.put("dir", toDut ? "to-dut" : "from-dut");
+            fields.put("index", Integer.toString(frame.index()));
+            fields.put("verdict", result.verdict() == null ? "" : result.verdict().name());
+            fields.put("note", frame.note());
+            final byte[] bytes = frame.bytes() == null ? new byte[0] : frame.bytes();
+            writer.write(toDut ? TO_DUT : FROM_DUT, ts, ByteBuffer.wrap(bytes), 0, bytes.length,
+                EvidenceComment.format(fields));
+        }
+        caseBase = end + CASE_GAP_NANOS;
+        last = Math.max(last, caseBase);
+    }
+
+    private static String sectionComment(final RunInfo info) {
+        final Map<String, String> fields = new LinkedHashMap<>();
+        fields.put("run", JsonModel.instant(info.start()));
+        fields.put("seed", Long.toString(info.seed()));
+        fields.put("spec", info.specVersion());
+        fields.put("adapter", info.adapter());
+        fields.put("device", String.join(" ", Text.orEmpty(info.vendor()), Text.orEmpty(info.model()),
+            Text.orEmpty(info.firmware())).trim());
+        return EvidenceComment.format(fields);
+    }
+
+    private static long startNanos(final Instant start) {
+        if (start == null || start.getEpochSecond() < 0) {
+            return 0;
+        }
+        return Math.addExact(Math.multiplyExact(start.getEpochSecond(), 1_000_000_000L), start.getNano());
+    }
+
+    private void closeQuietly() {
+        if (writer != null) {
+            try {
+                writer.close();
+            } catch (IOException ignored) {
+                // the file of an abandoned run; the new run truncates it
+            }
+            writer = null;
+        }
+    }
+}

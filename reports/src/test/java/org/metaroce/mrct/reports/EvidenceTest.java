@@ -1,0 +1,180 @@
+package org.metaroce.mrct.reports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.Direction;
+import org.metaroce.mrct.harness.result.FrameRecord;
+import org.metaroce.mrct.harness.result.RunListener;
+import org.metaroce.mrct.reports.internal.EvidenceComment;
+import org.metaroce.mrct.testing.ExternalTool;
+import org.metaroce.mrct.wire.capture.CaptureReader;
+
+/** {@code evidence.pcapng}: every frame in order, on its interface, with its time and a parseable comment. */
+class EvidenceTest {
+    @TempDir
+    Path dir;
+
+    /** One packet record as read back. */
+    record Packet(int interfaceId, String interfaceName, long timestampNanos, byte[] bytes, String comment) {
+    }
+
+    /** Every record of {@code file}, read to a clean end (a damaged file throws). */
+    static List<Packet> read(final Path file) throws Exception {
+        final List<Packet> packets = new ArrayList<>();
+        try (CaptureReader reader = CaptureReader.open(file)) {
+            while (reader.next()) {
+                final byte[] bytes = new byte[reader.capturedLength()];
+                final ByteBuffer buffer = reader.buffer();
+                for (int i = 0; i < bytes.length; i++) {
+                    bytes[i] = buffer.get(reader.offset() + i);
+                }
+                packets.add(new Packet(reader.interfaceId(), reader.interfaceName(), reader.timestampNanos(), bytes,
+                    reader.comment()));
+            }
+        }
+        return packets;
+    }
+
+    private List<Packet> run(final List<CaseResult> cases) throws Exception {
+        final RunListener listener = Reports.open(dir, EnumSet.of(ReportFormat.EVIDENCE), null);
+        Synthetic.run(listener, cases, null);
+        return read(dir.resolve("evidence.pcapng"));
+    }
+
+    @Test
+    void everyFrameInRunOrderOnItsInterfaceWithItsComment() throws Exception {
+        final List<CaseResult> cases = Synthetic.allVerdicts();
+        final List<Packet> packets = run(cases);
+        int n = 0;
+        for (final CaseResult c : cases) {
+            for (final FrameRecord frame : c.evidence()) {
+                final Packet packet = packets.get(n++);
+                final boolean toDut = frame.direction() == Direction.TO_DUT;
+                assertThat(packet.interfaceId()).isEqualTo(toDut ? 0 : 1);
+                assertThat(packet.interfaceName()).isEqualTo(toDut ? "to-dut" : "from-dut");
+                assertThat(packet.bytes()).isEqualTo(frame.bytes());
+                final Map<String, String> expected = new LinkedHashMap<>();
+                expected.put("case", c.id());
+                expected.put("step", Integer.toString(frame.step()));
+                expected.put("dir", toDut ? "to-dut" : "from-dut");
+                expected.put("index", Integer.toString(frame.index()));
+                expected.put("verdict", c.verdict().name());
+                expected.put("note", frame.note());
+                assertThat(EvidenceComment.parse(packet.comment())).as(packet.comment())
+                    .containsExactlyEntriesOf(expected);
+            }
+        }
+        assertThat(packets).hasSize(n);
+        assertThat(packets.get(0).comment()).isEqualTo("mrct case=HDR-001 step=0 dir=to-dut index=0 verdict=PASS "
+            + "note=sent");
+        final Packet unexpected = packets.get(6);
+        assertThat(unexpected.comment()).isEqualTo("mrct case=ORD-004 step=-1 dir=from-dut index=4 verdict=FAIL "
+            + "note=unexpected");
+        final Packet row = packets.get(7);
+        assertThat(row.comment()).isEqualTo("mrct case=PLC-003[mode=write,pmtu=256] step=0 dir=to-dut index=0 "
+            + "verdict=WARN note=sent");
+        final Packet dropped = packets.get(9);
+        assertThat(dropped.comment()).isEqualTo("mrct case=ROB-002 step=-1 dir=from-dut index=1 verdict=INCONCLUSIVE "
+            + "note=dropped%20by%20the%20harness");
+    }
+
+    @Test
+    void timeRunsFromTheRunStartAndNeverGoesBackwards() throws Exception {
+        final List<CaseResult> cases = Synthetic.allVerdicts();
+        final List<Packet> packets = run(cases);
+        final long start = Synthetic.START.getEpochSecond() * 1_000_000_000L + Synthetic.START.getNano();
+        // the documented rule, computed independently: each case starts 1 us after the later of its predecessor's
+        // last frame and device duration
+        final List<Long> expected = new ArrayList<>();
+        long base = start;
+        for (final CaseResult c : cases) {
+            long end = base + c.deviceNanos();
+            for (final FrameRecord frame : c.evidence()) {
+                expected.add(base + frame.timestampNanos());
+                end = Math.max(end, base + frame.timestampNanos());
+            }
+            base = end + 1_000;
+        }
+        assertThat(packets).extracting(Packet::timestampNanos).containsExactlyElementsOf(expected);
+        assertThat(packets.get(0).timestampNanos()).isEqualTo(start);
+        assertThat(packets.get(2).timestampNanos()).as("ORD-004 starts after HDR-001's 800 us device time")
+            .isEqualTo(start + 801_000);
+        for (int i = 1; i < packets.size(); i++) {
+            assertThat(packets.get(i).timestampNanos()).isGreaterThanOrEqualTo(packets.get(i - 1).timestampNanos());
+        }
+    }
+
+    @Test
+    void framesOutOfTimeOrderAreClampedSoTimeNeverGoesBackwards() throws Exception {
+        final CaseResult pass = Synthetic.pass();
+        final CaseResult backwards = new CaseResult("HDR-009", "HDR-009", "t", "headers", pass.rules(), "MUST", "any",
+            "f", Map.of(), pass.verdict(), "r", null, 1, 0, 1,
+            List.of(Synthetic.frame(0, Direction.TO_DUT, 5_000, Synthetic.send(0), 0, "sent"),
+                Synthetic.frame(1, Direction.FROM_DUT, 2_000, Synthetic.ack(0), 1, "matched"),
+                Synthetic.frame(2, Direction.FROM_DUT, -7, Synthetic.ack(0), 1, "matched")),
+            List.of(), Map.of());
+        final List<Packet> packets = run(List.of(backwards, Synthetic.pass()));
+        final long start = Synthetic.START.getEpochSecond() * 1_000_000_000L + Synthetic.START.getNano();
+        assertThat(packets).extracting(Packet::timestampNanos).containsExactly(start + 5_000, start + 5_000,
+            start + 5_000, start + 6_000, start + 10_500);
+    }
+
+    @Test
+    void hostileNotesAndIdsSurviveTheCommentEncoding() throws Exception {
+        final List<Packet> packets = run(List.of(Synthetic.hostile()));
+        final String comment = packets.get(0).comment();
+        assertThat(comment.split(" ")).hasSize(7);
+        assertThat(comment).matches("[\\x21-\\x7e ]+");
+        assertThat(EvidenceComment.parse(comment).get("note"))
+            .isEqualTo("note " + Synthetic.HOSTILE.replace('\uD800', '\uFFFD'));
+    }
+
+    @Test
+    void theFileIsValidAfterEveryCaseAndARunStartedAgainReplacesIt() throws Exception {
+        final RunListener listener = Reports.open(dir, EnumSet.of(ReportFormat.EVIDENCE), null);
+        listener.runStarted(Synthetic.info(3));
+        assertThat(read(dir.resolve("evidence.pcapng"))).isEmpty();
+        listener.caseFinished(Synthetic.pass());
+        assertThat(read(dir.resolve("evidence.pcapng"))).hasSize(2);
+        listener.caseFinished(Synthetic.fail());
+        assertThat(read(dir.resolve("evidence.pcapng"))).hasSize(7);
+        // abandoned (a crash): the next run starts a new file
+        Synthetic.run(listener, List.of(Synthetic.inconclusive()), null);
+        assertThat(read(dir.resolve("evidence.pcapng"))).extracting(p -> EvidenceComment.parse(p.comment())
+            .get("case")).containsExactly("ROB-002", "ROB-002");
+    }
+
+    @Test
+    void tsharkReadsTheInterfacesAndComments() throws Exception {
+        ExternalTool.assumeWorks("evidence.pcapng is cross-checked with Wireshark's reader", "tshark", "--version");
+        run(Synthetic.allVerdicts());
+        final ExternalTool.Result result = ExternalTool.run(60, "tshark", "-r",
+            dir.resolve("evidence.pcapng").toString(), "-T", "fields", "-e", "frame.interface_name", "-e",
+            "frame.comment");
+        assertThat(result.exitCode()).as(result.stderr()).isZero();
+        final List<String> lines = result.stdout().lines().toList();
+        assertThat(lines).hasSize(11);
+        assertThat(lines.get(0)).isEqualTo("to-dut\tmrct case=HDR-001 step=0 dir=to-dut index=0 verdict=PASS note=sent");
+        assertThat(lines.get(1)).startsWith("from-dut\tmrct case=HDR-001 step=1 dir=from-dut");
+    }
+
+    @Test
+    void commentEncodingRoundTrips() {
+        for (final String value : List.of("", "plain", "a b", "100%", "é\u2028\t=x", "[a=b,c=d]")) {
+            assertThat(EvidenceComment.decode(EvidenceComment.encode(value))).isEqualTo(value);
+        }
+        assertThat(EvidenceComment.encode("a b%c=é")).isEqualTo("a%20b%25c=%C3%A9");
+        assertThat(EvidenceComment.parse("mrct a=1 b=x=y c=")).containsExactly(Map.entry("a", "1"),
+            Map.entry("b", "x=y"), Map.entry("c", ""));
+    }
+}
