@@ -32,7 +32,6 @@ import org.metaroce.mrct.spi.Access;
 import org.metaroce.mrct.spi.AdapterException;
 import org.metaroce.mrct.spi.CapturedFrame;
 import org.metaroce.mrct.spi.Completion;
-import org.metaroce.mrct.spi.ControlPlane;
 import org.metaroce.mrct.spi.DataPlane;
 import org.metaroce.mrct.spi.Endpoints;
 import org.metaroce.mrct.spi.MemoryRegion;
@@ -70,7 +69,7 @@ final class CaseRun {
     private final String id;
     private final long caseSeed;
     private final DataPlane data;
-    private final ControlPlane control;
+    private final ControlJournal control;
     private final Endpoints endpoints;
     private final FrameDecoder decoder = new FrameDecoder();
     private final Map<String, Long> values = new HashMap<>();
@@ -98,7 +97,8 @@ final class CaseRun {
         this.id = id;
         this.caseSeed = run.seed() ^ (id.hashCode() * 0x9E3779B97F4A7C15L);
         this.data = run.adapter().dataPlane();
-        this.control = run.adapter().controlPlane();
+        this.control = new ControlJournal(run.adapter().controlPlane(), run.adapter().dataPlane(),
+            run.adapter().dataPlane().now());
         this.endpoints = run.adapter().endpoints();
         this.traffic = new Traffic(caseSeed);
     }
@@ -161,7 +161,7 @@ final class CaseRun {
         final Level level = strongestLevel();
         return new CaseResult(id, def.id(), def.title(), def.area(), def.rules(), level.name(), def.role(), def.file(),
             parameters, verdict, reason, failure, System.nanoTime() - wallStart, deviceNanos, 1, evidence.records(),
-            notes, Map.of());
+            notes, Map.of(), control.records());
     }
 
     private Level strongestLevel() {

@@ -24,16 +24,29 @@ import java.util.Map;
  * @param evidence every frame exchanged, in order
  * @param notes further observations (left-over frames ignored, retries, warnings of the harness)
  * @param series named time series for plots (congestion cases: rate over time); may be empty
+ * @param control every control-plane call the case made, with its outcome, in order
  */
 public record CaseResult(String id, String caseId, String title, String area, List<String> rules, String level,
                          String role, String file, Map<String, Object> parameters, Verdict verdict, String reason,
                          Failure failure, long wallNanos, long deviceNanos, int attempts, List<FrameRecord> evidence,
-                         List<String> notes, Map<String, List<double[]>> series) {
+                         List<String> notes, Map<String, List<double[]>> series, List<ControlRecord> control) {
     public CaseResult {
         rules = List.copyOf(rules);
         parameters = Map.copyOf(parameters);
         evidence = List.copyOf(evidence);
         notes = List.copyOf(notes);
         series = Map.copyOf(series);
+        control = List.copyOf(control);
+    }
+
+    /** A result without control-plane records (cases that made no control call, synthetic results). */
+    public CaseResult(final String id, final String caseId, final String title, final String area,
+                      final List<String> rules, final String level, final String role, final String file,
+                      final Map<String, Object> parameters, final Verdict verdict, final String reason,
+                      final Failure failure, final long wallNanos, final long deviceNanos, final int attempts,
+                      final List<FrameRecord> evidence, final List<String> notes,
+                      final Map<String, List<double[]>> series) {
+        this(id, caseId, title, area, rules, level, role, file, parameters, verdict, reason, failure, wallNanos,
+            deviceNanos, attempts, evidence, notes, series, List.of());
     }
 }

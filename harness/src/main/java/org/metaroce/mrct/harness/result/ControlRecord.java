@@ -1,0 +1,20 @@
+package org.metaroce.mrct.harness.result;
+
+import java.util.Map;
+
+/**
+ * One control-plane call of a case and its outcome, in the order made. With the frames, these are everything the
+ * harness learned from the device, so a recorded run can be re-evaluated offline (the replay adapter answers the
+ * calls from these records).
+ *
+ * @param index 0-based position among the case's control calls
+ * @param timestampNanos time of the call on the adapter's clock, relative to the case's start
+ * @param op the {@code ControlPlane} method ({@code createQp}, {@code readMemory}, ...)
+ * @param args its arguments as plain values (numbers, strings, booleans, lists, maps; bytes as hex strings)
+ * @param result its result in the same form, or null (void calls and failures)
+ * @param error null when the call succeeded, else {@code rejected: ...}, {@code unsupported: ...} or
+ *     {@code adapter: ...}
+ */
+public record ControlRecord(int index, long timestampNanos, String op, Map<String, Object> args, Object result,
+                            String error) {
+}
