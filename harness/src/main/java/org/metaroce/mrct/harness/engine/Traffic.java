@@ -268,18 +268,19 @@ final class Traffic {
             final int copies = duplicate.contains(k) ? 2 : 1;
             for (int copy = 0; copy < copies; copy++) {
                 out.add(new Outgoing(bytes, psn, copy == 0 ? "sent" : "sent (duplicate)", true));
-                deliver(c, op, psn, index == 0 ? span : 1, rsn, region, regionOffset + offset, offset, payload,
-                    length);
+                deliver(c, op, psn, index == 0 ? span : 1, rsn, index == packets - 1, region, regionOffset + offset,
+                    offset, payload);
             }
         }
         return out;
     }
 
     private static void deliver(final Connection c, final String op, final int psn, final int span, final int rsn,
-                                final Region region, final long regionOffset, final long messageOffset,
-                                final byte[] payload, final long length) {
-        if (op.startsWith("send") && rsn >= c.receives.size()) {
-            return; // no receive WQE: a conforming responder sends an RNR NAK and records nothing
+                                final boolean last, final Region region, final long regionOffset,
+                                final long messageOffset, final byte[] payload) {
+        final boolean usesWqe = op.startsWith("send") || op.equals("write_imm") && last;
+        if (usesWqe && rsn >= c.receives.size()) {
+            return; // no receive WQE: a conforming responder sends an RNR NAK and records nothing (check V12)
         }
         if (!c.model.deliver(psn, op.equals("read") ? span : 1)) {
             return;
