@@ -622,7 +622,7 @@ final class CaseReader {
 
     private MessageSpec message(final YMap map, final Set<String> loopVars) {
         b.onlyKeys(map, "message", "qp", "op", "mr", "offset", "length", "payload", "imm", "invalidate", "swap", "add",
-            "compare", "rkey", "pmtu", "order", "drop", "duplicate", "ce", "ackreq", "fields");
+            "compare", "rkey", "pmtu", "order", "drop", "duplicate", "ce", "ackreq", "fields", "gap");
         final String connection = connectionRef(map, "qp");
         final String op = b.string(b.required(map, "op", "message"), "op");
         if (op != null && !MESSAGE_OPS.contains(op)) {
@@ -659,7 +659,7 @@ final class CaseReader {
             optionalExpr(map, "pmtu", loopVars), exprs(map.get("order"), "order", loopVars),
             exprs(map.get("drop"), "drop", loopVars), exprs(map.get("duplicate"), "duplicate", loopVars),
             exprs(map.get("ce"), "ce", loopVars), ackReq, ackReqIndices, fieldValues(map.get("fields"), loopVars),
-            map.line());
+            optionalExpr(map, "gap", loopVars), map.line());
     }
 
     private Step flow(final YMap map, final Set<String> loopVars) {
@@ -908,14 +908,16 @@ final class CaseReader {
                 if (entry == null) {
                     continue;
                 }
-                b.onlyKeys(entry, "a completion", "opcode", "status", "length", "imm", "invalidated", "wr_id");
+                b.onlyKeys(entry, "a completion", "opcode", "status", "length", "imm", "invalidated", "wr_id",
+                    "solicited");
                 final String opcode = b.optionalString(entry, "opcode", "completion");
                 checkEnum(entry, "opcode", opcode, WorkOpcode.class);
                 final String status = b.optionalString(entry, "status", "completion");
                 checkEnum(entry, "status", status, CompletionStatus.class);
                 entries.add(new CompletionTemplate(opcode, status, optionalExpr(entry, "length", loopVars),
                     optionalExpr(entry, "imm", loopVars), optionalExpr(entry, "invalidated", loopVars),
-                    optionalExpr(entry, "wr_id", loopVars), entry.line()));
+                    optionalExpr(entry, "wr_id", loopVars), b.optionalBool(entry, "solicited", "completion"),
+                    entry.line()));
             }
         }
         final Boolean model = b.optionalBool(map, "model", "expect_completions");

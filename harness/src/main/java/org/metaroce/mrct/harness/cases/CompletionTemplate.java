@@ -9,8 +9,9 @@ package org.metaroce.mrct.harness.cases;
  * @param immediate immediate data
  * @param invalidated the R_Key invalidated (a region name or a number)
  * @param wrId work request ID
+ * @param solicited the solicited-event flag (bth.se of the message's last packet)
  * @param line line in the case file
  */
 public record CompletionTemplate(String opcode, String status, Expr length, Expr immediate, Expr invalidated,
-                                 Expr wrId, int line) {
+                                 Expr wrId, Boolean solicited, int line) {
 }

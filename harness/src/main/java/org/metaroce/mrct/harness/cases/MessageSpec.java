@@ -27,10 +27,12 @@ import java.util.Map;
  * @param ackReq "last", "all", "none", or indices
  * @param ackReqIndices the indices when {@code ackReq} lists them
  * @param fields raw field overrides for every packet
+ * @param gap time between two consecutive frames of the message as sent (null or 0: all at once)
  * @param line line in the case file
  */
 public record MessageSpec(String connection, String op, String region, Expr regionOffset, Expr length,
                           PayloadSpec payload, Expr immediate, String invalidate, Expr swapAdd, Expr compare,
                           Expr rkey, Expr pmtu, List<Expr> order, List<Expr> drop, List<Expr> duplicate, List<Expr> ce,
-                          String ackReq, List<Expr> ackReqIndices, Map<String, Expr> fields, int line) {
+                          String ackReq, List<Expr> ackReqIndices, Map<String, Expr> fields, Expr gap,
+                          int line) {
 }

@@ -337,8 +337,14 @@ final class CaseRun {
             send(out.bytes(), "sent");
         } else if (step instanceof Step.Message m) {
             final Connection c = connection(m.message().connection());
+            final long gap = m.message().gap() == null ? 0 : eval(m.message().gap());
+            boolean first = true;
             for (final Traffic.Outgoing out : traffic.message(m.message(), c, regions, names)) {
                 if (out.sent()) {
+                    if (!first && gap > 0) {
+                        pollUntil(data.now() + gap);
+                    }
+                    first = false;
                     send(out.bytes(), out.note());
                 } else {
                     evidence.add(Direction.TO_DUT, data.now(), out.bytes(), stepIndex, out.note());
@@ -733,7 +739,7 @@ final class CaseRun {
                 expected.add(new CompletionTemplate(m.opcode().name(), "SUCCESS", Expr.of(m.length()),
                     m.immediate() == null ? null : Expr.of(Integer.toUnsignedLong(m.immediate())),
                     m.invalidatedRkey() == null ? null : Expr.of(Integer.toUnsignedLong(m.invalidatedRkey())), null,
-                    e.line()));
+                    null, e.line()));
             }
         }
         for (int i = 0; i < expected.size(); i++) {
@@ -780,6 +786,10 @@ final class CaseRun {
                 diffs.add(new FieldDiff("invalidated_rkey", FrameCheck.number(want), actual.hasInvalidate()
                     ? FrameCheck.number(Integer.toUnsignedLong(actual.invalidatedRkey())) : "none"));
             }
+        }
+        if (expected.solicited() != null && expected.solicited() != actual.solicited()) {
+            diffs.add(new FieldDiff("solicited", expected.solicited().toString(),
+                Boolean.toString(actual.solicited())));
         }
         if (expected.wrId() != null && eval(expected.wrId()) != actual.wrId()) {
             diffs.add(new FieldDiff("wr_id", FrameCheck.number(eval(expected.wrId())),

@@ -216,8 +216,8 @@ final class Traffic {
             }
             final byte[] bytes = frames[index].ecn(ce ? 3 : 2).with("bth.ackreq", ackReq ? 1 : 0).build();
             final int psn = firstPsn + index;
-            deliver(c, op, psn, index == 0 ? span : 1, rsn, region, regionOffset + (long) index * pmtu,
-                (long) index * pmtu, payloads[index], length);
+            deliver(c, op, psn, index == 0 ? span : 1, rsn, index == packets - 1, region,
+                regionOffset + (long) index * pmtu, (long) index * pmtu, payloads[index]);
             return new Outgoing(bytes, psn, note, true);
         }
 
@@ -337,10 +337,11 @@ final class Traffic {
     }
 
     private static void deliver(final Connection c, final String op, final int psn, final int span, final int rsn,
-                                final Region region, final long regionOffset, final long messageOffset,
-                                final byte[] payload, final long length) {
-        if (op.startsWith("send") && rsn >= c.receives.size()) {
-            return; // no receive WQE: a conforming responder sends an RNR NAK and records nothing
+                                final boolean last, final Region region, final long regionOffset,
+                                final long messageOffset, final byte[] payload) {
+        final boolean usesWqe = op.startsWith("send") || op.equals("write_imm") && last;
+        if (usesWqe && rsn >= c.receives.size()) {
+            return; // no receive WQE: a conforming responder sends an RNR NAK and records nothing (check V12)
         }
         if (!c.model.deliver(psn, op.equals("read") ? span : 1)) {
             return;
