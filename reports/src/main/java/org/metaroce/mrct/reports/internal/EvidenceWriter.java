@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.ControlRecord;
 import org.metaroce.mrct.harness.result.Direction;
 import org.metaroce.mrct.harness.result.FrameRecord;
 import org.metaroce.mrct.harness.result.RunInfo;
@@ -17,7 +18,8 @@ import org.metaroce.mrct.wire.capture.PcapngWriter;
 
 /**
  * Maintains {@code evidence.pcapng}: every frame of every case in run order, on interface 0 {@code to-dut} or 1
- * {@code from-dut} (nanosecond timestamps), each with an {@link EvidenceComment}. Unlike the other reports this file
+ * {@code from-dut} (nanosecond timestamps), each with an {@link EvidenceComment}, then the case's control-plane calls
+ * on interface 2 {@code control} (link type USER0, one JSON record per packet). Unlike the other reports this file
  * is appended to, not rewritten: whole blocks are handed to the file after every case, and a pcapng file cut at a
  * block boundary is valid, so a crash leaves the evidence of the cases done.
  *
@@ -31,6 +33,13 @@ public final class EvidenceWriter implements ReportWriter {
     public static final int TO_DUT = 0;
     /** Interface of frames the device sent. */
     public static final int FROM_DUT = 1;
+    /**
+     * Interface of the control-plane calls of each case (link type USER0, 147): each packet is the JSON of one
+     * {@code ControlRecord}, so a recorded run can be replayed offline.
+     */
+    public static final int CONTROL = 2;
+    /** LINKTYPE_USER0. */
+    public static final int LINKTYPE_CONTROL = 147;
     private static final long CASE_GAP_NANOS = 1_000;
 
     private final Path file;
@@ -77,6 +86,7 @@ public final class EvidenceWriter implements ReportWriter {
                 .withComment(sectionComment(state.info())));
             writer.addInterface(CaptureReader.LINKTYPE_ETHERNET, "to-dut", 9);
             writer.addInterface(CaptureReader.LINKTYPE_ETHERNET, "from-dut", 9);
+            writer.addInterface(LINKTYPE_CONTROL, "control", 9);
         }
         for (final CaseResult result : pending) {
             append(result);
@@ -109,6 +119,18 @@ public final class EvidenceWriter implements ReportWriter {
             final byte[] bytes = frame.bytes() == null ? new byte[0] : frame.bytes();
             writer.write(toDut ? TO_DUT : FROM_DUT, ts, ByteBuffer.wrap(bytes), 0, bytes.length,
                 EvidenceComment.format(fields));
+        }
+        for (final ControlRecord record : result.control()) {
+            final long ts = Math.max(last, caseBase + Math.max(0, record.timestampNanos()));
+            final Map<String, String> fields = new LinkedHashMap<>();
+            fields.put("case", result.id());
+            fields.put("step", "control");
+            fields.put("dir", "control");
+            fields.put("index", Integer.toString(record.index()));
+            fields.put("verdict", result.verdict() == null ? "" : result.verdict().name());
+            fields.put("note", record.op());
+            final byte[] json = JsonText.HTML_SAFE.bytes(JsonModel.control(record), 0);
+            writer.write(CONTROL, ts, ByteBuffer.wrap(json), 0, json.length, EvidenceComment.format(fields));
         }
         caseBase = end + CASE_GAP_NANOS;
         last = Math.max(last, caseBase);

@@ -15,6 +15,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import org.metaroce.mrct.harness.result.BaselineComparison;
 import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.ControlRecord;
 import org.metaroce.mrct.harness.result.Failure;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.harness.result.FrameRecord;
@@ -93,6 +94,22 @@ public final class JsonModel {
                 points.add(value(point));
             }
         }
+        final ArrayNode control = node.putArray("control");
+        for (final ControlRecord record : result.control()) {
+            control.add(control(record));
+        }
+        return node;
+    }
+
+    /** One control-plane call of a case: what was asked and what the device answered. */
+    public static ObjectNode control(final ControlRecord record) {
+        final ObjectNode node = NODES.objectNode();
+        node.put("index", record.index());
+        node.put("timestampNanos", record.timestampNanos());
+        node.put("op", text(record.op()));
+        node.set("args", value(record.args()));
+        node.set("result", value(record.result()));
+        node.put("error", text(record.error()));
         return node;
     }
 
