@@ -14,7 +14,15 @@ package org.metaroce.mrct.spi;
  * @param compareAdd compare value (COMPARE_SWAP) or addend (FETCH_ADD)
  * @param swap swap value (COMPARE_SWAP)
  * @param signaled whether a successful completion is generated
+ * @param fence whether the WQE waits for every earlier READ and atomic to complete (MetaRoCE v1 section 12.6)
+ * @param solicited whether the last packet of a SEND or WRITE WITH IMMEDIATE asks for a solicited event
  */
 public record SendWqe(long wrId, WorkOpcode opcode, long localVa, long length, int lkey, long remoteVa, int rkey,
-                      int immediate, long compareAdd, long swap, boolean signaled) {
+                      int immediate, long compareAdd, long swap, boolean signaled, boolean fence, boolean solicited) {
+    /** A WQE without fence and solicited event. */
+    public SendWqe(final long wrId, final WorkOpcode opcode, final long localVa, final long length, final int lkey,
+                   final long remoteVa, final int rkey, final int immediate, final long compareAdd, final long swap,
+                   final boolean signaled) {
+        this(wrId, opcode, localVa, length, lkey, remoteVa, rkey, immediate, compareAdd, swap, signaled, false, false);
+    }
 }

@@ -29,7 +29,22 @@ public enum Fault {
     DUPLICATE_SEND_COMPLETED("MR-ORD-009", "completes a duplicate SEND packet's message a second time"),
     NO_ACK_ON_ACKREQ("MR-ACK-005", "does not acknowledge in-order packets that carry AckReq"),
     WINDOW_EDGE_OFF_BY_ONE("MR-ORD-012", "accepts the PSN ePSN + W, one past the end of the window"),
-    PKEY_NOT_CHECKED("MR-SEC-009", "accepts frames whose P_Key does not match the QP's");
+    PKEY_NOT_CHECKED("MR-SEC-009", "accepts frames whose P_Key does not match the QP's"),
+
+    // requester faults
+    GO_BACK_N_RETRANSMIT("MR-RTX-001", "resends every PSN from a lost one on (go-back-N), SACKed ones included"),
+    EAGER_RETRANSMIT("MR-RTX-002",
+        "infers a PSN lost as soon as any later PSN is acknowledged, so pure reordering causes retransmissions"),
+    IGNORE_WINDOW("MR-REQ-012", "sends new PSNs beyond una + send_window"),
+    NO_ACKREQ("MR-REQ-010", "never sets AckReq, not even on the last packet of a message"),
+    COMPLETE_BEFORE_ACK("MR-CMP-012", "completes SEND and WRITE work requests when their last packet is sent"),
+    RETRY_INFINITE("MR-RTX-010", "treats retry_cnt 7 as infinite and never gives up"),
+    RTO_HIGH_ALWAYS("MR-RTX-007", "uses rto_high_ns even when at most n_low PSNs are in flight"),
+    NO_RATE_CUT("MR-CC-010", "ignores CNPs: its rate never drops"),
+    WRONG_CUT_FACTOR("MR-CC-010", "cuts its rate by alpha instead of alpha / 2 on a CNP"),
+    NO_ALPHA_DECAY("MR-CC-012", "never decays alpha when no CNP comes"),
+    RATE_ABOVE_LINE("MR-CC-015", "lets its rate recover above line_rate_mbps"),
+    CONSTANT_SPORT_WITH_SPRAY("MR-MP-002", "keeps one UDP source port although spraying is on");
 
     private final String rule;
     private final String description;

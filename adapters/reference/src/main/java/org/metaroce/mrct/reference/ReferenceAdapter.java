@@ -34,7 +34,7 @@ public final class ReferenceAdapter implements Adapter {
     private final Device device;
     private final Set<Fault> faults;
     private final DataPlane data = new Data();
-    private final ControlPlane control = new Control();
+    private final ControlPlane control;
 
     /** A reference NIC with these declared parameters, PICS claims and faults. */
     public ReferenceAdapter(final Map<String, Object> parameters, final Set<String> pics, final Set<Fault> faults) {
@@ -42,6 +42,7 @@ public final class ReferenceAdapter implements Adapter {
         this.device = new Device(new DeviceConfig(ENDPOINTS.deviceMac(),
             DeviceConfig.address(ENDPOINTS.deviceIpv4()), DeviceConfig.address(ENDPOINTS.deviceIpv6()), pics,
             parameters, this.faults));
+        this.control = new Control(device);
     }
 
     /** A reference NIC configured from a DUT profile (parameters over the specification's defaults). */
@@ -71,7 +72,7 @@ public final class ReferenceAdapter implements Adapter {
     @Override
     public Set<Capability> capabilities() {
         return EnumSet.of(Capability.VIRTUAL_TIME, Capability.MEMORY_READBACK, Capability.MEMORY_WRITE,
-            Capability.COUNTERS, Capability.COMPLETIONS, Capability.RAW_FRAMES, Capability.ECN_READ,
+            Capability.COUNTERS, Capability.COMPLETIONS, Capability.REQUESTER_CONTROL, Capability.RAW_FRAMES, Capability.ECN_READ,
             Capability.ECN_WRITE, Capability.L2_CONTROL, Capability.IPV6, Capability.SCALE_QPS);
     }
 
@@ -123,7 +124,14 @@ public final class ReferenceAdapter implements Adapter {
         }
     }
 
-    private final class Control implements ControlPlane {
+    /** The control plane of a reference {@link Device}, shared with {@link ReferencePeer}. */
+    static final class Control implements ControlPlane {
+        private final Device device;
+
+        Control(final Device device) {
+            this.device = device;
+        }
+
         @Override
         public int allocatePd() {
             return device.allocatePd();
@@ -171,7 +179,7 @@ public final class ReferenceAdapter implements Adapter {
 
         @Override
         public void postSend(final int qpn, final SendWqe wqe) {
-            throw new UnsupportedOperationException("the reference requester is not implemented yet");
+            device.postSend(qpn, wqe);
         }
 
         @Override

@@ -8,6 +8,7 @@ package org.metaroce.mrct.reference.internal;
  */
 final class Dcqcn {
     private final DcqcnParameters p;
+    private final java.util.Set<org.metaroce.mrct.reference.Fault> faults;
     private double rc;
     private double rt;
     private double alpha;
@@ -17,8 +18,10 @@ final class Dcqcn {
     private long nextAlpha;
     private long nextRate;
 
-    Dcqcn(final DcqcnParameters parameters, final long now) {
+    Dcqcn(final DcqcnParameters parameters, final long now,
+          final java.util.Set<org.metaroce.mrct.reference.Fault> faults) {
         this.p = parameters;
+        this.faults = faults;
         this.rc = parameters.lineRateMbps();
         this.rt = parameters.lineRateMbps();
         this.alpha = parameters.alphaInit();
@@ -45,8 +48,11 @@ final class Dcqcn {
     /** A CNP for this QP arrived (rule MR-CC-010). */
     void onCnp(final long now) {
         catchUp(now);
+        if (faults.contains(org.metaroce.mrct.reference.Fault.NO_RATE_CUT)) {
+            return;
+        }
         rt = rc;
-        rc = rc * (1 - alpha / 2);
+        rc = rc * (1 - (faults.contains(org.metaroce.mrct.reference.Fault.WRONG_CUT_FACTOR) ? alpha : alpha / 2));
         alpha = (1 - p.g()) * alpha + p.g();
         timerEvents = 0;
         byteEvents = 0;
@@ -71,15 +77,17 @@ final class Dcqcn {
         while (nextAlpha <= now || nextRate <= now) {
             if (nextAlpha <= nextRate) {
                 final long periods = (now - nextAlpha) / p.alphaTimerNs();
+                final boolean decays = !faults.contains(org.metaroce.mrct.reference.Fault.NO_ALPHA_DECAY);
                 if (periods > 64) {
-                    alpha *= Math.pow(1 - p.g(), periods);
+                    alpha *= decays ? Math.pow(1 - p.g(), periods) : 1;
                     nextAlpha += periods * p.alphaTimerNs();
                 } else {
-                    alpha = (1 - p.g()) * alpha;
+                    alpha = decays ? (1 - p.g()) * alpha : alpha;
                     nextAlpha += p.alphaTimerNs();
                 }
             } else {
-                if (rc >= p.lineRateMbps() && rt >= p.lineRateMbps()) {
+                if (rc >= p.lineRateMbps() && rt >= p.lineRateMbps()
+                    && !faults.contains(org.metaroce.mrct.reference.Fault.RATE_ABOVE_LINE)) {
                     // at line rate nothing an increase step does is visible: jump over the expiries
                     final long periods = (now - nextRate) / p.rateTimerNs() + 1;
                     timerEvents = (int) Math.min(Integer.MAX_VALUE, timerEvents + periods);
@@ -108,8 +116,10 @@ final class Dcqcn {
     }
 
     private void clamp() {
-        rt = Math.min(rt, p.lineRateMbps());
-        rc = Math.min(rc, p.lineRateMbps());
+        final double ceiling = faults.contains(org.metaroce.mrct.reference.Fault.RATE_ABOVE_LINE)
+            ? p.lineRateMbps() * 1.2 : p.lineRateMbps();
+        rt = Math.min(rt, ceiling);
+        rc = Math.min(rc, ceiling);
         rc = Math.max(rc, p.minRateMbps());
     }
 }

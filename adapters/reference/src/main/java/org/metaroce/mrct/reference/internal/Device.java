@@ -80,37 +80,60 @@ public final class Device {
             qp.tx = new TxQueue();
         }
         qp.tx.frames.addLast(new TxQueue.Pending(frame, onSent));
-        if (qp.tx.drain == null) {
+        kick(qp);
+    }
+
+    /** Makes sure the QP's pacer runs when it has something to send: responses queued or requests ready. */
+    void kick(final QueuePair qp) {
+        if (qp.tx == null) {
+            qp.tx = new TxQueue();
+        }
+        if (qp.tx.drain == null && qp.isActive() && (!qp.tx.frames.isEmpty()
+            || qp.requester != null && qp.requester.hasWork())) {
             qp.tx.drain = scheduler.at(Math.max(scheduler.now(), qp.tx.nextFree), () -> drain(qp));
         }
     }
 
+    /**
+     * One transmit opportunity of a QP's pacer (section 14.4): its next data frame (read responses first, then the
+     * requester's next packet, retransmissions before new ones) leaves now, and the next opportunity comes when the
+     * frame's bits have gone at the QP's current rate Rc.
+     */
     private void drain(final QueuePair qp) {
         final TxQueue tx = qp.tx;
         tx.drain = null;
-        if (!qp.isActive() || tx.frames.isEmpty()) {
+        if (!qp.isActive()) {
             tx.frames.clear();
             return;
         }
-        final TxQueue.Pending pending = tx.frames.pollFirst();
         final long now = scheduler.now();
-        emit(pending.frame());
-        final long bytes = pending.frame().length + 4L;
+        byte[] frame = null;
+        Runnable onSent = null;
+        if (!tx.frames.isEmpty()) {
+            final TxQueue.Pending pending = tx.frames.pollFirst();
+            frame = pending.frame();
+            onSent = pending.onSent();
+        } else if (qp.requester != null) {
+            frame = qp.requester.next(now);
+        }
+        if (frame == null) {
+            return;
+        }
+        emit(frame);
+        final long bytes = frame.length + 4L;
         final Dcqcn dcqcn = dcqcn(qp);
         dcqcn.onSent(now, bytes);
         final double rate = dcqcn.rate(now);
         tx.nextFree = now + (long) Math.ceil(bytes * 8 * 1000.0 / rate);
-        if (pending.onSent() != null) {
-            pending.onSent().run();
+        if (onSent != null) {
+            onSent.run();
         }
-        if (!tx.frames.isEmpty() && qp.isActive()) {
-            tx.drain = scheduler.at(tx.nextFree, () -> drain(qp));
-        }
+        kick(qp);
     }
 
     Dcqcn dcqcn(final QueuePair qp) {
         if (qp.dcqcnState == null) {
-            qp.dcqcnState = new Dcqcn(qp.dcqcn, scheduler.now());
+            qp.dcqcnState = new Dcqcn(qp.dcqcn, scheduler.now(), config.faults());
         }
         return qp.dcqcnState;
     }
@@ -132,7 +155,7 @@ public final class Device {
      * 0xC000-0xFFFF, so every 16 consecutive packets use 16 different ports and all are used equally (section 15).
      */
     int dataSourcePort(final QueuePair qp) {
-        if (!qp.spray) {
+        if (!qp.spray || has(Fault.CONSTANT_SPORT_WITH_SPRAY)) {
             return sourcePort(qp);
         }
         final int index = qp.sprayIndex++;
@@ -239,6 +262,16 @@ public final class Device {
 
     private void enterError(final QueuePair qp, final long errorIndex, final CompletionStatus status) {
         qp.state = QpState.ERROR;
+        if (qp.requester != null) {
+            qp.requester.flush();
+        }
+        if (qp.heldSends != null) {
+            for (final org.metaroce.mrct.spi.SendWqe wqe : qp.heldSends) {
+                qp.completions().addLast(new Completion(qp.qpn, wqe.wrId(), wqe.opcode(), CompletionStatus.FLUSHED, 0,
+                    0, false, 0, false, false, scheduler.now()));
+            }
+            qp.heldSends = null;
+        }
         for (long index = qp.receiveBase; index < qp.receiveBase + qp.receives.size(); index++) {
             final ReceiveWqe wqe = qp.receive(index);
             qp.completions().addLast(new Completion(qp.qpn, wqe.wrId(), WorkOpcode.RECV,
@@ -377,6 +410,25 @@ public final class Device {
         }
         qp.receives.add(wqe);
         qp.receivesPosted++;
+    }
+
+    public void postSend(final int qpn, final org.metaroce.mrct.spi.SendWqe wqe) {
+        final QueuePair qp = require(qpn);
+        switch (qp.state) {
+            case RESET -> throw new RejectedException("QP 0x" + Integer.toHexString(qpn) + " is in RESET");
+            case ERROR -> qp.completions().addLast(new Completion(qp.qpn, wqe.wrId(), wqe.opcode(),
+                CompletionStatus.FLUSHED, 0, 0, false, 0, false, false, scheduler.now()));
+            case RTS -> {
+                qp.requester.post(wqe);
+                kick(qp);
+            }
+            default -> {
+                if (qp.heldSends == null) {
+                    qp.heldSends = new ArrayList<>();
+                }
+                qp.heldSends.add(wqe);
+            }
+        }
     }
 
     public List<Completion> pollCompletions(final int qpn, final int max) {

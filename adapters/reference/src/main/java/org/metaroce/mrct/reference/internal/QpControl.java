@@ -68,7 +68,14 @@ final class QpControl {
             qp.lastReportedBase = qp.rqPsn;
         }
         if (target == QpState.RTS && from == QpState.RTR) {
-            qp.dcqcnState = new Dcqcn(qp.dcqcn, device.scheduler.now());
+            qp.dcqcnState = new Dcqcn(qp.dcqcn, device.scheduler.now(), device.config.faults());
+            qp.state = target;
+            qp.requester = new Requester(device, qp);
+            if (qp.heldSends != null) {
+                qp.heldSends.forEach(qp.requester::post);
+                qp.heldSends = null;
+                device.kick(qp);
+            }
         }
         if (target == QpState.RTS && from == QpState.RTS) {
             qp.encapsulation = encapsulation(device, qp);

@@ -94,6 +94,10 @@ final class QueuePair {
     /** Spraying: how many data packets have been given a port. */
     int sprayIndex;
     Dcqcn dcqcnState;
+    /** The requester, from the moment the QP enters RTS. */
+    Requester requester;
+    /** Send WQEs posted in INIT or RTR, held until RTS (Table 3-1). */
+    java.util.List<org.metaroce.mrct.spi.SendWqe> heldSends;
 
     QueuePair(final int qpn) {
         this.qpn = qpn;

@@ -149,7 +149,16 @@ final class ReceivePipeline {
         if (ce) {
             device.count(Counter.CE_RECEIVED, qp);
         }
-        device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
+        if (qp.state != QpState.RTS || qp.requester == null) {
+            device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
+            return;
+        }
+        switch (opcode.kind()) {
+            case ACKNOWLEDGE -> qp.requester.acknowledge(f);
+            case RDMA_READ_RESPONSE -> qp.requester.readResponse(f);
+            case ATOMIC_ACKNOWLEDGE -> qp.requester.atomicAck(f);
+            default -> device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
+        }
     }
 
     private void drop(final Counter counter, final QueuePair qp) {

@@ -1,0 +1,124 @@
+package org.metaroce.mrct.reference.internal;
+
+import org.metaroce.mrct.spi.WorkOpcode;
+import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.HeaderLayout;
+import org.metaroce.mrct.wire.Opcode;
+import org.metaroce.mrct.wire.header.AtomicEthFlyweight;
+import org.metaroce.mrct.wire.header.IethFlyweight;
+import org.metaroce.mrct.wire.header.ImmDtFlyweight;
+import org.metaroce.mrct.wire.header.RethFlyweight;
+
+/**
+ * Builds the request packets of a QP (MetaRoCE v1 section 12, Table 12-1; Table D-4 for TVer 0): the opcode for the
+ * message kind and position, PLETH on every TVer 1 packet, RETH on every TVer 1 write packet, ImmDt and IETH on the
+ * last packet, AtomicETH, the payload read from the WQE's local buffer at sending time.
+ */
+final class RequestWriter {
+    private final Device device;
+    private final QueuePair qp;
+    private final RethFlyweight reth = new RethFlyweight();
+    private final ImmDtFlyweight immDt = new ImmDtFlyweight();
+    private final IethFlyweight ieth = new IethFlyweight();
+    private final AtomicEthFlyweight atomic = new AtomicEthFlyweight();
+
+    RequestWriter(final Device device, final QueuePair qp) {
+        this.device = device;
+        this.qp = qp;
+    }
+
+    /** Table 12-1: the opcode of packet {@code index} of {@code packets} of a message. */
+    static Opcode opcode(final WorkOpcode op, final int index, final int packets) {
+        final boolean first = index == 0;
+        final boolean last = index == packets - 1;
+        switch (op) {
+            case RDMA_READ:
+                return Opcode.RDMA_READ_REQUEST;
+            case COMPARE_SWAP:
+                return Opcode.COMPARE_SWAP;
+            case FETCH_ADD:
+                return Opcode.FETCH_ADD;
+            case RDMA_WRITE:
+            case RDMA_WRITE_WITH_IMM:
+                if (first && last) {
+                    return op == WorkOpcode.RDMA_WRITE ? Opcode.RDMA_WRITE_ONLY : Opcode.RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+                }
+                if (first) {
+                    return Opcode.RDMA_WRITE_FIRST;
+                }
+                if (last) {
+                    return op == WorkOpcode.RDMA_WRITE ? Opcode.RDMA_WRITE_LAST : Opcode.RDMA_WRITE_LAST_WITH_IMMEDIATE;
+                }
+                return Opcode.RDMA_WRITE_MIDDLE;
+            default:
+                if (first && last) {
+                    return op == WorkOpcode.SEND ? Opcode.SEND_ONLY : op == WorkOpcode.SEND_WITH_IMM
+                        ? Opcode.SEND_ONLY_WITH_IMMEDIATE : Opcode.SEND_ONLY_WITH_INVALIDATE;
+                }
+                if (first) {
+                    return Opcode.SEND_FIRST;
+                }
+                if (last) {
+                    return op == WorkOpcode.SEND ? Opcode.SEND_LAST : op == WorkOpcode.SEND_WITH_IMM
+                        ? Opcode.SEND_LAST_WITH_IMMEDIATE : Opcode.SEND_LAST_WITH_INVALIDATE;
+                }
+                return Opcode.SEND_MIDDLE;
+        }
+    }
+
+    /**
+     * Packet {@code index} of a message at {@code psn}; {@code offset} is its PLETH offset (for a READ re-request, the
+     * offset of the first byte asked for).
+     */
+    byte[] request(final SendWork work, final int index, final int psn, final long offset, final boolean ackReq) {
+        final Opcode opcode = opcode(work.wqe.opcode(), index, work.packets);
+        final boolean read = work.isRead();
+        final int size = read || work.isAtomic() ? 0
+            : (int) Math.max(0, Math.min(qp.pmtu, work.wqe.length() - (long) index * qp.pmtu));
+        final FrameWriter w = device.writer;
+        final boolean solicited = work.wqe.solicited() && opcode.position().isLast();
+        final FrameWriter.Draft d = w.begin(qp.encapsulation, opcode, qp.tver, size, FrameWriter.ECT0,
+            device.dataSourcePort(qp), qp.destQpn, qp.pkey, psn, ackReq);
+        if (solicited) {
+            d.buffer.put(d.bth + 1, (byte) (d.buffer.get(d.bth + 1) | 0x80));
+        }
+        final java.util.List<HeaderKind> headers = HeaderLayout.extensionHeaderList(opcode, qp.tver);
+        for (final HeaderKind kind : headers) {
+            switch (kind) {
+                case PLETH -> w.pleth(d, work.msn, opcode.position().isFirst() || read || work.isAtomic(),
+                    opcode.position().isLast() || read || work.isAtomic(), offset, work.consumesWqe() ? work.rsn : 0);
+                case RETH -> {
+                    reth.wrap(d.buffer, d.cursor).va(work.wqe.remoteVa()).rkey(work.wqe.rkey())
+                        .dmaLength(work.wqe.length());
+                    w.skip(d, HeaderKind.RETH.length());
+                }
+                case IMMDT -> {
+                    immDt.wrap(d.buffer, d.cursor).immediate(work.wqe.immediate());
+                    w.skip(d, HeaderKind.IMMDT.length());
+                }
+                case IETH -> {
+                    ieth.wrap(d.buffer, d.cursor).rkey(work.wqe.immediate());
+                    w.skip(d, HeaderKind.IETH.length());
+                }
+                case ATOMIC_ETH -> {
+                    final boolean swap = work.wqe.opcode() == WorkOpcode.COMPARE_SWAP;
+                    atomic.wrap(d.buffer, d.cursor).va(work.wqe.remoteVa()).rkey(work.wqe.rkey())
+                        .swapAdd(swap ? work.wqe.swap() : work.wqe.compareAdd())
+                        .compare(swap ? work.wqe.compareAdd() : 0);
+                    w.skip(d, HeaderKind.ATOMIC_ETH.length());
+                }
+                default -> w.skip(d, kind.length());
+            }
+        }
+        if (size > 0) {
+            final MemoryRegionState mr = device.memory.byLkey(work.wqe.lkey());
+            final long at = work.wqe.localVa() + (long) index * qp.pmtu;
+            if (mr != null && mr.contains(at, size)) {
+                w.payload(d, mr.data, (int) (at - mr.va), size);
+            } else {
+                w.skip(d, size);
+            }
+        }
+        return w.finish(d);
+    }
+}

@@ -1,0 +1,65 @@
+package org.metaroce.mrct.reference.internal;
+
+import org.metaroce.mrct.spi.CompletionStatus;
+import org.metaroce.mrct.spi.SendWqe;
+import org.metaroce.mrct.spi.WorkOpcode;
+
+/** A posted send WQE and what the requester knows of it (MetaRoCE v1 sections 12 and 13). */
+final class SendWork {
+    final SendWqe wqe;
+    final int msn;
+    final int rsn;
+    /** Packets of the message (1 for READ and atomics). */
+    final int packets;
+    /** PSNs the message occupies. */
+    final int span;
+    /** First PSN, once assigned (when its first packet is sent). */
+    int firstPsn = -1;
+    /** Packets sent for the first time. */
+    int sent;
+    /** READ: bytes placed so far, per response PSN received. */
+    boolean[] responded;
+    boolean completed;
+    CompletionStatus status;
+    /** Atomic: the original value returned. */
+    long original;
+
+    SendWork(final SendWqe wqe, final int msn, final int rsn, final int pmtu) {
+        this.wqe = wqe;
+        this.msn = msn;
+        this.rsn = rsn;
+        final boolean single = isRead() || isAtomic();
+        this.packets = single ? 1 : (int) Math.max(1, (wqe.length() + pmtu - 1) / pmtu);
+        this.span = isRead() ? (int) Math.max(1, (wqe.length() + pmtu - 1) / pmtu) : packets;
+        if (isRead()) {
+            responded = new boolean[span];
+        }
+    }
+
+    boolean isRead() {
+        return wqe.opcode() == WorkOpcode.RDMA_READ;
+    }
+
+    boolean isAtomic() {
+        return wqe.opcode() == WorkOpcode.COMPARE_SWAP || wqe.opcode() == WorkOpcode.FETCH_ADD;
+    }
+
+    boolean consumesWqe() {
+        return wqe.opcode() == WorkOpcode.SEND || wqe.opcode() == WorkOpcode.SEND_WITH_IMM
+            || wqe.opcode() == WorkOpcode.SEND_WITH_INV || wqe.opcode() == WorkOpcode.RDMA_WRITE_WITH_IMM;
+    }
+
+    boolean fullySent() {
+        return sent >= packets;
+    }
+
+    /** Last PSN of the span (valid once the first packet was sent). */
+    int lastPsn() {
+        return org.metaroce.mrct.wire.Psn.add(firstPsn, span - 1);
+    }
+
+    /** True when PSN lies in this message's span. */
+    boolean contains(final int psn) {
+        return firstPsn >= 0 && org.metaroce.mrct.wire.Psn.inWindow(psn, firstPsn, span);
+    }
+}
