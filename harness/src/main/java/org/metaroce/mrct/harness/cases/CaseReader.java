@@ -38,6 +38,8 @@ final class CaseReader {
     private final Set<String> connections = new LinkedHashSet<>();
     private final Set<String> regions = new LinkedHashSet<>();
     private final Set<String> names = new LinkedHashSet<>();
+    /** Every name an expression of the case uses, to find matrix variables nothing uses (misspelt parameters). */
+    private final Set<String> used = new LinkedHashSet<>();
 
     CaseReader(final Binder binder, final LoadContext context, final String area, final String file) {
         this.b = binder;
@@ -80,11 +82,19 @@ final class CaseReader {
         }
         names.addAll(context.parameterNames());
         names.add("seed");
-        final Map<String, Expr> params = params(map.get("params"), "params");
+        final Map<String, Expr> params = params(map.get("params"), "params", false);
         final List<Map<String, Expr>> matrix = new ArrayList<>();
+        final Map<String, Integer> variables = new LinkedHashMap<>();
         if (map.has("matrix")) {
             for (final YNode row : b.list(map.get("matrix"))) {
-                matrix.add(params(row, "a matrix row"));
+                matrix.add(params(row, "a matrix row", true));
+                if (row instanceof YMap rowMap) {
+                    for (final String key : rowMap.keys()) {
+                        if (!context.parameterNames().contains(key)) {
+                            variables.putIfAbsent(key, rowMap.keyLine(key));
+                        }
+                    }
+                }
             }
         }
         names.addAll(params.keySet());
@@ -111,6 +121,12 @@ final class CaseReader {
             }
         }
         final Boolean exhaustive = b.optionalBool(map, "exhaustive", "case");
+        for (final Map.Entry<String, Integer> variable : variables.entrySet()) {
+            if (!used.contains(variable.getKey())) {
+                b.problem(file, variable.getValue(), "matrix variable '" + variable.getKey() + "' is neither a "
+                    + "parameter (Appendix B or a QP attribute) nor used by any expression of the case");
+            }
+        }
         if (id == null || title == null) {
             return null;
         }
@@ -136,7 +152,11 @@ final class CaseReader {
         }
     }
 
-    private Map<String, Expr> params(final YNode node, final String what) {
+    /**
+     * Parameter values by name. With {@code variables}, names that are not parameters are accepted too: they are
+     * case variables of a matrix row, which expressions use (checked once the whole case is read).
+     */
+    private Map<String, Expr> params(final YNode node, final String what, final boolean variables) {
         final Map<String, Expr> out = new LinkedHashMap<>();
         if (node == null) {
             return out;
@@ -146,9 +166,11 @@ final class CaseReader {
             return out;
         }
         for (final Map.Entry<String, YNode> entry : map.entries().entrySet()) {
-            if (!context.parameterNames().contains(entry.getKey())) {
+            if (!context.parameterNames().contains(entry.getKey())
+                && !(variables && entry.getKey().matches("[a-z][a-z0-9_]*"))) {
                 b.problem(file, map.keyLine(entry.getKey()), "unknown parameter '" + entry.getKey()
-                    + "' (parameters are those of Appendix B and the QP attributes)");
+                    + "' (parameters are those of Appendix B and the QP attributes"
+                    + (variables ? "; a matrix variable is a lower-case name of letters, digits and _" : "") + ")");
             }
             final Expr expr = expr(entry.getValue(), what + "." + entry.getKey(), Set.of());
             if (expr != null) {
@@ -196,10 +218,15 @@ final class CaseReader {
         if (map == null) {
             return null;
         }
-        b.onlyKeys(map, "a connection", "name", "network", "vlan", "attrs", "psn", "device_psn", "count");
+        b.onlyKeys(map, "a connection", "name", "network", "vlan", "attrs", "psn", "device_psn", "count", "pd");
         final String name = b.string(b.required(map, "name", "a connection"), "name");
         if (name == null) {
             return null;
+        }
+        final String pd = b.optionalString(map, "pd", "connection");
+        if (pd != null && !connections.contains(pd)) {
+            b.problem(file, map.keyLine("pd"), "pd names the connection whose protection domain this one shares, "
+                + "which must be declared before it; the case has " + connections);
         }
         if (!connections.add(name)) {
             b.problem(map, "duplicate connection name '" + name + "'");
@@ -232,7 +259,7 @@ final class CaseReader {
             }
         }
         return new ConnectionDef(name, network, optionalExpr(map, "vlan"), attributes, optionalExpr(map, "psn"),
-            optionalExpr(map, "device_psn"), optionalExpr(map, "count"), map.line());
+            optionalExpr(map, "device_psn"), optionalExpr(map, "count"), pd, map.line());
     }
 
     private Object attributeValue(final QpAttribute attribute, final YNode node) {
@@ -1050,6 +1077,7 @@ final class CaseReader {
         }
         try {
             final Expr expr = Expr.parse(text);
+            used.addAll(expr.names());
             for (final String name : expr.names()) {
                 if (!names.contains(name) && !loopVars.contains(name) && !isLateName(name)) {
                     b.problem(node, what + ": unknown name '" + name + "' in '" + text + "'");

@@ -21,13 +21,16 @@ import org.metaroce.mrct.harness.cases.Expr;
 import org.metaroce.mrct.harness.cases.FrameTemplate;
 import org.metaroce.mrct.harness.cases.RegionDef;
 import org.metaroce.mrct.harness.cases.Step;
+import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.Direction;
 import org.metaroce.mrct.harness.result.Failure;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Level;
+import org.metaroce.mrct.harness.spec.Parameter;
 import org.metaroce.mrct.harness.spec.Rule;
+import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.spi.Access;
 import org.metaroce.mrct.spi.AdapterException;
 import org.metaroce.mrct.spi.CapturedFrame;
@@ -193,6 +196,7 @@ final class CaseRun {
 
     private void bindParameters() {
         values.putAll(run.profile().numericParameters(run.spec()));
+        values.putAll(enumerationIndices(run.profile(), run.spec()));
         values.put("seed", caseSeed);
         for (final Map.Entry<String, Expr> entry : def.params().entrySet()) {
             values.put(entry.getKey(), eval(entry.getValue()));
@@ -200,6 +204,28 @@ final class CaseRun {
         for (final Map.Entry<String, Expr> entry : row.entrySet()) {
             values.put(entry.getKey(), eval(entry.getValue()));
         }
+    }
+
+    /**
+     * Enumerated parameters (cnp_scope, atomic_memory_order) are names too: the index of the declared word in the
+     * parameter's list in Appendix B (per-qp 0, per-destination 1, per-port 2; little-endian 0, big-endian 1), so that
+     * a case can compute what depends on them.
+     */
+    static Map<String, Long> enumerationIndices(final DeviceProfile profile, final Specification spec) {
+        final Map<String, Long> out = new LinkedHashMap<>();
+        final Map<String, Object> declared = profile.effectiveParameters(spec);
+        for (final Parameter parameter : spec.parameters()) {
+            if (parameter.isNumeric() || !(declared.get(parameter.name()) instanceof String word)) {
+                continue;
+            }
+            final List<String> words = Arrays.stream(parameter.rangeText().split(","))
+                .map(w -> w.trim().toLowerCase(Locale.ROOT)).toList();
+            final int index = words.indexOf(word.trim().toLowerCase(Locale.ROOT));
+            if (index >= 0) {
+                out.put(parameter.name(), (long) index);
+            }
+        }
+        return out;
     }
 
     // ---------------------------------------------------------------- setup
@@ -238,7 +264,7 @@ final class CaseRun {
 
     private void createConnection(final ConnectionDef cd, final String name, final SplittableRandom random) {
         final boolean ipv6 = "ipv6".equals(cd.network());
-        final int pd = control.allocatePd();
+        final int pd = cd.pd() != null ? sharedPd(cd.pd()) : control.allocatePd();
         final int peerQpn = 0x100 + random.nextInt(0xFFFF00);
         final int psnBase = cd.psn() != null ? (int) (eval(cd.psn()) & Psn.MASK) : random.nextInt(Psn.MODULUS);
         final int devicePsnBase = cd.devicePsn() != null ? (int) (eval(cd.devicePsn()) & Psn.MASK)
@@ -290,6 +316,15 @@ final class CaseRun {
         values.put(name + ".pmtu", (long) connection.pmtu);
         addresses.put(name + ".harness_ip", encapsulation.sourceIp());
         addresses.put(name + ".device_ip", encapsulation.destinationIp());
+    }
+
+    /** The PD of an earlier connection (of the first QP, when that connection created several). */
+    private int sharedPd(final String name) {
+        final Connection owner = connections.containsKey(name) ? connections.get(name) : connections.get(name + "[0]");
+        if (owner == null) {
+            throw new IllegalArgumentException("pd: no connection '" + name + "' has been created before");
+        }
+        return owner.pd;
     }
 
     @SuppressWarnings("unchecked")

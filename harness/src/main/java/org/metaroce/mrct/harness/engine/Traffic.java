@@ -73,7 +73,7 @@ final class Traffic {
         final Region region = spec.region() == null ? null : regions.get(spec.region());
         final long regionOffset = spec.regionOffset() == null ? 0 : spec.regionOffset().eval(names);
         final long dmaLength = spec.dmaLength() != null ? spec.dmaLength().eval(names) : payloadLength;
-        final int span = opcode == Opcode.RDMA_READ_REQUEST ? (int) Math.max(1, (dmaLength + c.pmtu - 1) / c.pmtu) : 1;
+        final int span = opcode == Opcode.RDMA_READ_REQUEST ? readSpan(dmaLength, messageOffset, c.pmtu) : 1;
         final int psn = spec.psn() != null ? (int) spec.psn().eval(names) : c.nextPsn;
 
         FrameBuilder frame = FrameBuilder.of(encapsulation(spec, c, names), opcode).tver(tver).payload(payload)
@@ -159,6 +159,16 @@ final class Traffic {
             c.nextPsn = psn + span;
         }
         return new Outgoing(frame.build(), psn, "sent", true);
+    }
+
+    /**
+     * The PSNs a READ REQUEST occupies from its own PSN: the read's span n = max(1, ceil(dmalen / PMTU)), less the
+     * packets before pleth.offset for a re-request (sections 8.4 and 13.6: a re-request at PSN x asks for the
+     * responses x to p + n - 1 only), and at least one.
+     */
+    static int readSpan(final long dmaLength, final long offset, final int pmtu) {
+        final long n = Math.max(1, (dmaLength + pmtu - 1) / pmtu);
+        return (int) Math.max(1, n - Math.max(0, offset) / pmtu);
     }
 
     private static int icrcOf(final byte[] bytes) {

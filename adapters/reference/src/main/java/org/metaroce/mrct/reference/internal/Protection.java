@@ -38,8 +38,9 @@ final class Protection {
         if (!mr.access.contains(needed)) {
             return null; // P4
         }
-        if (!mr.contains(va, length) && !device.has(Fault.BOUNDS_NOT_CHECKED)) {
-            return null; // P5
+        if (!mr.contains(va, length)
+            && !(right == QueuePair.ACCESS_WRITE && device.has(Fault.BOUNDS_NOT_CHECKED))) {
+            return null; // P5 (the fault skips it for writes only, whose placement clips to the region)
         }
         return mr;
     }
