@@ -218,7 +218,8 @@ final class CaseReader {
         if (map == null) {
             return null;
         }
-        b.onlyKeys(map, "a connection", "name", "network", "vlan", "attrs", "psn", "device_psn", "count", "pd");
+        b.onlyKeys(map, "a connection", "name", "network", "vlan", "attrs", "psn", "device_psn", "count", "pd", "peer",
+            "peer_attrs");
         final String name = b.string(b.required(map, "name", "a connection"), "name");
         if (name == null) {
             return null;
@@ -240,9 +241,19 @@ final class CaseReader {
         } else if (!network.equals("ipv4") && !network.equals("ipv6")) {
             b.problem(file, map.keyLine("network"), "network must be ipv4 or ipv6, not '" + network + "'");
         }
+        final Boolean peer = b.optionalBool(map, "peer", "connection");
+        if (map.has("peer_attrs") && (peer == null || !peer)) {
+            b.problem(file, map.keyLine("peer_attrs"), "peer_attrs needs peer: true");
+        }
+        return new ConnectionDef(name, network, optionalExpr(map, "vlan"), qpAttributes(map, "attrs"),
+            optionalExpr(map, "psn"), optionalExpr(map, "device_psn"), optionalExpr(map, "count"), pd,
+            peer != null && peer, qpAttributes(map, "peer_attrs"), map.line());
+    }
+
+    private Map<String, Object> qpAttributes(final YMap map, final String key) {
         final Map<String, Object> attributes = new LinkedHashMap<>();
-        if (map.has("attrs")) {
-            final YMap attrs = b.map(map.get("attrs"), "attrs");
+        if (map.has(key)) {
+            final YMap attrs = b.map(map.get(key), key);
             if (attrs != null) {
                 for (final Map.Entry<String, YNode> entry : attrs.entries().entrySet()) {
                     final QpAttribute attribute = QpAttribute.byLabel(entry.getKey());
@@ -258,8 +269,7 @@ final class CaseReader {
                 }
             }
         }
-        return new ConnectionDef(name, network, optionalExpr(map, "vlan"), attributes, optionalExpr(map, "psn"),
-            optionalExpr(map, "device_psn"), optionalExpr(map, "count"), pd, map.line());
+        return attributes;
     }
 
     private Object attributeValue(final QpAttribute attribute, final YNode node) {
@@ -287,7 +297,7 @@ final class CaseReader {
         if (map == null) {
             return null;
         }
-        b.onlyKeys(map, "a region", "name", "connection", "pd", "length", "access", "fill");
+        b.onlyKeys(map, "a region", "name", "connection", "pd", "length", "access", "fill", "on");
         final String name = b.string(b.required(map, "name", "a region"), "name");
         if (name == null) {
             return null;
@@ -315,7 +325,11 @@ final class CaseReader {
         }
         final Pattern fill = map.has("fill") ? pattern(map.get("fill"), "fill") : null;
         final Expr length = expr(b.required(map, "length", "a region"), "length", Set.of());
-        return new RegionDef(name, connection, pd, length, access, fill, map.line());
+        final String on = b.optionalString(map, "on", "region");
+        if (on != null && !on.equals("peer") && !on.equals("device")) {
+            b.problem(file, map.keyLine("on"), "on must be device or peer, not '" + on + "'");
+        }
+        return new RegionDef(name, connection, pd, length, access, fill, "peer".equals(on), map.line());
     }
 
     private List<Step> steps(final YNode node, final Set<String> loopVars) {
@@ -473,10 +487,33 @@ final class CaseReader {
                 final YMap map = b.map(body, "post_send");
                 return map == null ? null : postSend(map, loopVars);
             }
+            case "network": {
+                final YMap map = b.map(body, "network");
+                return map == null ? null : new Step.Network(network(map, loopVars));
+            }
+            case "expect_traffic": {
+                final YMap map = b.map(body, "expect_traffic");
+                return map == null ? null : new Step.ExpectTraffic(traffic(map, loopVars));
+            }
+            case "expect_rate": {
+                final YMap map = b.map(body, "expect_rate");
+                if (map == null) {
+                    return null;
+                }
+                b.onlyKeys(map, "expect_rate", "qp", "from", "to", "model", "mbps");
+                final Boolean model = b.optionalBool(map, "model", "expect_rate");
+                if ((model == null || !model) && !map.has("mbps")) {
+                    b.problem(map, "expect_rate needs model: true or an mbps matcher");
+                }
+                return new Step.ExpectRate(new RateExpectation(connectionRef(map, "qp"),
+                    optionalExpr(map, "from", loopVars), optionalExpr(map, "to", loopVars), model != null && model,
+                    map.has("mbps") ? matcher(map.get("mbps"), "mbps", loopVars) : null, map.line()));
+            }
             default:
                 b.problem(file, holder.keyLine(kind), "unknown step '" + kind + "'; steps are send, message, flow, expect, "
                     + "expect_unordered, expect_none, advance, expect_memory, expect_completions, expect_counters, "
-                    + "expect_qp, post_recv, post_send, invalidate, modify_qp, write_memory, repeat");
+                    + "expect_qp, post_recv, post_send, invalidate, modify_qp, write_memory, repeat, network, expect_traffic, "
+                    + "expect_rate");
                 return null;
         }
     }
@@ -528,8 +565,9 @@ final class CaseReader {
     }
 
     private Step postSend(final YMap map, final Set<String> loopVars) {
-        b.onlyKeys(map, "post_send", "qp", "op", "mr", "offset", "length", "remote_mr", "remote_offset", "imm",
-            "swap", "add", "compare", "wr_id", "signaled");
+        b.onlyKeys(map, "post_send", "qp", "op", "mr", "offset", "length", "remote_mr", "remote_offset", "remote_va",
+            "rkey", "imm", "invalidate", "swap", "add", "compare", "wr_id", "signaled", "fence", "solicited", "count",
+            "stride");
         final String connection = connectionRef(map, "qp");
         final String op = b.string(b.required(map, "op", "post_send"), "op");
         if (op != null && !MESSAGE_OPS.contains(op)) {
@@ -539,20 +577,182 @@ final class CaseReader {
         checkRegion(map, local);
         final String remote = b.optionalString(map, "remote_mr", "post_send");
         checkRegion(map, remote);
+        final String invalidate = b.optionalString(map, "invalidate", "post_send");
+        checkRegion(map, invalidate);
+        if (op != null && (op.equals("write") || op.equals("write_imm") || op.equals("read") || op.equals("cmp_swap")
+            || op.equals("fetch_add")) && remote == null && !(map.has("remote_va") && map.has("rkey"))) {
+            b.problem(map, op + " needs a remote buffer: remote_mr, or remote_va and rkey");
+        }
+        if ("send_inv".equals(op) && invalidate == null) {
+            b.problem(map, "send_inv needs invalidate: the region whose R_Key it invalidates");
+        }
+        if (!map.has("length") && !(op != null && (op.equals("cmp_swap") || op.equals("fetch_add")))) {
+            b.problem(map, "post_send needs a length");
+        }
         final Boolean signaled = b.optionalBool(map, "signaled", "post_send");
+        final Boolean fence = b.optionalBool(map, "fence", "post_send");
+        final Boolean solicited = b.optionalBool(map, "solicited", "post_send");
         return new Step.PostSend(connection, op, local, optionalExpr(map, "offset", loopVars),
-            optionalExpr(map, "length", loopVars), remote, optionalExpr(map, "remote_offset", loopVars),
-            optionalExpr(map, "imm", loopVars), map.has("swap") ? optionalExpr(map, "swap", loopVars)
-                : optionalExpr(map, "add", loopVars), optionalExpr(map, "compare", loopVars),
-            optionalExpr(map, "wr_id", loopVars), signaled == null || signaled, map.line());
+            map.has("length") ? expr(map.get("length"), "length", loopVars) : Expr.of(8), remote,
+            optionalExpr(map, "remote_offset", loopVars), optionalExpr(map, "remote_va", loopVars),
+            optionalExpr(map, "rkey", loopVars), optionalExpr(map, "imm", loopVars), invalidate,
+            map.has("swap") ? optionalExpr(map, "swap", loopVars) : optionalExpr(map, "add", loopVars),
+            optionalExpr(map, "compare", loopVars), optionalExpr(map, "wr_id", loopVars),
+            signaled == null || signaled, fence != null && fence, solicited != null && solicited,
+            optionalExpr(map, "count", loopVars), optionalExpr(map, "stride", loopVars), map.line());
+    }
+
+    private NetworkSpec network(final YMap map, final Set<String> loopVars) {
+        b.onlyKeys(map, "network", "latency", "jitter", "drop", "duplicate", "delay", "ce", "drop_to_device",
+            "switch");
+        NetworkSpec.SwitchSpec port = null;
+        if (map.has("switch")) {
+            final YMap sw = b.map(map.get("switch"), "switch");
+            if (sw != null) {
+                b.onlyKeys(sw, "switch", "rate_mbps", "kmin", "kmax", "pmax_pct", "buffer", "background");
+                final List<NetworkSpec.Background> background = new ArrayList<>();
+                if (sw.has("background")) {
+                    for (final YNode item : b.list(sw.get("background"))) {
+                        final YMap load = b.map(item, "a background load");
+                        if (load != null) {
+                            b.onlyKeys(load, "a background load", "mbps", "from", "to");
+                            background.add(new NetworkSpec.Background(expr(b.required(load, "mbps", "background"),
+                                "mbps", loopVars), optionalExpr(load, "from", loopVars),
+                                optionalExpr(load, "to", loopVars)));
+                        }
+                    }
+                }
+                port = new NetworkSpec.SwitchSpec(expr(b.required(sw, "rate_mbps", "switch"), "rate_mbps", loopVars),
+                    expr(b.required(sw, "kmin", "switch"), "kmin", loopVars),
+                    expr(b.required(sw, "kmax", "switch"), "kmax", loopVars),
+                    expr(b.required(sw, "pmax_pct", "switch"), "pmax_pct", loopVars),
+                    optionalExpr(sw, "buffer", loopVars), background);
+            }
+        }
+        return new NetworkSpec(optionalExpr(map, "latency", loopVars), optionalExpr(map, "jitter", loopVars),
+            networkRules(map, "drop", loopVars), networkRules(map, "duplicate", loopVars),
+            networkRules(map, "delay", loopVars), networkRules(map, "ce", loopVars),
+            networkRules(map, "drop_to_device", loopVars), port, map.line());
+    }
+
+    private List<NetworkSpec.Rule> networkRules(final YMap map, final String key, final Set<String> loopVars) {
+        final List<NetworkSpec.Rule> rules = new ArrayList<>();
+        if (!map.has(key)) {
+            return rules;
+        }
+        for (final YNode item : b.list(map.get(key))) {
+            if (item instanceof YScalar) {
+                // a bare PSN: its first transmission
+                final Expr psn = expr(item, key, loopVars);
+                if (psn != null) {
+                    rules.add(new NetworkSpec.Rule(null, List.of(psn), 1, List.of(), null, null, null, null, null,
+                        item.line()));
+                }
+                continue;
+            }
+            final YMap rule = b.map(item, "a " + key + " rule");
+            if (rule == null) {
+                continue;
+            }
+            b.onlyKeys(rule, "a " + key + " rule", "qp", "psn", "copy", "opcode", "every", "first", "by", "from",
+                "to", "all");
+            final String connection = rule.has("qp") ? connectionRef(rule, "qp") : null;
+            final List<Expr> psns = rule.has("psn") ? exprs(rule.get("psn"), "psn", loopVars) : List.of();
+            int copy = psns.isEmpty() ? 0 : 1;
+            if (rule.has("copy")) {
+                final YNode node = rule.get("copy");
+                if (node instanceof YScalar scalar && ("any".equals(scalar.value()) || "all".equals(scalar.value()))) {
+                    copy = 0;
+                } else {
+                    final Integer n = b.parse(node, "copy", Integer::parseInt);
+                    if (n == null || n < 1) {
+                        b.problem(node, "copy is 1 (the first transmission), 2, ... or any");
+                    } else {
+                        copy = n;
+                    }
+                }
+            }
+            final List<String> opcodes = rule.has("opcode") ? b.strings(rule.get("opcode"), "opcode") : List.of();
+            for (final String opcode : opcodes) {
+                if (Opcode.byName(opcode) == null) {
+                    b.problem(file, rule.keyLine("opcode"), "unknown opcode '" + opcode + "'");
+                }
+            }
+            if (key.equals("delay") && !rule.has("by")) {
+                b.problem(rule, "a delay rule needs by: the added delay");
+            }
+            if (psns.isEmpty() && opcodes.isEmpty() && !rule.has("every") && !rule.has("first")
+                && !rule.has("from") && !rule.has("to") && !rule.has("all")) {
+                b.problem(rule, "a " + key + " rule selects frames by psn, opcode, every, first, from/to, or all: "
+                    + "true for every frame");
+            }
+            rules.add(new NetworkSpec.Rule(connection, psns, copy, opcodes, optionalExpr(rule, "every", loopVars),
+                optionalExpr(rule, "first", loopVars), optionalExpr(rule, "by", loopVars),
+                optionalExpr(rule, "from", loopVars), optionalExpr(rule, "to", loopVars), rule.line()));
+        }
+        return rules;
+    }
+
+    private TrafficExpectation traffic(final YMap map, final Set<String> loopVars) {
+        b.onlyKeys(map, "expect_traffic", "qp", "retransmitted", "retransmitted_at_least", "first_transmissions",
+            "max_in_flight", "min_gap", "sports", "sports_balanced", "max_queue", "queue_after", "queue_below");
+        final String connection = connectionRef(map, "qp");
+        Map<Expr, Expr> retransmitted = null;
+        boolean exactly = false;
+        for (final String key : List.of("retransmitted", "retransmitted_at_least")) {
+            if (!map.has(key)) {
+                continue;
+            }
+            if (retransmitted != null) {
+                b.problem(map, "give retransmitted or retransmitted_at_least, not both");
+            }
+            exactly = key.equals("retransmitted");
+            retransmitted = new LinkedHashMap<>();
+            final YNode node = map.get(key);
+            if (node instanceof YScalar scalar && "none".equals(scalar.value())) {
+                exactly = true;
+                continue;
+            }
+            for (final YNode item : b.list(node)) {
+                if (item instanceof YMap times) {
+                    b.onlyKeys(times, "a retransmitted PSN", "psn", "times");
+                    retransmitted.put(expr(b.required(times, "psn", key), "psn", loopVars),
+                        times.has("times") ? expr(times.get("times"), "times", loopVars) : Expr.of(1));
+                } else {
+                    final Expr psn = expr(item, key, loopVars);
+                    if (psn != null) {
+                        retransmitted.put(psn, Expr.of(1));
+                    }
+                }
+            }
+        }
+        if (map.has("queue_below") != map.has("queue_after")) {
+            b.problem(map, "queue_below and queue_after go together");
+        }
+        return new TrafficExpectation(connection, retransmitted, exactly,
+            map.has("first_transmissions") ? matcher(map.get("first_transmissions"), "first_transmissions", loopVars)
+                : null,
+            map.has("max_in_flight") ? matcher(map.get("max_in_flight"), "max_in_flight", loopVars) : null,
+            map.has("min_gap") ? matcher(map.get("min_gap"), "min_gap", loopVars) : null,
+            map.has("sports") ? matcher(map.get("sports"), "sports", loopVars) : null,
+            b.optionalBool(map, "sports_balanced", "expect_traffic"),
+            map.has("max_queue") ? matcher(map.get("max_queue"), "max_queue", loopVars) : null,
+            optionalExpr(map, "queue_after", loopVars), optionalExpr(map, "queue_below", loopVars), map.line());
     }
 
     private PacketSpec packet(final YMap map, final Set<String> loopVars) {
         b.onlyKeys(map, "send", "qp", "opcode", "psn", "ackreq", "msn", "first", "last", "offset", "rsn", "mr",
             "mr_offset", "dmalen", "imm", "invalidate", "swap", "add", "compare", "payload", "ecn", "network", "vlan",
-            "fields", "headers", "pad", "truncate", "trailer", "bad_icrc", "udp_checksum", "tver");
+            "fields", "headers", "pad", "truncate", "trailer", "bad_icrc", "udp_checksum", "tver", "ack", "nak",
+            "rnr_nak", "cnp");
         final String connection = connectionRef(map, "qp");
-        final String opcode = b.string(b.required(map, "opcode", "send"), "opcode");
+        final Map<String, Expr> sugarFields = new LinkedHashMap<>();
+        final String sugarOpcode = responseSugar(map, sugarFields, loopVars);
+        final String opcode = sugarOpcode != null ? sugarOpcode
+            : b.string(b.required(map, "opcode", "send"), "opcode");
+        if (sugarOpcode != null && map.has("opcode")) {
+            b.problem(file, map.keyLine("opcode"), "give either opcode or one of ack, nak, rnr_nak, cnp");
+        }
         if (opcode != null && Opcode.byName(opcode) == null) {
             b.problem(file, map.keyLine("opcode"), "unknown opcode '" + opcode + "'");
         }
@@ -598,9 +798,94 @@ final class CaseReader {
             map.has("swap") ? optionalExpr(map, "swap", loopVars) : optionalExpr(map, "add", loopVars),
             optionalExpr(map, "compare", loopVars),
             map.has("payload") ? payload(map.get("payload"), "payload", loopVars) : null, ecn(map, loopVars),
-            network, optionalExpr(map, "vlan", loopVars), fieldValues(map.get("fields"), loopVars), headers,
+            network, optionalExpr(map, "vlan", loopVars), merged(sugarFields, fieldValues(map.get("fields"), loopVars)),
+            headers,
             padLength, padFill, optionalExpr(map, "truncate", loopVars), optionalExpr(map, "trailer", loopVars),
             badIcrc != null && badIcrc, "valid".equals(udpChecksum), optionalExpr(map, "tver", loopVars), map.line());
+    }
+
+    private static Map<String, Expr> merged(final Map<String, Expr> first, final Map<String, Expr> second) {
+        final Map<String, Expr> out = new LinkedHashMap<>(first);
+        out.putAll(second);
+        return out;
+    }
+
+    /**
+     * The acknowledgement shorthands of a {@code send} step (the harness as responder of a requester case): {@code ack:
+     * {psn, msn, sack}} is an ACK whose cumulative point is psn (bth.psn psn - 1, sacketh.base psn), {@code nak: {code,
+     * psn, epsn, msn}} and {@code rnr_nak: {psn, timer, epsn, msn}} name the rejected PSN, {@code cnp: true} a CNP.
+     * PSNs count in the device's request space. Returns the opcode, or null when the step uses none.
+     */
+    private String responseSugar(final YMap map, final Map<String, Expr> fields, final Set<String> loopVars) {
+        int used = 0;
+        String opcode = null;
+        if (map.has("ack")) {
+            used++;
+            final YMap ack = b.map(map.get("ack"), "ack");
+            if (ack != null) {
+                b.onlyKeys(ack, "ack", "psn", "msn", "sack", "bitmap");
+                final Expr psn = expr(b.required(ack, "psn", "ack"), "psn", loopVars);
+                if (psn != null) {
+                    fields.put("bth.psn", Expr.parse("(" + psn + ") - 1"));
+                    fields.put("aeth.syndrome", Expr.of(0x1F));
+                    fields.put("sacketh.base", psn);
+                    fields.put("aeth.msn", ack.has("msn") ? expr(ack.get("msn"), "msn", loopVars) : Expr.of(0));
+                    fields.put("sacketh.bitmap", sackBitmap(ack, psn, loopVars));
+                }
+            }
+            opcode = "ACKNOWLEDGE";
+        }
+        if (map.has("nak") || map.has("rnr_nak")) {
+            used += (map.has("nak") ? 1 : 0) + (map.has("rnr_nak") ? 1 : 0);
+            final boolean rnr = map.has("rnr_nak");
+            final String what = rnr ? "rnr_nak" : "nak";
+            final YMap nak = b.map(map.get(what), what);
+            if (nak != null) {
+                b.onlyKeys(nak, what, rnr ? "timer" : "code", "psn", "epsn", "msn", "sack", "bitmap");
+                final Expr psn = expr(b.required(nak, "psn", what), "psn", loopVars);
+                final Expr code = rnr ? Expr.parse("0x20 | (" + (nak.has("timer")
+                    ? expr(nak.get("timer"), "timer", loopVars) : Expr.of(1)) + ")")
+                    : expr(b.required(nak, "code", what), "code", loopVars);
+                if (psn != null && code != null) {
+                    final Expr epsn = nak.has("epsn") ? expr(nak.get("epsn"), "epsn", loopVars) : psn;
+                    fields.put("bth.psn", psn);
+                    fields.put("aeth.syndrome", code);
+                    fields.put("sacketh.base", epsn);
+                    fields.put("aeth.msn", nak.has("msn") ? expr(nak.get("msn"), "msn", loopVars) : Expr.of(0));
+                    fields.put("sacketh.bitmap", sackBitmap(nak, epsn, loopVars));
+                }
+            }
+            opcode = "ACKNOWLEDGE";
+        }
+        if (map.has("cnp")) {
+            used++;
+            if (!b.bool(map.get("cnp"), "cnp", true)) {
+                b.problem(file, map.keyLine("cnp"), "cnp takes true");
+            }
+            opcode = "CNP";
+        }
+        if (used > 1) {
+            b.problem(map, "use at most one of ack, nak, rnr_nak, cnp in one send step");
+        }
+        return opcode;
+    }
+
+    private Expr sackBitmap(final YMap map, final Expr base, final Set<String> loopVars) {
+        if (map.has("bitmap")) {
+            return expr(map.get("bitmap"), "bitmap", loopVars);
+        }
+        if (!map.has("sack")) {
+            return Expr.of(0);
+        }
+        final List<Expr> psns = exprs(map.get("sack"), "sack", loopVars);
+        if (psns.isEmpty()) {
+            return Expr.of(0);
+        }
+        final StringBuilder bits = new StringBuilder("bits(");
+        for (int i = 0; i < psns.size(); i++) {
+            bits.append(i == 0 ? "" : ", ").append('(').append(psns.get(i)).append(") - (").append(base).append(')');
+        }
+        return Expr.parse(bits.append(')').toString());
     }
 
     private Expr ecn(final YMap map, final Set<String> loopVars) {

@@ -13,8 +13,12 @@ import java.util.Map;
  * @param devicePsn initial PSN of the device's requests (its sq_psn), or null for a seeded random one
  * @param count how many such QPs to create (scale cases), 1 by default
  * @param pd the name of an earlier connection whose protection domain this one shares, or null for a PD of its own
+ * @param peer whether the harness's end is a peer device (a conforming responder the engine runs, see
+ *     {@code org.metaroce.mrct.spi.Peer}) rather than the case's own frames
+ * @param peerAttributes QP attributes of the peer's QP beyond those it shares with the device's (PMTU, TVer, P_Key)
  * @param line line in the case file
  */
 public record ConnectionDef(String name, String network, Expr vlan, Map<String, Object> attributes, Expr psn,
-                            Expr devicePsn, Expr count, String pd, int line) {
+                            Expr devicePsn, Expr count, String pd, boolean peer, Map<String, Object> peerAttributes,
+                            int line) {
 }

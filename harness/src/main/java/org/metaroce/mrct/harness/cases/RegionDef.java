@@ -11,8 +11,9 @@ import java.util.List;
  * @param length bytes
  * @param access access rights (local_write, remote_write, remote_read, remote_atomic)
  * @param fill initial content (written through the control plane; null: zeroes as registered)
+ * @param onPeer whether the region is registered on the harness's peer (requester cases) instead of the device
  * @param line line in the case file
  */
 public record RegionDef(String name, String connection, String pd, Expr length, List<String> access, Pattern fill,
-                        int line) {
+                        boolean onPeer, int line) {
 }

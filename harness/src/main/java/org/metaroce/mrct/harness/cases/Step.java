@@ -176,13 +176,80 @@ public sealed interface Step {
         }
     }
 
-    /** Post a send work request on the device (the device as requester). */
+    /**
+     * Post send work requests on the device (the device as requester): {@code count} WQEs, the k-th with its local and
+     * remote offsets advanced by k times {@code stride}.
+     *
+     * @param connection connection name
+     * @param op message kind (send, send_imm, send_inv, write, write_imm, read, cmp_swap, fetch_add)
+     * @param localRegion the local buffer's region on the device (null: none, for zero-length messages)
+     * @param localOffset offset in it
+     * @param length bytes (8 for atomics)
+     * @param remoteRegion the remote buffer's region (a peer region, or a device region's name for its numbers)
+     * @param remoteOffset offset in it
+     * @param remoteVa remote address when no region is named
+     * @param rkey remote key when no region is named
+     * @param immediate immediate data (send_imm, write_imm)
+     * @param invalidate region whose R_Key a send_inv invalidates
+     * @param swapAdd swap value (cmp_swap) or addend (fetch_add)
+     * @param compare compare value (cmp_swap)
+     * @param wrId work request ID (null: numbered from 1 per connection)
+     * @param signaled whether success is reported by a completion
+     * @param fence the fence flag (section 12.6)
+     * @param solicited the solicited-event flag
+     * @param count how many such WQEs
+     * @param stride offset step between them (null: the length)
+     * @param line line in the case file
+     */
     record PostSend(String connection, String op, String localRegion, Expr localOffset, Expr length,
-                    String remoteRegion, Expr remoteOffset, Expr immediate, Expr swapAdd, Expr compare, Expr wrId,
-                    boolean signaled, int line) implements Step {
+                    String remoteRegion, Expr remoteOffset, Expr remoteVa, Expr rkey, Expr immediate,
+                    String invalidate, Expr swapAdd, Expr compare, Expr wrId, boolean signaled, boolean fence,
+                    boolean solicited, Expr count, Expr stride, int line) implements Step {
         @Override
         public String describe() {
-            return "post " + op + " of " + length + " bytes on " + connection;
+            return "post " + (count == null ? "" : count + " x ") + op + " of " + length + " bytes on " + connection;
+        }
+    }
+
+    /** Replace what the harness's network does to frames between the device and the peer. */
+    record Network(NetworkSpec network) implements Step {
+        @Override
+        public int line() {
+            return network.line();
+        }
+
+        @Override
+        public String describe() {
+            return "network" + (network.drop().isEmpty() ? "" : " dropping " + network.drop().size() + " rule(s)")
+                + (network.switchPort() == null ? "" : " through a congested switch");
+        }
+    }
+
+    /** Expectations on what the device sent as requester (retransmissions, in flight, gaps, ports, queue). */
+    record ExpectTraffic(TrafficExpectation traffic) implements Step {
+        @Override
+        public int line() {
+            return traffic.line();
+        }
+
+        @Override
+        public String describe() {
+            return "expect traffic of " + traffic.connection()
+                + (traffic.retransmitted() == null ? "" : " retransmitting " + traffic.retransmitted().keySet());
+        }
+    }
+
+    /** Expectations on a connection's sending rate. */
+    record ExpectRate(RateExpectation rate) implements Step {
+        @Override
+        public int line() {
+            return rate.line();
+        }
+
+        @Override
+        public String describe() {
+            return "expect the rate of " + rate.connection() + (rate.model() ? " to follow DCQCN" : "")
+                + (rate.mbps() == null ? "" : " in Mb/s " + rate.mbps());
         }
     }
 }

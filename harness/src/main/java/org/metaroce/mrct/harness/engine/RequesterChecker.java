@@ -1,0 +1,524 @@
+package org.metaroce.mrct.harness.engine;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.wire.AethSyndrome;
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.OpKind;
+import org.metaroce.mrct.wire.Opcode;
+import org.metaroce.mrct.wire.Psn;
+import org.metaroce.mrct.wire.RnrTimer;
+
+/**
+ * Watches one connection where the device is the requester: every request it sends, every acknowledgement, response
+ * and CNP it receives, in time order. It knows what a conforming requester may send at each moment (sections 12 and
+ * 13 of MetaRoCE v1) and fails the case on the first frame that breaks a rule, naming the rule and the frame:
+ *
+ * <ul>
+ *   <li>each packet as the posted WQEs make it ({@link SendQueueModel}: Table 12-1 opcodes, payload bytes, PLETH,
+ *       RETH, ImmDt, IETH, AtomicETH, AckReq), retransmissions identical to the original (MR-RTX-006) or proper READ
+ *       re-requests (MR-RTX-016, MR-RTX-017);</li>
+ *   <li>first transmissions in PSN order from sq_psn (MR-REQ-001 to MR-REQ-003), within the send window
+ *       (MR-REQ-012), at most max_rd_atomic READs and atomics outstanding (MR-REQ-013), fences (MR-REQ-014), an AckReq
+ *       at least every ack_req_interval packets (MR-REQ-011);</li>
+ *   <li>no retransmission of a delivered PSN (MR-RTX-001), none without a cause: a loss inferred by the threshold or
+ *       the time condition, una at the expiry of a retransmission timer that could have expired, the end of an RNR
+ *       wait (MR-RTX-002, MR-RTX-007); a pending loss event answered before any new PSN (MR-RTX-003, MR-RTX-004);</li>
+ *   <li>silence during an RNR wait and the resume order after it (MR-RTX-012, MR-RTX-013);</li>
+ *   <li>source-port spraying when the QP's spray attribute is on (MR-MP-002).</li>
+ * </ul>
+ *
+ * <p>Rules are checked from the wire alone, so where the device could know more than the harness (a loss event the
+ * harness cannot see) the checker gives the device the benefit of the doubt. PSNs are relative to the connection's
+ * sq_psn. It also keeps the observations that {@code expect_traffic} and {@code expect_rate} read.
+ */
+final class RequesterChecker {
+    /** Requester parameters of the QP (Appendix B values in force for the case). */
+    record Parameters(int pmtu, int sendWindow, int ackReqInterval, int reorderThreshold, long reorderTimeNs,
+                      long rtoLowNs, long rtoHighNs, int nLow, int maxRdAtomic, boolean spray, boolean legacy,
+                      long toleranceNs) {
+    }
+
+    /** One request frame the device sent. */
+    record Sent(long time, int psn, Opcode opcode, int wireBytes, boolean retransmission, int sport, int evidence) {
+    }
+
+    private static final long NONE = Long.MIN_VALUE;
+
+    private final Connection connection;
+    private final SendQueueModel model;
+    private final Parameters p;
+    private int[] tx = new int[64];
+    private long[] lastTx = new long[64];
+    private long[] lastRetx = filled(64);
+    private long[] deliveredAt = filled(64);
+    private long[] laterAt = filled(64);
+    private boolean[] readEvidence = new boolean[64];
+    private int nextFirst;
+    private int una;
+    private int withoutAckReq;
+    private long timerStart = NONE;
+    private long timerDuration;
+    private long rnrUntil = NONE;
+    private long rnrStarted = NONE;
+    private int rnrResume = -1;
+    private boolean resumeDue;
+    private int maxInFlight;
+    private final List<Sent> sent = new ArrayList<>();
+    private final List<Long> cnps = new ArrayList<>();
+    private final int[] recentPorts = new int[16];
+    private int dataPackets;
+
+    RequesterChecker(final Connection connection, final SendQueueModel model, final Parameters parameters) {
+        this.connection = connection;
+        this.model = model;
+        this.p = parameters;
+    }
+
+    private static long[] filled(final int n) {
+        final long[] a = new long[n];
+        Arrays.fill(a, NONE);
+        return a;
+    }
+
+    private void ensure(final int psn) {
+        if (psn < tx.length) {
+            return;
+        }
+        int n = tx.length;
+        while (n <= psn) {
+            n *= 2;
+        }
+        final int old = tx.length;
+        tx = Arrays.copyOf(tx, n);
+        lastTx = Arrays.copyOf(lastTx, n);
+        lastRetx = Arrays.copyOf(lastRetx, n);
+        deliveredAt = Arrays.copyOf(deliveredAt, n);
+        laterAt = Arrays.copyOf(laterAt, n);
+        readEvidence = Arrays.copyOf(readEvidence, n);
+        Arrays.fill(lastRetx, old, n, NONE);
+        Arrays.fill(deliveredAt, old, n, NONE);
+        Arrays.fill(laterAt, old, n, NONE);
+    }
+
+    private int relative(final int absolute) {
+        return Psn.distance(connection.devicePsnBase, absolute);
+    }
+
+    private boolean delivered(final int psn) {
+        return psn < tx.length && deliveredAt[psn] != NONE;
+    }
+
+    // ------------------------------------------------------------------ frames from the device
+
+    /** Checks a request the device sent at {@code time}; returns the broken rule or null. */
+    StepFailure device(final DecodedFrame f, final long time, final int evidence) {
+        final int psn = relative(f.bth().psn());
+        if (psn >= Psn.HALF) {
+            return failure("MR-REQ-002", evidence, "PSN " + signed(psn) + " is before sq_psn: no WQE was posted for it",
+                new FieldDiff("bth.psn", "0.." + (model.nextPsn() - 1), Integer.toString(signed(psn))));
+        }
+        ensure(psn + 1);
+        final SendQueueModel.Work work = model.byPsn(psn);
+        if (work == null) {
+            return failure(nextFirst == 0 ? "MR-REQ-001" : "MR-REQ-002", evidence, "PSN " + psn
+                + " belongs to no posted WQE (the posted WQEs span PSNs 0.." + (model.nextPsn() - 1) + ")",
+                new FieldDiff("bth.psn", model.nextPsn() == 0 ? "no request (nothing posted)"
+                    : "0.." + (model.nextPsn() - 1), Integer.toString(psn)));
+        }
+        final boolean retransmission = psn < nextFirst;
+        final List<SendQueueModel.Violation> content = model.check(f, work, psn, retransmission);
+        if (!content.isEmpty()) {
+            final SendQueueModel.Violation v = content.get(0);
+            return failure(v.rule(), evidence, (retransmission ? "retransmission of PSN " : "PSN ") + psn + " of "
+                + work.describe() + ": " + v.diff(), content.stream().map(SendQueueModel.Violation::diff).toList());
+        }
+        if (rnrStarted != NONE && time > rnrStarted + p.toleranceNs && time + p.toleranceNs < rnrUntil) {
+            return failure("MR-RTX-012", evidence, "a request was sent during the RNR wait that began at "
+                + CaseRun.nanos(rnrStarted) + " and lasts until " + CaseRun.nanos(rnrUntil),
+                new FieldDiff("time", "at least " + CaseRun.nanos(rnrUntil), CaseRun.nanos(time)));
+        }
+        if (rnrStarted != NONE && time + p.toleranceNs >= rnrUntil) {
+            final long late = rnrUntil + (rnrUntil - rnrStarted) / 10 + 2000 + p.toleranceNs;
+            if (time > late && !resumeDue) {
+                rnrStarted = NONE;
+            } else if (time > late) {
+                return failure("MR-RTX-012", evidence, "the first request after the RNR wait that ended at "
+                    + CaseRun.nanos(rnrUntil) + " came only at " + CaseRun.nanos(time),
+                    new FieldDiff("time", "at most " + CaseRun.nanos(late), CaseRun.nanos(time)));
+            }
+            rnrStarted = NONE;
+            if (timerStart == NONE || timerStart < rnrUntil) {
+                startTimer(rnrUntil);
+            }
+        }
+        final StepFailure failure = retransmission ? retransmission(f, work, psn, time, evidence)
+            : firstTransmission(f, work, psn, time, evidence);
+        if (failure != null) {
+            return failure;
+        }
+        if (p.spray()) {
+            recentPorts[dataPackets % 16] = f.udp().sourcePort();
+            if (dataPackets >= 15 && Arrays.stream(recentPorts).distinct().count() == 1) {
+                return failure("MR-MP-002", evidence, "16 consecutive data packets of a spraying QP all use udp.sport "
+                    + f.udp().sourcePort(), new FieldDiff("udp.sport", "at least 2 values in 16 packets",
+                        "only " + f.udp().sourcePort()));
+            }
+        }
+        dataPackets++;
+        sent.add(new Sent(time, psn, f.opcode(), f.frameLength() + 4, retransmission, f.udp().sourcePort(),
+            evidence));
+        return null;
+    }
+
+    private StepFailure firstTransmission(final DecodedFrame f, final SendQueueModel.Work work, final int psn,
+                                          final long time, final int evidence) {
+        if (psn != nextFirst) {
+            return failure(nextFirst == 0 ? "MR-REQ-001" : psn > nextFirst ? "MR-REQ-003" : "MR-REQ-002", evidence,
+                "PSN " + psn + " is sent for the first time while PSN " + nextFirst + " has not been sent",
+                new FieldDiff("bth.psn", nextFirst + " (the next PSN to send)", Integer.toString(psn)));
+        }
+        if (psn != work.firstPsn) {
+            return failure("MR-REQ-009", evidence, "the first READ REQUEST of " + work.describe() + " names PSN " + psn,
+                new FieldDiff("bth.psn", Integer.toString(work.firstPsn), Integer.toString(psn)));
+        }
+        final int end = work.isRead() ? work.lastPsn() : psn;
+        if (end - una >= p.sendWindow() && !(work.isRead() && psn == una)) {
+            return failure("MR-REQ-012", evidence, "PSN " + end + " is sent for the first time while una is " + una
+                + ", outside the send window of " + p.sendWindow(), new FieldDiff("bth.psn",
+                    "below una + send_window = " + (una + p.sendWindow()), Integer.toString(end)));
+        }
+        if (work.isReadOrAtomic()) {
+            int outstanding = 1;
+            for (final SendQueueModel.Work other : model.works()) {
+                if (other.index < work.index && other.isReadOrAtomic() && !fullyDelivered(other)) {
+                    outstanding++;
+                }
+            }
+            if (outstanding > p.maxRdAtomic()) {
+                return failure("MR-REQ-013", evidence, work.describe() + " is started with " + (outstanding - 1)
+                    + " READ and atomic WQEs outstanding", new FieldDiff("outstanding READ/atomic WQEs",
+                        "at most max_rd_atomic = " + p.maxRdAtomic(), Integer.toString(outstanding)));
+            }
+        }
+        if (work.fence) {
+            for (final SendQueueModel.Work other : model.works()) {
+                if (other.index < work.index && other.isReadOrAtomic() && !fullyDelivered(other)) {
+                    return failure("MR-REQ-014", evidence, "fenced " + work.describe() + " is started before "
+                        + other.describe() + " has completed", new FieldDiff("fence", "every earlier READ and "
+                            + "atomic complete", other.describe() + " still outstanding"));
+                }
+            }
+        }
+        if (!p.legacy()) {
+            final StepFailure pending = pendingLossEvent(time, evidence);
+            if (pending != null) {
+                return pending;
+            }
+        }
+        if (f.bth().ackReq()) {
+            withoutAckReq = 0;
+        } else if (++withoutAckReq >= p.ackReqInterval()) {
+            return failure("MR-REQ-011", evidence, p.ackReqInterval() + " consecutive first transmissions without "
+                + "AckReq", new FieldDiff("bth.ackreq", "1 at least once in ack_req_interval = " + p.ackReqInterval()
+                    + " packets", "0 in " + withoutAckReq));
+        }
+        final boolean idle = una == nextFirst;
+        final int last = work.isRead() ? work.lastPsn() : psn;
+        ensure(last + 1);
+        for (int q = psn; q <= last; q++) {
+            tx[q] = 1;
+            lastTx[q] = time;
+        }
+        nextFirst = last + 1;
+        if (idle) {
+            startTimer(time);
+        }
+        maxInFlight = Math.max(maxInFlight, inFlight());
+        return null;
+    }
+
+    private StepFailure retransmission(final DecodedFrame f, final SendQueueModel.Work work, final int psn,
+                                       final long time, final int evidence) {
+        if (delivered(psn) && deliveredAt[psn] + p.toleranceNs() < time) {
+            return failure("MR-RTX-001", evidence, "PSN " + psn + " of " + work.describe() + " is sent again although "
+                + "the device learnt at " + CaseRun.nanos(deliveredAt[psn]) + " that it was delivered",
+                new FieldDiff("bth.psn", "not a delivered PSN", psn + " (delivered)"));
+        }
+        if (work.isRead() && psn > work.firstPsn && !readEvidence[work.firstPsn]) {
+            return failure("MR-RTX-017", evidence, "READ re-request at PSN " + psn + " of " + work.describe()
+                + " without evidence that the READ REQUEST arrived", new FieldDiff("bth.psn",
+                    work.firstPsn + " (the original READ REQUEST)", Integer.toString(psn)));
+        }
+        if (!p.legacy()) {
+            final boolean eligible = inferredLost(psn, time);
+            final boolean rnr = resumeDue && psn >= rnrResume && time + p.toleranceNs() >= rnrUntil;
+            final boolean timeout = psn == una && timerStart != NONE
+                && time + p.toleranceNs() >= timerStart + timerDuration;
+            if (!eligible && !rnr && !timeout) {
+                final String rule = psn == una && timerStart != NONE && timerDuration == p.rtoHighNs()
+                    && time + p.toleranceNs() >= timerStart + p.rtoLowNs() ? "MR-RTX-007" : "MR-RTX-002";
+                return failure(rule, evidence, "PSN " + psn + " is retransmitted without cause: " + lossState(psn,
+                    time), new FieldDiff("retransmission", "a loss event, the expiry of the retransmission timer "
+                        + "(una " + una + (timerStart == NONE ? "" : ", due at " + CaseRun.nanos(timerStart
+                        + timerDuration)) + ") or the end of an RNR wait", "PSN " + psn + " at "
+                        + CaseRun.nanos(time)));
+            }
+            if (psn == una && !eligible && !rnr) {
+                startTimer(time);
+            }
+        }
+        final int last = work.isRead() ? work.lastPsn() : psn;
+        for (int q = psn; q <= last; q++) {
+            if (!delivered(q)) {
+                tx[q]++;
+                lastTx[q] = time;
+                lastRetx[q] = time;
+                laterAt[q] = NONE;
+            }
+        }
+        return null;
+    }
+
+    /** A loss event the device must have answered before its next first transmission (MR-RTX-003, MR-RTX-004). */
+    private StepFailure pendingLossEvent(final long time, final int evidence) {
+        if (rnrStarted != NONE) {
+            return null;
+        }
+        if (resumeDue) {
+            for (int x = Math.max(una, rnrResume); x < nextFirst; x++) {
+                if (!delivered(x) && lastRetx[x] + p.toleranceNs() < rnrUntil) {
+                    return failure("MR-RTX-013", evidence, "a new PSN is sent after the RNR wait that ended at "
+                        + CaseRun.nanos(rnrUntil) + " before in-flight PSN " + x + " was sent again",
+                        new FieldDiff("bth.psn", "retransmission of " + x, "a first transmission"));
+                }
+            }
+            resumeDue = false;
+        }
+        for (int x = una; x < nextFirst; x++) {
+            if (delivered(x) || laterAt[x] == NONE) {
+                continue;
+            }
+            final long thresholdAt = thresholdEventTime(x);
+            if (thresholdAt != NONE && thresholdAt + p.toleranceNs() < time) {
+                return failure("MR-RTX-003", evidence, "a new PSN is sent while PSN " + x + " has a pending loss "
+                    + "event: " + lossState(x, time), new FieldDiff("bth.psn", "retransmission of " + x
+                        + " first", "a first transmission"));
+            }
+            if (laterAt[x] + p.reorderTimeNs() + p.toleranceNs() < time) {
+                return failure("MR-RTX-004", evidence, "a new PSN is sent while PSN " + x + " has been undelivered "
+                    + "for reorder_time_ns since a later PSN was delivered at " + CaseRun.nanos(laterAt[x]),
+                    new FieldDiff("bth.psn", "retransmission of " + x + " first", "a first transmission"));
+            }
+        }
+        return null;
+    }
+
+    private boolean inferredLost(final int x, final long time) {
+        if (laterAt[x] != NONE && laterAt[x] + p.reorderTimeNs() <= time + p.toleranceNs()) {
+            return true;
+        }
+        final long at = thresholdEventTime(x);
+        return at != NONE && at <= time + p.toleranceNs();
+    }
+
+    /** When the threshold condition for {@code x} became true (with evidence fresher than its last retransmission). */
+    private long thresholdEventTime(final int x) {
+        final List<Long> times = new ArrayList<>();
+        for (int y = x + 1; y < nextFirst; y++) {
+            if (delivered(y) && (lastRetx[x] == NONE || lastTx[y] > lastRetx[x])) {
+                times.add(deliveredAt[y]);
+            }
+        }
+        if (times.size() < p.reorderThreshold()) {
+            return NONE;
+        }
+        times.sort(null);
+        return times.get(p.reorderThreshold() - 1);
+    }
+
+    private String lossState(final int x, final long time) {
+        int later = 0;
+        for (int y = x + 1; y < nextFirst; y++) {
+            if (delivered(y) && (lastRetx[x] == NONE || lastTx[y] > lastRetx[x])) {
+                later++;
+            }
+        }
+        return later + " later PSN(s) delivered" + (lastRetx[x] == NONE ? "" : " since its retransmission at "
+            + CaseRun.nanos(lastRetx[x])) + " (reorder_threshold " + p.reorderThreshold() + "), " + (laterAt[x] == NONE
+            ? "none before it" : "the first at " + CaseRun.nanos(laterAt[x]) + ", " + CaseRun.nanos(time - laterAt[x])
+            + " ago") + " (reorder_time_ns " + p.reorderTimeNs() + ")";
+    }
+
+    private boolean fullyDelivered(final SendQueueModel.Work work) {
+        for (int q = work.firstPsn; q <= work.lastPsn(); q++) {
+            if (!delivered(q)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int inFlight() {
+        int n = 0;
+        for (int q = una; q < nextFirst; q++) {
+            if (!delivered(q)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private void startTimer(final long time) {
+        timerStart = time;
+        timerDuration = inFlight() <= p.nLow() ? p.rtoLowNs() : p.rtoHighNs();
+    }
+
+    // ------------------------------------------------------------------ frames to the device
+
+    /** Takes note of a frame the device received at {@code time} on this connection. */
+    void toDevice(final DecodedFrame f, final long time) {
+        if (!f.isRoce()) {
+            return;
+        }
+        final Opcode opcode = f.opcode();
+        if (opcode == Opcode.CNP) {
+            cnps.add(time);
+            return;
+        }
+        final int before = una;
+        if (opcode == Opcode.ACKNOWLEDGE) {
+            acknowledge(f, time);
+        } else if (opcode.kind() == OpKind.RDMA_READ_RESPONSE) {
+            final int psn = relative(f.bth().psn());
+            final SendQueueModel.Work work = psn < Psn.HALF ? model.byPsn(psn) : null;
+            if (work != null && work.isRead() && psn < nextFirst) {
+                readEvidence[work.firstPsn] = true;
+                deliver(psn, time);
+            }
+        } else if (opcode == Opcode.ATOMIC_ACKNOWLEDGE) {
+            final int psn = relative(f.bth().psn());
+            final SendQueueModel.Work work = psn < Psn.HALF ? model.byPsn(psn) : null;
+            if (work != null && work.isAtomic() && psn < nextFirst) {
+                deliver(psn, time);
+            }
+        }
+        while (una < nextFirst && delivered(una)) {
+            una++;
+        }
+        if (una != before) {
+            if (una < nextFirst) {
+                startTimer(time);
+            } else {
+                timerStart = NONE;
+            }
+        }
+    }
+
+    private void acknowledge(final DecodedFrame f, final long time) {
+        final int syndrome = f.aeth().syndrome();
+        if (f.has(HeaderKind.SACKETH)) {
+            final int base = relative(f.sacketh().base());
+            final long bitmap = f.sacketh().bitmap();
+            if (base < Psn.HALF) {
+                for (int q = una; q < Math.min(base, nextFirst); q++) {
+                    deliverByAck(q, time);
+                }
+                for (int i = 1; i < 64; i++) {
+                    if ((bitmap << i) < 0 && base + i < nextFirst) {
+                        deliverByAck(base + i, time);
+                    }
+                }
+            }
+        } else if (AethSyndrome.valueOf(syndrome) == AethSyndrome.ACK) {
+            final int cumulative = relative(Psn.add(f.bth().psn(), 1));
+            for (int q = una; cumulative < Psn.HALF && q < Math.min(cumulative, nextFirst); q++) {
+                deliverByAck(q, time);
+            }
+        }
+        if ((syndrome & 0xE0) == 0x20 && !p.legacy()) {
+            final int psn = relative(f.bth().psn());
+            if (psn < nextFirst && !delivered(psn)) {
+                if (rnrStarted != NONE && time < rnrUntil) {
+                    rnrResume = Math.min(rnrResume, psn);
+                } else {
+                    rnrStarted = time;
+                    rnrUntil = time + RnrTimer.nanos(syndrome & 0x1F);
+                    rnrResume = psn;
+                    resumeDue = true;
+                    timerStart = NONE;
+                }
+            }
+        }
+    }
+
+    /** A cumulative point or SACK bit: delivers SEND and WRITE PSNs, and is evidence that a READ arrived. */
+    private void deliverByAck(final int psn, final long time) {
+        final SendQueueModel.Work work = model.byPsn(psn);
+        if (work == null) {
+            return;
+        }
+        if (work.isReadOrAtomic()) {
+            readEvidence[work.firstPsn] = true;
+            return;
+        }
+        deliver(psn, time);
+    }
+
+    private void deliver(final int psn, final long time) {
+        if (delivered(psn)) {
+            return;
+        }
+        deliveredAt[psn] = time;
+        for (int x = una; x < psn; x++) {
+            if (!delivered(x) && tx[x] > 0 && laterAt[x] == NONE
+                && (lastRetx[x] == NONE || lastTx[psn] > lastRetx[x])) {
+                laterAt[x] = time;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ observations
+
+    List<Sent> sent() {
+        return sent;
+    }
+
+    List<Long> cnps() {
+        return cnps;
+    }
+
+    int maxInFlight() {
+        return maxInFlight;
+    }
+
+    /** Transmissions of relative PSN {@code psn} (0 when never sent). */
+    int transmissions(final int psn) {
+        return psn < tx.length ? tx[psn] : 0;
+    }
+
+    /** Distinct PSNs sent. */
+    int firstTransmissions() {
+        return nextFirst;
+    }
+
+    private static int signed(final int relative) {
+        return relative >= Psn.HALF ? relative - Psn.MODULUS : relative;
+    }
+
+    private static StepFailure failure(final String rule, final int evidence, final String message,
+                                       final FieldDiff diff) {
+        return failure(rule, evidence, message, List.of(diff));
+    }
+
+    private static StepFailure failure(final String rule, final int evidence, final String message,
+                                       final List<FieldDiff> diffs) {
+        final StepFailure failure = new StepFailure("frame #" + evidence + " breaks " + rule + ": " + message,
+            evidence, diffs, null, null);
+        failure.rule = rule;
+        return failure;
+    }
+}

@@ -1,0 +1,261 @@
+package org.metaroce.mrct.harness.engine;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.spi.WorkOpcode;
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.Opcode;
+
+/**
+ * What a conforming requester sends for the work requests a case posted on one QP (MetaRoCE v1 section 12): each
+ * WQE's MSN, RSN, PSN span, and for every PSN the exact packet (Table 12-1 opcode, payload bytes, PLETH, RETH, ImmDt,
+ * IETH, AtomicETH, AckReq). PSNs are relative to the QP's sq_psn.
+ */
+final class SendQueueModel {
+    /** A rule broken by one field of a request packet. */
+    record Violation(String rule, FieldDiff diff) {
+    }
+
+    /** One posted WQE as the wire must show it. */
+    static final class Work {
+        final int index;
+        final WorkOpcode op;
+        final long length;
+        final byte[] payload;
+        final long remoteVa;
+        final int rkey;
+        final int immediate;
+        final long swapAdd;
+        final long compare;
+        final boolean fence;
+        final long wrId;
+        final boolean signaled;
+        int msn;
+        int rsn;
+        int firstPsn;
+        int span;
+
+        Work(final int index, final WorkOpcode op, final long length, final byte[] payload, final long remoteVa,
+             final int rkey, final int immediate, final long swapAdd, final long compare, final boolean fence,
+             final long wrId, final boolean signaled) {
+            this.index = index;
+            this.op = op;
+            this.length = length;
+            this.payload = payload;
+            this.remoteVa = remoteVa;
+            this.rkey = rkey;
+            this.immediate = immediate;
+            this.swapAdd = swapAdd;
+            this.compare = compare;
+            this.fence = fence;
+            this.wrId = wrId;
+            this.signaled = signaled;
+        }
+
+        boolean isRead() {
+            return op == WorkOpcode.RDMA_READ;
+        }
+
+        boolean isAtomic() {
+            return op == WorkOpcode.COMPARE_SWAP || op == WorkOpcode.FETCH_ADD;
+        }
+
+        /** READs and atomics: counted against max_rd_atomic, waited for by a fence. */
+        boolean isReadOrAtomic() {
+            return isRead() || isAtomic();
+        }
+
+        boolean consumesReceive() {
+            return op == WorkOpcode.SEND || op == WorkOpcode.SEND_WITH_IMM || op == WorkOpcode.SEND_WITH_INV
+                || op == WorkOpcode.RDMA_WRITE_WITH_IMM;
+        }
+
+        int lastPsn() {
+            return firstPsn + span - 1;
+        }
+
+        String describe() {
+            return "WQE " + (index + 1) + " (" + op.name().toLowerCase(Locale.ROOT) + " of " + length + " bytes, MSN "
+                + msn + ", PSNs " + firstPsn + (span > 1 ? ".." + lastPsn() : "") + ")";
+        }
+    }
+
+    private final int pmtu;
+    private final List<Work> works = new ArrayList<>();
+    private int nextPsn;
+    private int nextRsn;
+
+    SendQueueModel(final int pmtu) {
+        this.pmtu = pmtu;
+    }
+
+    List<Work> works() {
+        return works;
+    }
+
+    /** The relative PSN after every posted WQE's span. */
+    int nextPsn() {
+        return nextPsn;
+    }
+
+    /** Records a posted WQE, numbering it as the device must. */
+    Work post(final Work work) {
+        work.msn = works.size();
+        work.rsn = work.consumesReceive() ? nextRsn++ : 0;
+        work.firstPsn = nextPsn;
+        work.span = work.isAtomic() ? 1 : (int) Math.max(1, (work.length + pmtu - 1) / pmtu);
+        nextPsn += work.span;
+        works.add(work);
+        return work;
+    }
+
+    /** The WQE whose span holds relative PSN {@code psn}, or null. */
+    Work byPsn(final int psn) {
+        int low = 0;
+        int high = works.size() - 1;
+        while (low <= high) {
+            final int mid = (low + high) >>> 1;
+            final Work w = works.get(mid);
+            if (psn < w.firstPsn) {
+                high = mid - 1;
+            } else if (psn > w.lastPsn()) {
+                low = mid + 1;
+            } else {
+                return w;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Every way {@code frame}, a request the device sent at relative PSN {@code psn} of {@code work}, differs from the
+     * packet the specification requires. A retransmission must equal the original (MR-RTX-006) except for a READ
+     * re-request (MR-RTX-016), whose own shape is checked instead.
+     */
+    List<Violation> check(final DecodedFrame frame, final Work work, final int psn, final boolean retransmission) {
+        final List<Violation> out = new ArrayList<>();
+        final int k = psn - work.firstPsn;
+        final Opcode opcode = frame.opcode();
+        final String again = retransmission ? "MR-RTX-006" : null;
+        if (work.isRead()) {
+            expect(out, "MR-REQ-006", "bth.opcode", Opcode.RDMA_READ_REQUEST, opcode);
+            if (opcode != Opcode.RDMA_READ_REQUEST) {
+                return out;
+            }
+            final String rule = k == 0 ? (retransmission ? "MR-RTX-017" : "MR-REQ-009") : "MR-RTX-016";
+            number(out, rule, frame, "pleth.offset", (long) k * pmtu);
+            number(out, rule, frame, "pleth.first", 1);
+            number(out, rule, frame, "pleth.last", 1);
+            number(out, k == 0 && !retransmission ? "MR-REQ-007" : rule, frame, "pleth.msn", work.msn);
+            number(out, "MR-HDR-005", frame, "pleth.rsn", 0);
+            number(out, rule, frame, "reth.va", work.remoteVa);
+            number(out, rule, frame, "reth.rkey", Integer.toUnsignedLong(work.rkey));
+            number(out, rule, frame, "reth.dmalen", work.length);
+            number(out, "MR-REQ-010", frame, "bth.ackreq", 1);
+            return out;
+        }
+        if (work.isAtomic()) {
+            final Opcode want = work.op == WorkOpcode.COMPARE_SWAP ? Opcode.COMPARE_SWAP : Opcode.FETCH_ADD;
+            expect(out, "MR-REQ-006", "bth.opcode", want, opcode);
+            if (opcode != want) {
+                return out;
+            }
+            final String rule = retransmission ? "MR-RTX-018" : "MR-HDR-009";
+            number(out, rule, frame, "atomiceth.va", work.remoteVa);
+            number(out, rule, frame, "atomiceth.rkey", Integer.toUnsignedLong(work.rkey));
+            number(out, rule, frame, "atomiceth.swap", work.swapAdd);
+            number(out, rule, frame, "atomiceth.compare", work.op == WorkOpcode.COMPARE_SWAP ? work.compare : 0);
+            number(out, retransmission ? rule : "MR-REQ-007", frame, "pleth.msn", work.msn);
+            number(out, "MR-HDR-005", frame, "pleth.rsn", 0);
+            number(out, "MR-REQ-010", frame, "bth.ackreq", 1);
+            return out;
+        }
+        final int n = work.span;
+        final boolean last = k == n - 1;
+        final Opcode want = segmentOpcode(work.op, n == 1 ? 0 : k == 0 ? 1 : last ? 3 : 2);
+        expect(out, again != null ? again : "MR-REQ-006", "bth.opcode", want, opcode);
+        if (opcode != want) {
+            return out;
+        }
+        final long offset = (long) k * pmtu;
+        final int length = (int) (last ? work.length - offset : pmtu);
+        if (frame.payloadLength() != length) {
+            out.add(new Violation(again != null ? again : last ? "MR-REQ-005" : "MR-REQ-004", new FieldDiff(
+                "payload_len", FrameCheck.number(length), FrameCheck.number(frame.payloadLength()))));
+        } else if (work.payload != null) {
+            final byte[] want2 = Arrays.copyOfRange(work.payload, (int) offset, (int) offset + length);
+            final byte[] actual = frame.payload();
+            if (!Arrays.equals(want2, actual)) {
+                out.add(new Violation(again != null ? again : "MR-REQ-005", new FieldDiff("payload",
+                    "message bytes " + offset + ".." + (offset + length - 1) + " of " + work.describe(),
+                    FrameCheck.firstDifference(want2, actual))));
+            }
+        }
+        number(out, again != null ? again : "MR-HDR-004", frame, "pleth.offset", offset);
+        number(out, again != null ? again : "MR-REQ-007", frame, "pleth.msn", work.msn);
+        number(out, again != null ? again : "MR-HDR-005", frame, "pleth.rsn", work.consumesReceive() ? work.rsn : 0);
+        if (last) {
+            number(out, "MR-REQ-010", frame, "bth.ackreq", 1);
+        }
+        if (frame.has(HeaderKind.RETH)) {
+            number(out, "MR-HDR-007", frame, "reth.va", work.remoteVa);
+            number(out, "MR-HDR-007", frame, "reth.rkey", Integer.toUnsignedLong(work.rkey));
+            number(out, "MR-HDR-007", frame, "reth.dmalen", work.length);
+        }
+        if (frame.has(HeaderKind.IMMDT)) {
+            number(out, again != null ? again : "MR-HDR-010", frame, "immdt", Integer.toUnsignedLong(work.immediate));
+        }
+        if (frame.has(HeaderKind.IETH)) {
+            number(out, again != null ? again : "MR-HDR-011", frame, "ieth.rkey",
+                Integer.toUnsignedLong(work.immediate));
+        }
+        return out;
+    }
+
+    /** Table 12-1: position 0 only, 1 first, 2 middle, 3 last. */
+    static Opcode segmentOpcode(final WorkOpcode op, final int position) {
+        final boolean write = op == WorkOpcode.RDMA_WRITE || op == WorkOpcode.RDMA_WRITE_WITH_IMM;
+        if (position == 1) {
+            return write ? Opcode.RDMA_WRITE_FIRST : Opcode.SEND_FIRST;
+        }
+        if (position == 2) {
+            return write ? Opcode.RDMA_WRITE_MIDDLE : Opcode.SEND_MIDDLE;
+        }
+        final boolean only = position == 0;
+        return switch (op) {
+            case SEND -> only ? Opcode.SEND_ONLY : Opcode.SEND_LAST;
+            case SEND_WITH_IMM -> only ? Opcode.SEND_ONLY_WITH_IMMEDIATE : Opcode.SEND_LAST_WITH_IMMEDIATE;
+            case SEND_WITH_INV -> only ? Opcode.SEND_ONLY_WITH_INVALIDATE : Opcode.SEND_LAST_WITH_INVALIDATE;
+            case RDMA_WRITE -> only ? Opcode.RDMA_WRITE_ONLY : Opcode.RDMA_WRITE_LAST;
+            case RDMA_WRITE_WITH_IMM -> only ? Opcode.RDMA_WRITE_ONLY_WITH_IMMEDIATE
+                : Opcode.RDMA_WRITE_LAST_WITH_IMMEDIATE;
+            default -> throw new IllegalArgumentException(op + " is not segmented");
+        };
+    }
+
+    private static void expect(final List<Violation> out, final String rule, final String field, final Opcode want,
+                               final Opcode actual) {
+        if (want != actual) {
+            out.add(new Violation(rule, new FieldDiff(field, FrameCheck.describeOpcode(want),
+                FrameCheck.describeOpcode(actual))));
+        }
+    }
+
+    private static void number(final List<Violation> out, final String rule, final DecodedFrame frame,
+                               final String field, final long want) {
+        final org.metaroce.mrct.wire.FrameField f = frame.field(field);
+        if (f == null) {
+            out.add(new Violation(rule, new FieldDiff(field, FrameCheck.describe(field, want), "absent")));
+            return;
+        }
+        final long actual = frame.get(f);
+        if (actual != want) {
+            out.add(new Violation(rule, new FieldDiff(field, FrameCheck.describe(field, want),
+                FrameCheck.describe(field, actual))));
+        }
+    }
+}
