@@ -11,9 +11,10 @@ import java.util.Map;
  * @param attributes QP attributes (names from the specification) as expressions or strings
  * @param psn initial PSN of requests to the device (its rq_psn), or null for a seeded random one
  * @param devicePsn initial PSN of the device's requests (its sq_psn), or null for a seeded random one
- * @param count how many such QPs to create (scale cases), 1 by default
+ * @param count how many such QPs to create (scale cases), 1 by default; steps name them {@code name[i]}
+ * @param pd the name of an earlier connection whose protection domain the QP joins, or null for a PD of its own
  * @param line line in the case file
  */
 public record ConnectionDef(String name, String network, Expr vlan, Map<String, Object> attributes, Expr psn,
-                            Expr devicePsn, Expr count, int line) {
+                            Expr devicePsn, Expr count, String pd, int line) {
 }

@@ -238,7 +238,7 @@ final class CaseRun {
 
     private void createConnection(final ConnectionDef cd, final String name, final SplittableRandom random) {
         final boolean ipv6 = "ipv6".equals(cd.network());
-        final int pd = control.allocatePd();
+        final int pd = cd.pd() != null ? sharedPd(cd.pd()) : control.allocatePd();
         final int peerQpn = 0x100 + random.nextInt(0xFFFF00);
         final int psnBase = cd.psn() != null ? (int) (eval(cd.psn()) & Psn.MASK) : random.nextInt(Psn.MODULUS);
         final int devicePsnBase = cd.devicePsn() != null ? (int) (eval(cd.devicePsn()) & Psn.MASK)
@@ -281,6 +281,10 @@ final class CaseRun {
         final Connection connection = new Connection(name, pd, qpn, peerQpn, psnBase, devicePsnBase, encapsulation,
             attributes.getInt(QpAttribute.TVER, 1), attributes.getInt(QpAttribute.PKEY, 0xFFFF),
             attributes.getInt(QpAttribute.PMTU, 1024), attributes.getInt(QpAttribute.RECV_WINDOW, 128));
+        connection.created = attributes;
+        connection.spray = attributes.getBoolean(QpAttribute.SPRAY, false);
+        connection.udpSport = attributes.has(QpAttribute.UDP_SPORT) ? attributes.getInt(QpAttribute.UDP_SPORT, 0)
+            : null;
         connections.put(name, connection);
         byPeerQpn.put(peerQpn, connection);
         values.put(name + ".qpn", (long) qpn);
@@ -290,6 +294,15 @@ final class CaseRun {
         values.put(name + ".pmtu", (long) connection.pmtu);
         addresses.put(name + ".harness_ip", encapsulation.sourceIp());
         addresses.put(name + ".device_ip", encapsulation.destinationIp());
+    }
+
+    /** The PD of the connection named {@code name} (its first QP when it has several), for {@code pd: name}. */
+    private int sharedPd(final String name) {
+        final Connection owner = connections.containsKey(name) ? connections.get(name) : connections.get(name + "[0]");
+        if (owner == null) {
+            throw new IllegalArgumentException("pd: no earlier connection '" + name + "' to share a PD with");
+        }
+        return owner.pd;
     }
 
     @SuppressWarnings("unchecked")
@@ -323,7 +336,12 @@ final class CaseRun {
     }
 
     private Connection connection(final String name) {
-        final Connection c = connections.get(name);
+        Connection c = connections.get(name);
+        final int open = name.indexOf('[');
+        if (c == null && open > 0 && name.endsWith("]")) {
+            final long index = eval(Expr.parse(name.substring(open + 1, name.length() - 1)));
+            c = connections.get(name.substring(0, open) + "[" + index + "]");
+        }
         if (c == null) {
             throw new IllegalArgumentException("no connection '" + name + "'");
         }
@@ -374,25 +392,7 @@ final class CaseRun {
             control.invalidateRkey(region.mr.rkey());
             region.invalidated = true;
         } else if (step instanceof Step.ModifyQp m) {
-            QpAttributes attributes = QpAttributes.empty();
-            for (final Map.Entry<String, Object> entry : m.attributes().entrySet()) {
-                final QpAttribute attribute = QpAttribute.byLabel(entry.getKey());
-                attributes = attributes.with(attribute, attributeValue(attribute, entry.getValue()));
-            }
-            try {
-                control.modifyQp(connection(m.connection()).deviceQpn,
-                    QpState.valueOf(m.state().toUpperCase(Locale.ROOT)), attributes);
-            } catch (RejectedException e) {
-                if (!m.rejected()) {
-                    throw new StepFailure("the device rejected the modification: " + e.getMessage(), -1,
-                        List.of(new FieldDiff("modify_qp", "accepted", "rejected: " + e.getMessage())), null, null);
-                }
-                return;
-            }
-            if (m.rejected()) {
-                throw new StepFailure("the device accepted a modification it must reject", -1,
-                    List.of(new FieldDiff("modify_qp", "rejected", "accepted")), null, null);
-            }
+            modifyQp(m);
         } else if (step instanceof Step.WriteMemory w) {
             final Region region = regions.get(w.region());
             final long offset = w.offset() == null ? 0 : eval(w.offset());
@@ -419,6 +419,61 @@ final class CaseRun {
             }
         } else if (step instanceof Step.PostSend p) {
             throw new UnsupportedOperationException("post_send (the device as requester) is not wired yet");
+        }
+    }
+
+    /**
+     * A {@code modify_qp} step. The first modification after a RESET gives the QP its creation attributes again (the
+     * case's own attributes take precedence), as the control plane of a peer bringing the connection back would; the
+     * harness's end of the connection starts afresh at the RESET, and a new rq_psn or sq_psn given before the QP is
+     * back in RTS moves the connection's PSN spaces (MR-QP-010).
+     */
+    private void modifyQp(final Step.ModifyQp m) {
+        final Connection c = connection(m.connection());
+        final QpState target = QpState.valueOf(m.state().toUpperCase(Locale.ROOT));
+        QpAttributes attributes = c.needsAttributes && target != QpState.RESET ? c.created : QpAttributes.empty();
+        for (final Map.Entry<String, Object> entry : m.attributes().entrySet()) {
+            final QpAttribute attribute = QpAttribute.byLabel(entry.getKey());
+            attributes = attributes.with(attribute, attributeValue(attribute, entry.getValue()));
+        }
+        try {
+            control.modifyQp(c.deviceQpn, target, attributes);
+        } catch (RejectedException e) {
+            if (!m.rejected()) {
+                throw new StepFailure("the device rejected the modification: " + e.getMessage(), -1,
+                    List.of(new FieldDiff("modify_qp", "accepted", "rejected: " + e.getMessage())), null, null);
+            }
+            return;
+        }
+        if (m.rejected()) {
+            throw new StepFailure("the device accepted a modification it must reject", -1,
+                List.of(new FieldDiff("modify_qp", "rejected", "accepted")), null, null);
+        }
+        c.forgetPorts();
+        if (target == QpState.RESET) {
+            c.restart();
+            highestBase.remove(c);
+            return;
+        }
+        if (c.needsAttributes) {
+            c.needsAttributes = false;
+        }
+        if (c.restarting) {
+            if (attributes.has(QpAttribute.RQ_PSN)) {
+                c.psnBase = attributes.getInt(QpAttribute.RQ_PSN, c.psnBase) & Psn.MASK;
+                values.put(c.name + ".psn", (long) c.psnBase);
+            }
+            if (attributes.has(QpAttribute.SQ_PSN)) {
+                c.devicePsnBase = attributes.getInt(QpAttribute.SQ_PSN, c.devicePsnBase) & Psn.MASK;
+                values.put(c.name + ".device_psn", (long) c.devicePsnBase);
+            }
+            c.restarting = target != QpState.RTS;
+        }
+        if (attributes.has(QpAttribute.SPRAY)) {
+            c.spray = attributes.getBoolean(QpAttribute.SPRAY, c.spray);
+        }
+        if (attributes.has(QpAttribute.UDP_SPORT)) {
+            c.udpSport = attributes.getInt(QpAttribute.UDP_SPORT, 0);
         }
     }
 
@@ -473,7 +528,7 @@ final class CaseRun {
         final DecodedFrame decoded = decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
         final Connection owner = decoded.isRoce() ? byPeerQpn.get(decoded.bth().destQp()) : null;
         final TransmitRules.Violation violation = TransmitRules.check(decoded, owner, endpoints.harnessMac(),
-            highestBase);
+            endpoints.deviceMac(), highestBase);
         if (violation != null) {
             final int index = evidence.add(Direction.FROM_DUT, frame.timestampNanos(), bytes, stepIndex,
                 "violates " + violation.rule());
