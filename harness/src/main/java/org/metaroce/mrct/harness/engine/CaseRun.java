@@ -85,6 +85,9 @@ final class CaseRun {
     private final Traffic traffic;
     private final Function<String, Long> names = this::name;
     private Map<String, Long> countersAtStart = Map.of();
+    private QpAttributes profileAttributes;
+    private final Map<Boolean, Encapsulation> baseEncapsulations = new HashMap<>();
+    private final Map<String, Expr> indexExpressions = new HashMap<>();
     private Evidence evidence;
     private long start;
     private long lastTime;
@@ -214,7 +217,7 @@ final class CaseRun {
             }
         }
         for (final RegionDef rd : def.regions()) {
-            final Connection owner = rd.connection() != null ? connections.get(rd.connection())
+            final Connection owner = rd.connection() != null ? firstNamed(rd.connection())
                 : connections.values().iterator().next();
             final int pd = "own".equals(rd.pd()) ? control.allocatePd() : owner.pd;
             final Set<Access> access = EnumSet.noneOf(Access.class);
@@ -239,35 +242,34 @@ final class CaseRun {
     private void createConnection(final ConnectionDef cd, final String name, final SplittableRandom random) {
         final boolean ipv6 = "ipv6".equals(cd.network());
         final int pd = cd.pd() != null ? sharedPd(cd.pd()) : control.allocatePd();
-        final int peerQpn = 0x100 + random.nextInt(0xFFFF00);
+        int peerQpn = 0x100 + random.nextInt(0xFFFF00);
+        while (byPeerQpn.containsKey(peerQpn)) {
+            peerQpn = 0x100 + random.nextInt(0xFFFF00); // scale cases: every connection needs its own peer QPN
+        }
         final int psnBase = cd.psn() != null ? (int) (eval(cd.psn()) & Psn.MASK) : random.nextInt(Psn.MODULUS);
         final int devicePsnBase = cd.devicePsn() != null ? (int) (eval(cd.devicePsn()) & Psn.MASK)
             : random.nextInt(Psn.MODULUS);
-        QpAttributes attributes = QpAttributes.empty();
-        for (final QpAttribute attribute : PROFILE_ATTRIBUTES) {
-            final Long value = values.get(attribute.label());
-            if (value != null) {
-                attributes = attributes.with(attribute, value);
-            }
-        }
         final String harnessIp = ipv6 ? endpoints.harnessIpv6() : endpoints.harnessIpv4();
         final String deviceIp = ipv6 ? endpoints.deviceIpv6() : endpoints.deviceIpv4();
         if (harnessIp == null || deviceIp == null) {
             throw new UnsupportedOperationException("no " + cd.network() + " address for the device or the harness");
         }
-        attributes = attributes.with(QpAttribute.PD, pd).with(QpAttribute.DEST_QPN, peerQpn)
+        // built from small maps merged once each: a scale case creates 65,536 connections
+        final QpAttributes own = QpAttributes.empty().with(QpAttribute.PD, pd).with(QpAttribute.DEST_QPN, peerQpn)
             .with(QpAttribute.RQ_PSN, psnBase).with(QpAttribute.SQ_PSN, devicePsnBase)
             .with(QpAttribute.DEST_IP, harnessIp).with(QpAttribute.DEST_MAC, endpoints.harnessMac())
             .with(QpAttribute.TVER, 1).with(QpAttribute.PKEY, 0xFFFF)
             .with(QpAttribute.ACCESS, Set.of(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC));
+        QpAttributes fromCase = QpAttributes.empty();
         for (final Map.Entry<String, Object> entry : cd.attributes().entrySet()) {
             final QpAttribute attribute = QpAttribute.byLabel(entry.getKey());
-            attributes = attributes.with(attribute, attributeValue(attribute, entry.getValue()));
+            fromCase = fromCase.with(attribute, attributeValue(attribute, entry.getValue()));
         }
-        Encapsulation encapsulation = (ipv6 ? Encapsulation.ipv6(harnessIp, deviceIp)
-            : Encapsulation.ipv4(harnessIp, deviceIp))
+        QpAttributes attributes = profileAttributes().with(own).with(fromCase);
+        Encapsulation encapsulation = baseEncapsulations.computeIfAbsent(ipv6, v6 -> (v6
+            ? Encapsulation.ipv6(harnessIp, deviceIp) : Encapsulation.ipv4(harnessIp, deviceIp))
             .withMacs(endpoints.harnessMac(), endpoints.deviceMac())
-            .withDscp(values.getOrDefault("data_dscp", 26L).intValue())
+            .withDscp(values.getOrDefault("data_dscp", 26L).intValue()))
             .withUdpSourcePort(0xC000 | (peerQpn & 0x3FFF));
         if (cd.vlan() != null) {
             final int vlan = (int) eval(cd.vlan());
@@ -287,22 +289,45 @@ final class CaseRun {
             : null;
         connections.put(name, connection);
         byPeerQpn.put(peerQpn, connection);
-        values.put(name + ".qpn", (long) qpn);
-        values.put(name + ".peer_qpn", (long) peerQpn);
-        values.put(name + ".psn", (long) psnBase);
-        values.put(name + ".device_psn", (long) devicePsnBase);
-        values.put(name + ".pmtu", (long) connection.pmtu);
+        if (name.equals(cd.name())) { // the QPs of a connection with a count (q[i]) have no names in expressions
+            values.put(name + ".qpn", (long) qpn);
+            values.put(name + ".peer_qpn", (long) peerQpn);
+            values.put(name + ".psn", (long) psnBase);
+            values.put(name + ".device_psn", (long) devicePsnBase);
+            values.put(name + ".pmtu", (long) connection.pmtu);
+        }
         addresses.put(name + ".harness_ip", encapsulation.sourceIp());
         addresses.put(name + ".device_ip", encapsulation.destinationIp());
     }
 
+    /** The QP attributes taken from the profile and the case's parameters (the same for every connection). */
+    private QpAttributes profileAttributes() {
+        if (profileAttributes == null) {
+            QpAttributes attributes = QpAttributes.empty();
+            for (final QpAttribute attribute : PROFILE_ATTRIBUTES) {
+                final Long value = values.get(attribute.label());
+                if (value != null) {
+                    attributes = attributes.with(attribute, value);
+                }
+            }
+            profileAttributes = attributes;
+        }
+        return profileAttributes;
+    }
+
     /** The PD of the connection named {@code name} (its first QP when it has several), for {@code pd: name}. */
     private int sharedPd(final String name) {
-        final Connection owner = connections.containsKey(name) ? connections.get(name) : connections.get(name + "[0]");
+        final Connection owner = firstNamed(name);
         if (owner == null) {
             throw new IllegalArgumentException("pd: no earlier connection '" + name + "' to share a PD with");
         }
         return owner.pd;
+    }
+
+    /** The connection called {@code name}, or the first QP ({@code name[0]}) of a connection with a count. */
+    private Connection firstNamed(final String name) {
+        final Connection c = connections.get(name);
+        return c != null ? c : connections.get(name + "[0]");
     }
 
     @SuppressWarnings("unchecked")
@@ -339,7 +364,8 @@ final class CaseRun {
         Connection c = connections.get(name);
         final int open = name.indexOf('[');
         if (c == null && open > 0 && name.endsWith("]")) {
-            final long index = eval(Expr.parse(name.substring(open + 1, name.length() - 1)));
+            final long index = eval(indexExpressions.computeIfAbsent(name,
+                n -> Expr.parse(n.substring(open + 1, n.length() - 1))));
             c = connections.get(name.substring(0, open) + "[" + index + "]");
         }
         if (c == null) {
