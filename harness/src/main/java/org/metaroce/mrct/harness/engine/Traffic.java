@@ -77,7 +77,9 @@ final class Traffic {
         final Region region = spec.region() == null ? null : regions.get(spec.region());
         final long regionOffset = spec.regionOffset() == null ? 0 : spec.regionOffset().eval(names);
         final long dmaLength = spec.dmaLength() != null ? spec.dmaLength().eval(names) : payloadLength;
-        final int span = opcode == Opcode.RDMA_READ_REQUEST ? (int) Math.max(1, (dmaLength + c.pmtu - 1) / c.pmtu) : 1;
+        // a re-request (pleth.offset > 0) spans only the PSNs from the first byte it asks for (section 13.6)
+        final long requested = Math.max(0, dmaLength - messageOffset);
+        final int span = opcode == Opcode.RDMA_READ_REQUEST ? (int) Math.max(1, (requested + c.pmtu - 1) / c.pmtu) : 1;
         final int psn = spec.psn() != null ? (int) spec.psn().eval(names) : c.nextPsn;
 
         FrameBuilder frame = FrameBuilder.of(encapsulation(spec, c, names), opcode).tver(tver).payload(payload)
