@@ -40,6 +40,8 @@ final class CaseReader {
     private final Set<String> names = new LinkedHashSet<>();
     /** Every name an expression of the case uses, to find matrix variables nothing uses (misspelt parameters). */
     private final Set<String> used = new LinkedHashSet<>();
+    /** Loop variables in scope while steps are read (for indexed connection names, {@code q[i]}). */
+    private Set<String> loopScope = Set.of();
 
     CaseReader(final Binder binder, final LoadContext context, final String area, final String file) {
         this.b = binder;
@@ -337,6 +339,17 @@ final class CaseReader {
         if (node == null) {
             return out;
         }
+        final Set<String> outer = loopScope;
+        loopScope = loopVars;
+        try {
+            readSteps(node, loopVars, out);
+        } finally {
+            loopScope = outer;
+        }
+        return out;
+    }
+
+    private void readSteps(final YNode node, final Set<String> loopVars, final List<Step> out) {
         for (final YNode item : b.list(node)) {
             final YMap map = b.map(item, "a step");
             if (map == null) {
@@ -352,7 +365,6 @@ final class CaseReader {
                 out.add(step);
             }
         }
-        return out;
     }
 
     private Step step(final String kind, final YNode body, final YMap holder, final Set<String> loopVars) {
@@ -533,6 +545,21 @@ final class CaseReader {
 
     private String connectionRef(final YMap map, final String key) {
         final String name = map.has(key) ? b.string(map.get(key), key) : null;
+        final int open = name == null ? -1 : name.indexOf('[');
+        if (open > 0 && name.endsWith("]") && connections.contains(name.substring(0, open))) {
+            // name[i]: one of the QPs of a connection with a count; i is an expression
+            final String index = name.substring(open + 1, name.length() - 1);
+            try {
+                for (final String used : Expr.parse(index).names()) {
+                    if (!names.contains(used) && !loopScope.contains(used) && !isLateName(used)) {
+                        b.problem(file, map.keyLine(key), key + ": unknown name '" + used + "' in '" + name + "'");
+                    }
+                }
+            } catch (IllegalArgumentException e) {
+                b.problem(file, map.keyLine(key), key + ": " + e.getMessage());
+            }
+            return name;
+        }
         if (name == null) {
             if (connections.size() == 1) {
                 return connections.iterator().next();
@@ -743,8 +770,8 @@ final class CaseReader {
     private PacketSpec packet(final YMap map, final Set<String> loopVars) {
         b.onlyKeys(map, "send", "qp", "opcode", "psn", "ackreq", "msn", "first", "last", "offset", "rsn", "mr",
             "mr_offset", "dmalen", "imm", "invalidate", "swap", "add", "compare", "payload", "ecn", "network", "vlan",
-            "fields", "headers", "pad", "truncate", "trailer", "bad_icrc", "udp_checksum", "tver", "ack", "nak",
-            "rnr_nak", "cnp");
+            "fields", "headers", "pad", "truncate", "trailer", "bad_icrc", "udp_checksum", "tver", "ip_options", "ack",
+            "nak", "rnr_nak", "cnp");
         final String connection = connectionRef(map, "qp");
         final Map<String, Expr> sugarFields = new LinkedHashMap<>();
         final String sugarOpcode = responseSugar(map, sugarFields, loopVars);
@@ -785,8 +812,15 @@ final class CaseReader {
             }
         }
         final String udpChecksum = b.optionalString(map, "udp_checksum", "send");
-        if (udpChecksum != null && !udpChecksum.equals("valid") && !udpChecksum.equals("zero")) {
-            b.problem(file, map.keyLine("udp_checksum"), "udp_checksum must be valid or zero");
+        if (udpChecksum != null && !udpChecksum.equals("valid") && !udpChecksum.equals("zero")
+            && !udpChecksum.equals("bad")) {
+            b.problem(file, map.keyLine("udp_checksum"), "udp_checksum must be valid, zero or bad");
+        }
+        final byte[] ipOptions = map.has("ip_options") ? b.parse(map.get("ip_options"), "ip_options",
+            Pattern::parseHex) : null;
+        if (ipOptions != null && (ipOptions.length % 4 != 0 || ipOptions.length > 40)) {
+            b.problem(file, map.keyLine("ip_options"), "ip_options must be a multiple of 4 bytes, at most 40, not "
+                + ipOptions.length);
         }
         final Boolean badIcrc = b.optionalBool(map, "bad_icrc", "send");
         return new PacketSpec(connection, opcode, optionalExpr(map, "psn", loopVars),
@@ -801,7 +835,8 @@ final class CaseReader {
             network, optionalExpr(map, "vlan", loopVars), merged(sugarFields, fieldValues(map.get("fields"), loopVars)),
             headers,
             padLength, padFill, optionalExpr(map, "truncate", loopVars), optionalExpr(map, "trailer", loopVars),
-            badIcrc != null && badIcrc, "valid".equals(udpChecksum), optionalExpr(map, "tver", loopVars), map.line());
+            badIcrc != null && badIcrc, "valid".equals(udpChecksum), optionalExpr(map, "tver", loopVars),
+            "bad".equals(udpChecksum), ipOptions, map.line());
     }
 
     private static Map<String, Expr> merged(final Map<String, Expr> first, final Map<String, Expr> second) {

@@ -11,7 +11,7 @@ import java.util.Map;
  * @param attributes QP attributes (names from the specification) as expressions or strings
  * @param psn initial PSN of requests to the device (its rq_psn), or null for a seeded random one
  * @param devicePsn initial PSN of the device's requests (its sq_psn), or null for a seeded random one
- * @param count how many such QPs to create (scale cases), 1 by default
+ * @param count how many such QPs to create (scale cases), 1 by default; steps name them {@code name[i]}
  * @param pd the name of an earlier connection whose protection domain this one shares, or null for a PD of its own
  * @param peer whether the harness's end is a peer device (a conforming responder the engine runs, see
  *     {@code org.metaroce.mrct.spi.Peer}) rather than the case's own frames

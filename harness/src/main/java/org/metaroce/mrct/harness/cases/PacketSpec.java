@@ -38,6 +38,9 @@ import java.util.Map;
  * @param badIcrc send a wrong ICRC (the right one with its low bit flipped)
  * @param validUdpChecksum compute the UDP checksum instead of sending 0
  * @param tver BTH.TVer (null: the connection's)
+ * @param badUdpChecksum send a wrong non-zero UDP checksum (the right one with its low bit flipped)
+ * @param ipOptions bytes of IPv4 options to insert after the 20-byte IPv4 header (IHL, total length, header
+ *     checksum and ICRC follow unless the case sets them), or null for none
  * @param line line in the case file
  */
 public record PacketSpec(String connection, String opcode, Expr psn, Boolean ackReq, Expr msn, Boolean first,
@@ -45,5 +48,5 @@ public record PacketSpec(String connection, String opcode, Expr psn, Boolean ack
                          Expr immediate, String invalidate, Expr swapAdd, Expr compare, PayloadSpec payload, Expr ecn,
                          String network, Expr vlan, Map<String, Expr> fields, List<String> headers, Expr padLength,
                          Expr padFill, Expr truncate, Expr trailer, boolean badIcrc, boolean validUdpChecksum,
-                         Expr tver, int line) {
+                         Expr tver, boolean badUdpChecksum, byte[] ipOptions, int line) {
 }

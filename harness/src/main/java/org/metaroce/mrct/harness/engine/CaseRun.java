@@ -87,6 +87,9 @@ final class CaseRun {
     private final Traffic traffic;
     private final Function<String, Long> names = this::name;
     private Map<String, Long> countersAtStart = Map.of();
+    private QpAttributes profileAttributes;
+    private final Map<Boolean, Encapsulation> baseEncapsulations = new HashMap<>();
+    private final Map<String, Expr> indexExpressions = new HashMap<>();
     private Evidence evidence;
     private long start;
     private long lastTime;
@@ -240,7 +243,7 @@ final class CaseRun {
             }
         }
         for (final RegionDef rd : def.regions()) {
-            final Connection owner = rd.connection() != null ? connections.get(rd.connection())
+            final Connection owner = rd.connection() != null ? firstNamed(rd.connection())
                 : connections.values().iterator().next();
             final int pd = "own".equals(rd.pd()) ? control.allocatePd() : owner.pd;
             final Set<Access> access = EnumSet.noneOf(Access.class);
@@ -265,35 +268,34 @@ final class CaseRun {
     private void createConnection(final ConnectionDef cd, final String name, final SplittableRandom random) {
         final boolean ipv6 = "ipv6".equals(cd.network());
         final int pd = cd.pd() != null ? sharedPd(cd.pd()) : control.allocatePd();
-        final int peerQpn = 0x100 + random.nextInt(0xFFFF00);
+        int peerQpn = 0x100 + random.nextInt(0xFFFF00);
+        while (byPeerQpn.containsKey(peerQpn)) {
+            peerQpn = 0x100 + random.nextInt(0xFFFF00); // scale cases: every connection needs its own peer QPN
+        }
         final int psnBase = cd.psn() != null ? (int) (eval(cd.psn()) & Psn.MASK) : random.nextInt(Psn.MODULUS);
         final int devicePsnBase = cd.devicePsn() != null ? (int) (eval(cd.devicePsn()) & Psn.MASK)
             : random.nextInt(Psn.MODULUS);
-        QpAttributes attributes = QpAttributes.empty();
-        for (final QpAttribute attribute : PROFILE_ATTRIBUTES) {
-            final Long value = values.get(attribute.label());
-            if (value != null) {
-                attributes = attributes.with(attribute, value);
-            }
-        }
         final String harnessIp = ipv6 ? endpoints.harnessIpv6() : endpoints.harnessIpv4();
         final String deviceIp = ipv6 ? endpoints.deviceIpv6() : endpoints.deviceIpv4();
         if (harnessIp == null || deviceIp == null) {
             throw new UnsupportedOperationException("no " + cd.network() + " address for the device or the harness");
         }
-        attributes = attributes.with(QpAttribute.PD, pd).with(QpAttribute.DEST_QPN, peerQpn)
+        // built from small maps merged once each: a scale case creates 65,536 connections
+        final QpAttributes own = QpAttributes.empty().with(QpAttribute.PD, pd).with(QpAttribute.DEST_QPN, peerQpn)
             .with(QpAttribute.RQ_PSN, psnBase).with(QpAttribute.SQ_PSN, devicePsnBase)
             .with(QpAttribute.DEST_IP, harnessIp).with(QpAttribute.DEST_MAC, endpoints.harnessMac())
             .with(QpAttribute.TVER, 1).with(QpAttribute.PKEY, 0xFFFF)
             .with(QpAttribute.ACCESS, Set.of(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC));
+        QpAttributes fromCase = QpAttributes.empty();
         for (final Map.Entry<String, Object> entry : cd.attributes().entrySet()) {
             final QpAttribute attribute = QpAttribute.byLabel(entry.getKey());
-            attributes = attributes.with(attribute, attributeValue(attribute, entry.getValue()));
+            fromCase = fromCase.with(attribute, attributeValue(attribute, entry.getValue()));
         }
-        Encapsulation encapsulation = (ipv6 ? Encapsulation.ipv6(harnessIp, deviceIp)
-            : Encapsulation.ipv4(harnessIp, deviceIp))
+        QpAttributes attributes = profileAttributes().with(own).with(fromCase);
+        Encapsulation encapsulation = baseEncapsulations.computeIfAbsent(ipv6, v6 -> (v6
+            ? Encapsulation.ipv6(harnessIp, deviceIp) : Encapsulation.ipv4(harnessIp, deviceIp))
             .withMacs(endpoints.harnessMac(), endpoints.deviceMac())
-            .withDscp(values.getOrDefault("data_dscp", 26L).intValue())
+            .withDscp(values.getOrDefault("data_dscp", 26L).intValue()))
             .withUdpSourcePort(0xC000 | (peerQpn & 0x3FFF));
         if (cd.vlan() != null) {
             final int vlan = (int) eval(cd.vlan());
@@ -307,24 +309,51 @@ final class CaseRun {
         final Connection connection = new Connection(name, pd, qpn, peerQpn, psnBase, devicePsnBase, encapsulation,
             attributes.getInt(QpAttribute.TVER, 1), attributes.getInt(QpAttribute.PKEY, 0xFFFF),
             attributes.getInt(QpAttribute.PMTU, 1024), attributes.getInt(QpAttribute.RECV_WINDOW, 128));
+        connection.created = attributes;
+        connection.spray = attributes.getBoolean(QpAttribute.SPRAY, false);
+        connection.udpSport = attributes.has(QpAttribute.UDP_SPORT) ? attributes.getInt(QpAttribute.UDP_SPORT, 0)
+            : null;
         connections.put(name, connection);
         byPeerQpn.put(peerQpn, connection);
-        values.put(name + ".qpn", (long) qpn);
-        values.put(name + ".peer_qpn", (long) peerQpn);
-        values.put(name + ".psn", (long) psnBase);
-        values.put(name + ".device_psn", (long) devicePsnBase);
-        values.put(name + ".pmtu", (long) connection.pmtu);
+        if (name.equals(cd.name())) { // the QPs of a connection with a count (q[i]) have no names in expressions
+            values.put(name + ".qpn", (long) qpn);
+            values.put(name + ".peer_qpn", (long) peerQpn);
+            values.put(name + ".psn", (long) psnBase);
+            values.put(name + ".device_psn", (long) devicePsnBase);
+            values.put(name + ".pmtu", (long) connection.pmtu);
+        }
         addresses.put(name + ".harness_ip", encapsulation.sourceIp());
         addresses.put(name + ".device_ip", encapsulation.destinationIp());
     }
 
-    /** The PD of an earlier connection (of the first QP, when that connection created several). */
+    /** The QP attributes taken from the profile and the case's parameters (the same for every connection). */
+    private QpAttributes profileAttributes() {
+        if (profileAttributes == null) {
+            QpAttributes attributes = QpAttributes.empty();
+            for (final QpAttribute attribute : PROFILE_ATTRIBUTES) {
+                final Long value = values.get(attribute.label());
+                if (value != null) {
+                    attributes = attributes.with(attribute, value);
+                }
+            }
+            profileAttributes = attributes;
+        }
+        return profileAttributes;
+    }
+
+    /** The PD of the connection named {@code name} (its first QP when it has several), for {@code pd: name}. */
     private int sharedPd(final String name) {
-        final Connection owner = connections.containsKey(name) ? connections.get(name) : connections.get(name + "[0]");
+        final Connection owner = firstNamed(name);
         if (owner == null) {
-            throw new IllegalArgumentException("pd: no connection '" + name + "' has been created before");
+            throw new IllegalArgumentException("pd: no earlier connection '" + name + "' to share a PD with");
         }
         return owner.pd;
+    }
+
+    /** The connection called {@code name}, or the first QP ({@code name[0]}) of a connection with a count. */
+    private Connection firstNamed(final String name) {
+        final Connection c = connections.get(name);
+        return c != null ? c : connections.get(name + "[0]");
     }
 
     @SuppressWarnings("unchecked")
@@ -358,7 +387,13 @@ final class CaseRun {
     }
 
     private Connection connection(final String name) {
-        final Connection c = connections.get(name);
+        Connection c = connections.get(name);
+        final int open = name.indexOf('[');
+        if (c == null && open > 0 && name.endsWith("]")) {
+            final long index = eval(indexExpressions.computeIfAbsent(name,
+                n -> Expr.parse(n.substring(open + 1, n.length() - 1))));
+            c = connections.get(name.substring(0, open) + "[" + index + "]");
+        }
         if (c == null) {
             throw new IllegalArgumentException("no connection '" + name + "'");
         }
@@ -417,25 +452,7 @@ final class CaseRun {
             control.invalidateRkey(region.mr.rkey());
             region.invalidated = true;
         } else if (step instanceof Step.ModifyQp m) {
-            QpAttributes attributes = QpAttributes.empty();
-            for (final Map.Entry<String, Object> entry : m.attributes().entrySet()) {
-                final QpAttribute attribute = QpAttribute.byLabel(entry.getKey());
-                attributes = attributes.with(attribute, attributeValue(attribute, entry.getValue()));
-            }
-            try {
-                control.modifyQp(connection(m.connection()).deviceQpn,
-                    QpState.valueOf(m.state().toUpperCase(Locale.ROOT)), attributes);
-            } catch (RejectedException e) {
-                if (!m.rejected()) {
-                    throw new StepFailure("the device rejected the modification: " + e.getMessage(), -1,
-                        List.of(new FieldDiff("modify_qp", "accepted", "rejected: " + e.getMessage())), null, null);
-                }
-                return;
-            }
-            if (m.rejected()) {
-                throw new StepFailure("the device accepted a modification it must reject", -1,
-                    List.of(new FieldDiff("modify_qp", "rejected", "accepted")), null, null);
-            }
+            modifyQp(m);
         } else if (step instanceof Step.WriteMemory w) {
             final Region region = regions.get(w.region());
             final long offset = w.offset() == null ? 0 : eval(w.offset());
@@ -512,6 +529,61 @@ final class CaseRun {
         }
     }
 
+    /**
+     * A {@code modify_qp} step. The first modification after a RESET gives the QP its creation attributes again (the
+     * case's own attributes take precedence), as the control plane of a peer bringing the connection back would; the
+     * harness's end of the connection starts afresh at the RESET, and a new rq_psn or sq_psn given before the QP is
+     * back in RTS moves the connection's PSN spaces (MR-QP-010).
+     */
+    private void modifyQp(final Step.ModifyQp m) {
+        final Connection c = connection(m.connection());
+        final QpState target = QpState.valueOf(m.state().toUpperCase(Locale.ROOT));
+        QpAttributes attributes = c.needsAttributes && target != QpState.RESET ? c.created : QpAttributes.empty();
+        for (final Map.Entry<String, Object> entry : m.attributes().entrySet()) {
+            final QpAttribute attribute = QpAttribute.byLabel(entry.getKey());
+            attributes = attributes.with(attribute, attributeValue(attribute, entry.getValue()));
+        }
+        try {
+            control.modifyQp(c.deviceQpn, target, attributes);
+        } catch (RejectedException e) {
+            if (!m.rejected()) {
+                throw new StepFailure("the device rejected the modification: " + e.getMessage(), -1,
+                    List.of(new FieldDiff("modify_qp", "accepted", "rejected: " + e.getMessage())), null, null);
+            }
+            return;
+        }
+        if (m.rejected()) {
+            throw new StepFailure("the device accepted a modification it must reject", -1,
+                List.of(new FieldDiff("modify_qp", "rejected", "accepted")), null, null);
+        }
+        c.forgetPorts();
+        if (target == QpState.RESET) {
+            c.restart();
+            highestBase.remove(c);
+            return;
+        }
+        if (c.needsAttributes) {
+            c.needsAttributes = false;
+        }
+        if (c.restarting) {
+            if (attributes.has(QpAttribute.RQ_PSN)) {
+                c.psnBase = attributes.getInt(QpAttribute.RQ_PSN, c.psnBase) & Psn.MASK;
+                values.put(c.name + ".psn", (long) c.psnBase);
+            }
+            if (attributes.has(QpAttribute.SQ_PSN)) {
+                c.devicePsnBase = attributes.getInt(QpAttribute.SQ_PSN, c.devicePsnBase) & Psn.MASK;
+                values.put(c.name + ".device_psn", (long) c.devicePsnBase);
+            }
+            c.restarting = target != QpState.RTS;
+        }
+        if (attributes.has(QpAttribute.SPRAY)) {
+            c.spray = attributes.getBoolean(QpAttribute.SPRAY, c.spray);
+        }
+        if (attributes.has(QpAttribute.UDP_SPORT)) {
+            c.udpSport = attributes.getInt(QpAttribute.UDP_SPORT, 0);
+        }
+    }
+
     private void send(final byte[] bytes, final String note) {
         final long now = data.now();
         evidence.add(Direction.TO_DUT, now, bytes, stepIndex, note);
@@ -563,7 +635,7 @@ final class CaseRun {
         final DecodedFrame decoded = decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
         final Connection owner = decoded.isRoce() ? byPeerQpn.get(decoded.bth().destQp()) : null;
         final TransmitRules.Violation violation = TransmitRules.check(decoded, owner, endpoints.harnessMac(),
-            highestBase);
+            endpoints.deviceMac(), highestBase);
         if (violation != null) {
             final int index = evidence.add(Direction.FROM_DUT, frame.timestampNanos(), bytes, stepIndex,
                 "violates " + violation.rule());

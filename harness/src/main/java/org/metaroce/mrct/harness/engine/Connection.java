@@ -1,7 +1,9 @@
 package org.metaroce.mrct.harness.engine;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import org.metaroce.mrct.spi.QpAttributes;
 import org.metaroce.mrct.wire.Encapsulation;
 import org.metaroce.mrct.wire.Psn;
 
@@ -18,17 +20,30 @@ final class Connection {
     final int pd;
     final int deviceQpn;
     final int peerQpn;
-    /** Initial PSN of the harness's requests (the device's rq_psn): space A. */
-    final int psnBase;
-    /** Initial PSN of the device's requests (its sq_psn): space B. */
-    final int devicePsnBase;
+    /** Initial PSN of the harness's requests (the device's rq_psn): space A. A RESET and a new rq_psn change it. */
+    int psnBase;
+    /** Initial PSN of the device's requests (its sq_psn): space B. A RESET and a new sq_psn change it. */
+    int devicePsnBase;
     final Encapsulation toDevice;
     final int tver;
     final int pkey;
     final int pmtu;
     final int recvWindow;
-    final ResponderModel model;
+    ResponderModel model;
     final List<Receive> receives = new ArrayList<>();
+    /** The attributes the QP was created with; given again on the first modification after a RESET. */
+    QpAttributes created = QpAttributes.empty();
+    /** True from a modification to RESET until the next modification, which re-supplies {@link #created}. */
+    boolean needsAttributes;
+    /** True from a modification to RESET until the QP is back in RTS: new rq_psn and sq_psn move the PSN spaces. */
+    boolean restarting;
+    /** The QP's spray attribute and its udp_sport attribute (null when the device chooses), for MR-MP-001/004. */
+    boolean spray;
+    Integer udpSport;
+    /** udp.sport of the first data packet since the last modification (spray off), for MR-MP-001. */
+    Integer dataPort;
+    /** udp.sport of the last (up to 16) data packets (spray on), for MR-MP-002 and MR-MP-004. */
+    final ArrayDeque<Integer> recentPorts = new ArrayDeque<>();
 
     /** Next PSN the harness sends, relative to {@link #psnBase}. */
     int nextPsn;
@@ -57,6 +72,30 @@ final class Connection {
         this.pmtu = pmtu;
         this.recvWindow = recvWindow;
         this.model = new ResponderModel(recvWindow);
+    }
+
+    /**
+     * Starts the harness's end of the connection afresh after the device's QP was moved to RESET (MR-QP-010): the next
+     * message has PSN 0 (relative), MSN 0 and RSN 0, no receive WQE is posted, and the model holds nothing.
+     */
+    void restart() {
+        nextPsn = 0;
+        nextMsn = 0;
+        nextRsn = 0;
+        currentMsn = 0;
+        currentRsn = 0;
+        currentOffset = 0;
+        receives.clear();
+        model = new ResponderModel(recvWindow);
+        needsAttributes = true;
+        restarting = true;
+        forgetPorts();
+    }
+
+    /** Forgets the source ports seen so far (the QP was modified). */
+    void forgetPorts() {
+        dataPort = null;
+        recentPorts.clear();
     }
 
     /** Absolute PSN of a relative one in space A. */

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.metaroce.mrct.harness.result.FieldDiff;
-import org.metaroce.mrct.wire.AethSyndrome;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.OpKind;
@@ -419,9 +418,9 @@ final class RequesterChecker {
     }
 
     private void acknowledge(final DecodedFrame f, final long time) {
-        final int syndrome = f.aeth().syndrome();
+        final int syndrome = f.aeth().syndromeValue();
         if (f.has(HeaderKind.SACKETH)) {
-            final int base = relative(f.sacketh().base());
+            final int base = relative(f.sacketh().basePsn());
             final long bitmap = f.sacketh().bitmap();
             if (base < Psn.HALF) {
                 for (int q = una; q < Math.min(base, nextFirst); q++) {
@@ -433,7 +432,7 @@ final class RequesterChecker {
                     }
                 }
             }
-        } else if (AethSyndrome.valueOf(syndrome) == AethSyndrome.ACK) {
+        } else if (syndrome == 0x1F) {
             final int cumulative = relative(Psn.add(f.bth().psn(), 1));
             for (int q = una; cumulative < Psn.HALF && q < Math.min(cumulative, nextFirst); q++) {
                 deliverByAck(q, time);

@@ -13,12 +13,16 @@ import org.metaroce.mrct.harness.cases.MessageSpec;
 import org.metaroce.mrct.harness.cases.PacketSpec;
 import org.metaroce.mrct.harness.cases.Pattern;
 import org.metaroce.mrct.harness.cases.PayloadSpec;
+import org.metaroce.mrct.wire.BigEndian;
+import org.metaroce.mrct.wire.Checksums;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.Encapsulation;
 import org.metaroce.mrct.wire.FrameBuilder;
 import org.metaroce.mrct.wire.FrameDecoder;
 import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.HeaderLayout;
+import org.metaroce.mrct.wire.Icrc;
+import org.metaroce.mrct.wire.LittleEndian;
 import org.metaroce.mrct.wire.OpKind;
 import org.metaroce.mrct.wire.Opcode;
 import org.metaroce.mrct.wire.Position;
@@ -133,7 +137,7 @@ final class Traffic {
         if (spec.trailer() != null) {
             frame = frame.trailer(new byte[(int) spec.trailer().eval(names)]);
         }
-        if (spec.validUdpChecksum()) {
+        if (spec.validUdpChecksum() || spec.badUdpChecksum()) {
             frame = frame.validUdpChecksum(true);
         }
         if (spec.badIcrc()) {
@@ -158,7 +162,64 @@ final class Traffic {
         if (psn + span - c.nextPsn > 0 && opcode.kind().isRequest()) {
             c.nextPsn = psn + span;
         }
-        return new Outgoing(frame.build(), psn, "sent", true);
+        byte[] bytes = frame.build();
+        final int ip = encapsulation(spec, c, names).linkLength();
+        if (spec.ipOptions() != null) {
+            bytes = withIpOptions(bytes, ip, spec.ipOptions(), spec.fields().keySet());
+        }
+        if (spec.badUdpChecksum()) {
+            spoilUdpChecksum(bytes, ip);
+        }
+        return new Outgoing(bytes, psn, "sent", true);
+    }
+
+    /**
+     * Inserts IPv4 options after the 20-byte header of {@code frame} (IPv4 at {@code ip}): IHL, total length and the
+     * header checksum follow unless the case set them, and the ICRC, which covers the options unchanged (section
+     * 1.10), is computed again (still wrong by its low bit when it was wrong before).
+     */
+    private static byte[] withIpOptions(final byte[] frame, final int ip, final byte[] options,
+                                        final Set<String> assigned) {
+        final DecodedFrame before = new FrameDecoder().decode(ByteBuffer.wrap(frame), 0, frame.length);
+        if (!before.has(HeaderKind.IPV4) || before.ipHeaderLength() != 20) {
+            throw new IllegalArgumentException("ip_options needs an IPv4 frame with a 20-byte header");
+        }
+        final boolean icrcWasValid = before.isRoce() && before.icrcValid();
+        final boolean icrcComputable = before.isRoce() && !assigned.contains("icrc");
+        final byte[] out = new byte[frame.length + options.length];
+        System.arraycopy(frame, 0, out, 0, ip + 20);
+        System.arraycopy(options, 0, out, ip + 20, options.length);
+        System.arraycopy(frame, ip + 20, out, ip + 20 + options.length, frame.length - ip - 20);
+        final ByteBuffer b = ByteBuffer.wrap(out);
+        if (!assigned.contains("ip.ihl")) {
+            BigEndian.u8(b, ip, 0x40 | (5 + options.length / 4));
+        }
+        if (!assigned.contains("ip.total_length")) {
+            BigEndian.u16(b, ip + 2, BigEndian.u16(b, ip + 2) + options.length);
+        }
+        if (icrcComputable) {
+            final int headerLength = 20 + options.length;
+            final int udp = ip + headerLength;
+            final int icrcAt = ip + BigEndian.u16(b, ip + 2) - 4;
+            if (icrcAt >= udp + 8 + 12 && icrcAt + 4 <= out.length) {
+                final int icrc = new Icrc().compute(b, ip, headerLength, false, udp, udp + 8, icrcAt);
+                LittleEndian.i32(b, icrcAt, icrcWasValid ? icrc : icrc ^ 1);
+            }
+        }
+        if (!assigned.contains("ip.checksum")) {
+            BigEndian.u16(b, ip + 10, 0);
+            BigEndian.u16(b, ip + 10, Checksums.ipv4Header(b, ip));
+        }
+        return out;
+    }
+
+    /** Turns the frame's correct UDP checksum into a wrong non-zero one (section 1.6, MR-WIRE-012). */
+    private static void spoilUdpChecksum(final byte[] frame, final int ip) {
+        final ByteBuffer b = ByteBuffer.wrap(frame);
+        final int ipHeader = (frame[ip] >>> 4 & 0xF) == 6 ? 40 : (frame[ip] & 0xF) * 4;
+        final int at = ip + ipHeader + 6;
+        final int right = BigEndian.u16(b, at);
+        BigEndian.u16(b, at, (right ^ 1) != 0 ? right ^ 1 : right ^ 2);
     }
 
     /**

@@ -15,7 +15,8 @@ import org.metaroce.mrct.wire.header.EthernetFlyweight;
 /**
  * The transmit rules every frame from the device must meet, whatever the case is about (MetaRoCE v1 sections 1, 2, 5
  * and 14): framing, IP and UDP fields, BTH fixed values, pad, ICRC, PLETH and AETH encodings, ECN marks, addressing
- * to the configured peer, and the monotonic cumulative ACK. The engine applies them to every frame it receives, so a
+ * to the configured peer from the port's own MAC address, the monotonic cumulative ACK, and the UDP source ports of a
+ * QP's data packets (one fixed port without spraying, at least 2 ports in any 16 packets with it). The engine applies them to every frame it receives, so a
  * device that breaks one fails the case during which it did, with the rule named.
  */
 final class TransmitRules {
@@ -28,10 +29,11 @@ final class TransmitRules {
 
     /**
      * The first violation in {@code f}, or null. {@code connection} is the connection the frame belongs to (by its
-     * bth.dqpn), or null; {@code highestBase} tracks the cumulative ACK per connection for MR-ACK-010.
+     * bth.dqpn), or null; {@code highestBase} tracks the cumulative ACK per connection for MR-ACK-010;
+     * {@code deviceMac} is the port's own MAC address.
      */
     static Violation check(final DecodedFrame f, final Connection connection, final long harnessMac,
-                           final Map<Connection, Integer> highestBase) {
+                           final long deviceMac, final Map<Connection, Integer> highestBase) {
         if (!f.isRoce()) {
             return new Violation("MR-WIRE-001", new FieldDiff("frame", "a well-formed MetaRoCE frame",
                 f.status() + (f.failure() != null ? ": " + f.failure() : "")));
@@ -43,6 +45,10 @@ final class TransmitRules {
         if (f.eth().destination() != harnessMac) {
             return diff("MR-MP-007", "eth.dst", FrameFields.ETH_DST.describe(harnessMac),
                 FrameFields.ETH_DST.describe(f.eth().destination()));
+        }
+        if (f.eth().source() != deviceMac) {
+            return diff("MR-WIRE-001", "eth.src", FrameFields.ETH_SRC.describe(deviceMac) + " (the port's MAC)",
+                FrameFields.ETH_SRC.describe(f.eth().source()));
         }
         if (f.has(HeaderKind.VLAN) && f.eth().vlanDei() != 0) {
             return diff("MR-WIRE-001", "vlan.dei", "0", Integer.toString(f.eth().vlanDei()));
@@ -107,6 +113,41 @@ final class TransmitRules {
                 return diff("MR-ACK-001", "bth.psn", "sacketh.base - 1 = " + (base - 1),
                     Integer.toString(relative(f.bth().psn(), connection.psnBase)));
             }
+        }
+        if (data && connection != null) {
+            return sourcePort(f, opcode, connection);
+        }
+        return null;
+    }
+
+    /**
+     * Section 15.1: without spraying every data packet of a QP carries one and the same udp.sport, its udp_sport
+     * attribute when set (MR-MP-001); with spraying any 16 consecutive data packets carry at least 2 values (MR-MP-002
+     * for requests, MR-MP-004 for read responses). The ports are tracked per connection since its last modification.
+     */
+    private static Violation sourcePort(final DecodedFrame f, final Opcode opcode, final Connection connection) {
+        final int port = f.udp().sourcePort();
+        if (!connection.spray) {
+            if (connection.udpSport != null && port != connection.udpSport) {
+                return diff("MR-MP-001", "udp.sport", "0x" + Integer.toHexString(connection.udpSport)
+                    + " (the udp_sport attribute)", "0x" + Integer.toHexString(port));
+            }
+            if (connection.dataPort == null) {
+                connection.dataPort = port;
+            } else if (port != connection.dataPort) {
+                return diff("MR-MP-001", "udp.sport", "0x" + Integer.toHexString(connection.dataPort)
+                    + " (the port of the QP's earlier data packets; spray is off)", "0x" + Integer.toHexString(port));
+            }
+            return null;
+        }
+        connection.recentPorts.addLast(port);
+        if (connection.recentPorts.size() > 16) {
+            connection.recentPorts.removeFirst();
+        }
+        if (connection.recentPorts.size() == 16 && connection.recentPorts.stream().distinct().count() == 1) {
+            return diff(opcode.kind().isRequest() ? "MR-MP-002" : "MR-MP-004", "udp.sport",
+                "at least 2 values in 16 consecutive data packets (spray is on)",
+                "0x" + Integer.toHexString(port) + " in all 16");
         }
         return null;
     }

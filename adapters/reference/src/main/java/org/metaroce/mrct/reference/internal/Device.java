@@ -226,11 +226,7 @@ public final class Device {
             return;
         }
         final long now = scheduler.now();
-        final String scope = switch (config.word("cnp_scope", "per-qp")) {
-            case "per-destination" -> "ip:" + java.util.Arrays.toString(qp.destIp);
-            case "per-port" -> "port";
-            default -> "qp:" + qp.qpn;
-        };
+        final String scope = cnpScope(qp);
         final Long last = scopeCnpTimes.get(scope);
         final long interval = config.number("cnp_interval_ns", 50_000);
         if (last != null && now - last < interval && !has(Fault.UNPACED_CNP)) {
@@ -238,6 +234,25 @@ public final class Device {
         }
         scopeCnpTimes.put(scope, now);
         sendCnp(qp);
+    }
+
+    /** The CNP pacing scope of {@code qp} under the declared cnp_scope (section 14.2). */
+    private String cnpScope(final QueuePair qp) {
+        return switch (config.word("cnp_scope", "per-qp")) {
+            case "per-destination" -> "ip:" + java.util.Arrays.toString(qp.destIp);
+            case "per-port" -> "port";
+            default -> "qp:" + qp.qpn;
+        };
+    }
+
+    /**
+     * Section 3.3: a QP entering RTR has sent no CNP yet in its pacing scope. A per-QP scope is the QP's own and starts
+     * afresh; a per-destination or per-port scope is shared with other QPs and keeps its state.
+     */
+    void resetCnpScope(final QueuePair qp) {
+        if ("per-qp".equals(config.word("cnp_scope", "per-qp"))) {
+            scopeCnpTimes.remove(cnpScope(qp));
+        }
     }
 
     // ------------------------------------------------------------------ errors

@@ -45,6 +45,14 @@ final class QpControl {
             final QueuePair fresh = new QueuePair(qp.qpn);
             device.qps.put(qp.qpn, fresh);
             copyAttributes(qp, fresh);
+            // counters never decrease short of a device reset (MR-CONF-003); completions already made stay pollable
+            fresh.counters = qp.counters;
+            fresh.completions = qp.completions;
+            // the old incarnation sends nothing more: its queued read responses are discarded
+            qp.state = QpState.RESET;
+            if (qp.tx != null) {
+                qp.tx.frames.clear();
+            }
             apply(device, fresh, attributes);
             return;
         }
@@ -66,6 +74,7 @@ final class QpControl {
             qp.expectedRsnIndex = 0;
             qp.seqSeen = false;
             qp.lastReportedBase = qp.rqPsn;
+            device.resetCnpScope(qp);
         }
         if (target == QpState.RTS && from == QpState.RTR) {
             qp.dcqcnState = new Dcqcn(qp.dcqcn, device.scheduler.now(), device.config.faults());

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.metaroce.mrct.reference.Fault;
 import org.metaroce.mrct.spi.QpState;
+import org.metaroce.mrct.wire.BigEndian;
 import org.metaroce.mrct.wire.DecodeError;
 import org.metaroce.mrct.wire.DecodeStatus;
 import org.metaroce.mrct.wire.DecodedFrame;
@@ -33,6 +34,9 @@ final class ReceivePipeline {
         final DecodedFrame f = decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length);
         // step 1: is it a MetaRoCE frame at all?
         if (!isMetaRoce(f)) {
+            if (isLaterFragment(bytes)) {
+                drop(Counter.DROP_BAD_IP_HEADER, null); // step 2
+            }
             return;
         }
         // step 2: IPv4 header
@@ -178,6 +182,30 @@ final class ReceivePipeline {
         }
         final byte[] destination = f.ipDestination();
         return Arrays.equals(destination, device.config.ipv4()) || Arrays.equals(destination, device.config.ipv6());
+    }
+
+    /**
+     * An IPv4 frame with a non-zero fragment offset that section 1.2 makes a MetaRoCE frame (protocol 17, port 4791
+     * where the UDP header would be, sent to the port's address), which the decoder does not take for RoCE because a
+     * later fragment carries no UDP header. Step 2 of Table 11-1 drops it in drop_bad_ip_header.
+     */
+    private boolean isLaterFragment(final byte[] bytes) {
+        final ByteBuffer b = ByteBuffer.wrap(bytes);
+        int ip = 14;
+        if (bytes.length >= 18 && BigEndian.u16(b, 12) == 0x8100) {
+            ip = 18;
+        }
+        if (bytes.length < ip + 20 || BigEndian.u16(b, ip - 2) != 0x0800) {
+            return false;
+        }
+        final int versionIhl = BigEndian.u8(b, ip);
+        final int headerLength = (versionIhl & 0xF) * 4;
+        if (versionIhl >>> 4 != 4 || headerLength < 20 || BigEndian.u8(b, ip + 9) != 17
+            || (BigEndian.u16(b, ip + 6) & 0x1FFF) == 0 || bytes.length < ip + headerLength + 8
+            || BigEndian.u16(b, ip + headerLength + 2) != 4791) {
+            return false;
+        }
+        return Arrays.equals(Arrays.copyOfRange(bytes, ip + 16, ip + 20), device.config.ipv4());
     }
 
     /** Bytes after the IP datagram are allowed only as Ethernet padding of a minimum-size frame. */

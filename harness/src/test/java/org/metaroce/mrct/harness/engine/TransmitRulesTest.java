@@ -1,0 +1,80 @@
+package org.metaroce.mrct.harness.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import org.junit.jupiter.api.Test;
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.Encapsulation;
+import org.metaroce.mrct.wire.FrameBuilder;
+import org.metaroce.mrct.wire.FrameDecoder;
+import org.metaroce.mrct.wire.Opcode;
+
+/** The per-frame transmit checks that look at the sender's MAC and at the source ports of a QP's data packets. */
+class TransmitRulesTest {
+    private static final long DEVICE_MAC = 0x02_00_00_00_00_0DL;
+    private static final long HARNESS_MAC = 0x02_00_00_00_00_0AL;
+    private static final int PEER_QPN = 0x123;
+
+    private static Connection connection() {
+        return new Connection("q", 1, 0x100, PEER_QPN, 0, 0, Encapsulation.ipv4("198.51.100.1", "198.51.100.2"), 1,
+            0xFFFF, 1024, 128);
+    }
+
+    /** A READ RESPONSE MIDDLE from the device to the harness with this source MAC and port. */
+    private static DecodedFrame response(final long sourceMac, final int port) {
+        final Encapsulation e = Encapsulation.ipv4("198.51.100.2", "198.51.100.1").withMacs(sourceMac, HARNESS_MAC)
+            .withUdpSourcePort(port);
+        final byte[] bytes = FrameBuilder.of(e, Opcode.RDMA_READ_RESPONSE_MIDDLE).payload(new byte[16])
+            .with("bth.dqpn", PEER_QPN).build();
+        return new FrameDecoder().decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
+    }
+
+    private static TransmitRules.Violation check(final DecodedFrame frame, final Connection c) {
+        return TransmitRules.check(frame, c, HARNESS_MAC, DEVICE_MAC, new HashMap<>());
+    }
+
+    @Test
+    void aFrameFromAnotherMacBreaksWire001() {
+        final TransmitRules.Violation v = check(response(0x02_00_00_00_00_99L, 0xC001), connection());
+        assertThat(v).isNotNull();
+        assertThat(v.rule()).isEqualTo("MR-WIRE-001");
+        assertThat(v.diff().field()).isEqualTo("eth.src");
+    }
+
+    @Test
+    void withoutSprayEveryDataPacketKeepsTheFirstPort() {
+        final Connection c = connection();
+        assertThat(check(response(DEVICE_MAC, 0xC001), c)).isNull();
+        assertThat(check(response(DEVICE_MAC, 0xC001), c)).isNull();
+        final TransmitRules.Violation v = check(response(DEVICE_MAC, 0xC002), c);
+        assertThat(v).isNotNull();
+        assertThat(v.rule()).isEqualTo("MR-MP-001");
+        c.forgetPorts();
+        assertThat(check(response(DEVICE_MAC, 0xC002), c)).as("a new port after a modification").isNull();
+    }
+
+    @Test
+    void withoutSprayTheUdpSportAttributeIsThePort() {
+        final Connection c = connection();
+        c.udpSport = 0xD00D;
+        assertThat(check(response(DEVICE_MAC, 0xD00D), c)).isNull();
+        assertThat(check(response(DEVICE_MAC, 0xD00E), c).rule()).isEqualTo("MR-MP-001");
+    }
+
+    @Test
+    void withSprayAnySixteenDataPacketsUseTwoPorts() {
+        final Connection c = connection();
+        c.spray = true;
+        for (int i = 0; i < 15; i++) {
+            assertThat(check(response(DEVICE_MAC, 0xC000 + i % 2), c)).isNull();
+        }
+        for (int i = 0; i < 15; i++) {
+            assertThat(check(response(DEVICE_MAC, 0xC100), c)).as("packet %d of a run of one port", i).isNull();
+        }
+        final TransmitRules.Violation v = check(response(DEVICE_MAC, 0xC100), c);
+        assertThat(v).as("the 16th packet in a row on one port").isNotNull();
+        assertThat(v.rule()).isEqualTo("MR-MP-004");
+    }
+}
