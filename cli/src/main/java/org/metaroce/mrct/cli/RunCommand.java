@@ -135,7 +135,8 @@ final class RunCommand implements Callable<Integer> {
                 : EnumSet.copyOf(formats);
             final long timeout = org.metaroce.mrct.harness.cases.Expr.parse(expectTimeout).eval(n -> null);
             try (Adapter adapter = adapters.get()) {
-                final RunContext context = new RunContext(adapter, spec, profile, seed, strict, timeout, 0, 0);
+                final RunContext context = new RunContext(adapter, spec, profile, seed, strict, timeout, 0, 0,
+                    org.metaroce.mrct.reference.ReferencePeer.FACTORY);
                 final List<RunListener> listeners = new ArrayList<>();
                 listeners.add(Reports.open(dir, chosen, spec));
                 if (!quiet) {
@@ -312,7 +313,8 @@ final class RunCommand implements Callable<Integer> {
             return null;
         }
         try (Adapter adapter = ReferenceAdapter.fromProfile(profile, spec, faults)) {
-            final Runner runner = new Runner(new RunContext(adapter, spec, profile, 1, false, 2_000_000, 0, 0),
+            final Runner runner = new Runner(new RunContext(adapter, spec, profile, 1, false, 2_000_000, 0, 0,
+                org.metaroce.mrct.reference.ReferencePeer.FACTORY),
                 List.of(), Clock.systemUTC());
             return runner.runOne(new Runner.Planned(def, Map.of(), id));
         }

@@ -63,6 +63,7 @@ public final class Conformance {
         private final List<String> exclude = new ArrayList<>();
         private final List<Path> extraCases = new ArrayList<>();
         private long expectTimeoutNs = 2_000_000;
+        private org.metaroce.mrct.spi.PeerFactory peers = org.metaroce.mrct.reference.ReferencePeer.FACTORY;
 
         private Builder() {
         }
@@ -121,6 +122,15 @@ public final class Conformance {
             return this;
         }
 
+        /**
+         * The harness's peer for requester cases that talk to one (default: a reference NIC, which is what the
+         * suite's requester cases are written against); null runs those cases as not applicable.
+         */
+        public Builder peers(final org.metaroce.mrct.spi.PeerFactory factory) {
+            this.peers = factory;
+            return this;
+        }
+
         /** The selected cases, each a dynamic test. Loading problems throw before any test runs. */
         public Stream<DynamicTest> dynamicTests() throws CaseLoadException, ProfileLoader.ProfileException {
             final Specification spec = Specification.bundled();
@@ -128,7 +138,7 @@ public final class Conformance {
             final List<Runner.Planned> plan = plan(spec);
             final Adapter instance = Objects.requireNonNull(adapter, "adapter(...) is required").get();
             final Runner runner = new Runner(new RunContext(instance, spec, device, seed, strict, expectTimeoutNs, 0,
-                0), List.of(), Clock.systemUTC());
+                0, peers), List.of(), Clock.systemUTC());
             final List<DynamicTest> tests = new ArrayList<>();
             for (int i = 0; i < plan.size(); i++) {
                 final Runner.Planned planned = plan.get(i);

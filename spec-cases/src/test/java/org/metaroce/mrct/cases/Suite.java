@@ -36,7 +36,8 @@ final class Suite {
     /** A runner against a fresh reference NIC with the given faults. */
     Runner runner(final Set<Fault> faults) {
         final ReferenceAdapter adapter = ReferenceAdapter.fromProfile(profile, spec, faults);
-        return new Runner(new RunContext(adapter, spec, profile, SEED, false, 2_000_000, 0, 0), List.of(),
+        return new Runner(new RunContext(adapter, spec, profile, SEED, false, 2_000_000, 0, 0,
+            org.metaroce.mrct.reference.ReferencePeer.FACTORY), List.of(),
             Clock.systemUTC());
     }
 }

@@ -19,7 +19,10 @@ final class Applicability {
 
     /** Null when the case applies, else the reason it does not. */
     static String reason(final CaseDef def, final DeviceProfile profile, final Set<Capability> available,
-                         final Specification spec) {
+                         final Specification spec, final boolean havePeer) {
+        if (!havePeer && def.connections().stream().anyMatch(c -> c.peer())) {
+            return "the case talks to a peer device through the harness's network, and the run has no peer";
+        }
         for (final String item : def.pics()) {
             if (!profile.pics().contains(item)) {
                 return "the device does not claim the PICS item " + item;
@@ -45,26 +48,32 @@ final class Applicability {
         for (final String label : def.capabilities()) {
             out.add(Capability.byLabel(label));
         }
-        if (def.regions().stream().anyMatch(r -> r.fill() != null)) {
-            out.add(Capability.MEMORY_WRITE);
-        }
         if (def.connections().stream().anyMatch(c -> "ipv6".equals(c.network()))) {
             out.add(Capability.IPV6);
         }
         if ("requester".equals(def.role())) {
             out.add(Capability.REQUESTER_CONTROL);
         }
-        scan(def.setupSteps(), out);
-        scan(def.steps(), out);
+        final Set<String> onPeer = new java.util.HashSet<>();
+        def.regions().stream().filter(r -> r.onPeer()).forEach(r -> onPeer.add(r.name()));
+        if (def.regions().stream().anyMatch(r -> r.fill() != null && !r.onPeer())) {
+            out.add(Capability.MEMORY_WRITE);
+        }
+        scan(def.setupSteps(), out, onPeer);
+        scan(def.steps(), out, onPeer);
         return out;
     }
 
-    private static void scan(final java.util.List<Step> steps, final Set<Capability> out) {
+    private static void scan(final java.util.List<Step> steps, final Set<Capability> out, final Set<String> onPeer) {
         for (final Step step : steps) {
-            if (step instanceof Step.ExpectMemory) {
-                out.add(Capability.MEMORY_READBACK);
-            } else if (step instanceof Step.WriteMemory) {
-                out.add(Capability.MEMORY_WRITE);
+            if (step instanceof Step.ExpectMemory m) {
+                if (!onPeer.contains(m.region())) {
+                    out.add(Capability.MEMORY_READBACK);
+                }
+            } else if (step instanceof Step.WriteMemory w) {
+                if (!onPeer.contains(w.region())) {
+                    out.add(Capability.MEMORY_WRITE);
+                }
             } else if (step instanceof Step.ExpectCounters) {
                 out.add(Capability.COUNTERS);
             } else if (step instanceof Step.ExpectCompletions) {
@@ -76,7 +85,7 @@ final class Applicability {
             } else if (step instanceof Step.Send s && s.packet().ecn() != null) {
                 out.add(Capability.ECN_WRITE);
             } else if (step instanceof Step.Repeat r) {
-                scan(r.steps(), out);
+                scan(r.steps(), out, onPeer);
             }
         }
     }

@@ -37,7 +37,9 @@ import org.metaroce.mrct.spi.CapturedFrame;
 import org.metaroce.mrct.spi.Completion;
 import org.metaroce.mrct.spi.DataPlane;
 import org.metaroce.mrct.spi.Endpoints;
+import org.metaroce.mrct.spi.ControlPlane;
 import org.metaroce.mrct.spi.MemoryRegion;
+import org.metaroce.mrct.spi.Peer;
 import org.metaroce.mrct.spi.QpAttribute;
 import org.metaroce.mrct.spi.QpAttributes;
 import org.metaroce.mrct.spi.QpState;
@@ -91,6 +93,11 @@ final class CaseRun {
     private final Map<Boolean, Encapsulation> baseEncapsulations = new HashMap<>();
     private final Map<String, Expr> indexExpressions = new HashMap<>();
     private Evidence evidence;
+    /** Requester cases: the harness's peer, the network to it, and the requester steps. */
+    private Peer peer;
+    private Network network;
+    private RequesterSteps requesterSteps;
+    private final Map<Integer, Connection> byDeviceQpn = new HashMap<>();
     private long start;
     private long lastTime;
     private int stepIndex = -1;
@@ -123,6 +130,9 @@ final class CaseRun {
             lastTime = start;
             evidence = new Evidence(start);
             bindParameters();
+            requesterSteps = new RequesterSteps(control, values, names, start, run.toleranceNs(),
+                run.profile().effectiveParameters(run.spec()));
+            openPeer();
             if (run.adapter().capabilities().contains(org.metaroce.mrct.spi.Capability.COUNTERS)) {
                 countersAtStart = control.counters();
             }
@@ -159,6 +169,17 @@ final class CaseRun {
             reason = "harness: " + (currentStep != null ? "step " + (stepIndex + 1) + " (line " + currentStep.line()
                 + "): " : "") + e.getClass().getSimpleName() + ": " + e.getMessage();
         }
+        Map<String, List<double[]>> series = Map.of();
+        try {
+            if (requesterSteps != null) {
+                series = requesterSteps.series(connections, network, data.now());
+            }
+        } catch (RuntimeException e) {
+            notes.add("no rate series: " + e.getMessage());
+        }
+        if (peer != null) {
+            peer.close();
+        }
         final long deviceNanos = data.now() - start;
         final Map<String, Object> parameters = new LinkedHashMap<>();
         for (final Map.Entry<String, Expr> entry : row.entrySet()) {
@@ -167,7 +188,19 @@ final class CaseRun {
         final Level level = strongestLevel();
         return new CaseResult(id, def.id(), def.title(), def.area(), def.rules(), level.name(), def.role(), def.file(),
             parameters, verdict, reason, failure, System.nanoTime() - wallStart, deviceNanos, 1, evidence.records(),
-            notes, Map.of(), control.records());
+            notes, series, control.records());
+    }
+
+    /** Creates the peer and the network when the case has a connection whose harness end is a peer device. */
+    private void openPeer() {
+        if (def.connections().stream().noneMatch(ConnectionDef::peer)) {
+            return;
+        }
+        final Set<String> pics = new java.util.LinkedHashSet<>();
+        run.spec().picsItems().forEach(item -> pics.add(item.name()));
+        peer = run.peers().create(endpoints, run.profile().effectiveParameters(run.spec()), pics);
+        peer.reset(data.now());
+        network = new Network(peer, start, caseSeed);
     }
 
     private Level strongestLevel() {
@@ -244,20 +277,26 @@ final class CaseRun {
         }
         for (final RegionDef rd : def.regions()) {
             final Connection owner = rd.connection() != null ? firstNamed(rd.connection())
+                : rd.onPeer() ? connections.values().stream().filter(c -> c.peer).findFirst().orElse(null)
                 : connections.values().iterator().next();
-            final int pd = "own".equals(rd.pd()) ? control.allocatePd() : owner.pd;
+            if (rd.onPeer() && (owner == null || !owner.peer)) {
+                throw new IllegalArgumentException("region " + rd.name() + " is on the peer, so its connection must "
+                    + "be a peer connection");
+            }
+            final ControlPlane side = rd.onPeer() ? peer.control() : control;
+            final int pd = "own".equals(rd.pd()) ? side.allocatePd() : rd.onPeer() ? owner.peerPd : owner.pd;
             final Set<Access> access = EnumSet.noneOf(Access.class);
             for (final String right : rd.access()) {
                 access.add(Access.byLabel(right));
             }
             final long length = eval(rd.length());
-            final MemoryRegion mr = control.registerMr(pd, length, access);
+            final MemoryRegion mr = side.registerMr(pd, length, access);
             byte[] initial = new byte[(int) length];
             if (rd.fill() != null) {
                 initial = rd.fill().bytes(0, (int) length, names);
-                control.writeMemory(mr.va(), initial);
+                side.writeMemory(mr.va(), initial);
             }
-            regions.put(rd.name(), new Region(rd.name(), mr, initial));
+            regions.put(rd.name(), new Region(rd.name(), mr, initial, rd.onPeer()));
             values.put(rd.name() + ".va", mr.va());
             values.put(rd.name() + ".rkey", Integer.toUnsignedLong(mr.rkey()));
             values.put(rd.name() + ".lkey", Integer.toUnsignedLong(mr.lkey()));
@@ -275,6 +314,11 @@ final class CaseRun {
         final int psnBase = cd.psn() != null ? (int) (eval(cd.psn()) & Psn.MASK) : random.nextInt(Psn.MODULUS);
         final int devicePsnBase = cd.devicePsn() != null ? (int) (eval(cd.devicePsn()) & Psn.MASK)
             : random.nextInt(Psn.MODULUS);
+        int peerPd = 0;
+        if (cd.peer()) {
+            peerPd = peer.control().allocatePd();
+            peerQpn = peer.control().createQp(peerAttributes(cd, ipv6, peerPd, psnBase, devicePsnBase));
+        }
         final String harnessIp = ipv6 ? endpoints.harnessIpv6() : endpoints.harnessIpv4();
         final String deviceIp = ipv6 ? endpoints.deviceIpv6() : endpoints.deviceIpv4();
         if (harnessIp == null || deviceIp == null) {
@@ -306,6 +350,14 @@ final class CaseRun {
         control.modifyQp(qpn, QpState.INIT, QpAttributes.empty());
         control.modifyQp(qpn, QpState.RTR, QpAttributes.empty());
         control.modifyQp(qpn, QpState.RTS, QpAttributes.empty());
+        if (cd.peer()) {
+            peer.control().modifyQp(peerQpn, QpState.INIT, QpAttributes.empty());
+            peer.control().modifyQp(peerQpn, QpState.RTR, QpAttributes.empty().with(QpAttribute.DEST_QPN, qpn)
+                .with(QpAttribute.PMTU, attributes.getInt(QpAttribute.PMTU, 1024))
+                .with(QpAttribute.TVER, attributes.getInt(QpAttribute.TVER, 1))
+                .with(QpAttribute.PKEY, attributes.getInt(QpAttribute.PKEY, 0xFFFF)));
+            peer.control().modifyQp(peerQpn, QpState.RTS, QpAttributes.empty());
+        }
         final Connection connection = new Connection(name, pd, qpn, peerQpn, psnBase, devicePsnBase, encapsulation,
             attributes.getInt(QpAttribute.TVER, 1), attributes.getInt(QpAttribute.PKEY, 0xFFFF),
             attributes.getInt(QpAttribute.PMTU, 1024), attributes.getInt(QpAttribute.RECV_WINDOW, 128));
@@ -313,8 +365,14 @@ final class CaseRun {
         connection.spray = attributes.getBoolean(QpAttribute.SPRAY, false);
         connection.udpSport = attributes.has(QpAttribute.UDP_SPORT) ? attributes.getInt(QpAttribute.UDP_SPORT, 0)
             : null;
+        connection.peer = cd.peer();
+        connection.peerPd = peerPd;
         connections.put(name, connection);
         byPeerQpn.put(peerQpn, connection);
+        byDeviceQpn.put(qpn, connection);
+        if (cd.peer()) {
+            network.add(connection);
+        }
         if (name.equals(cd.name())) { // the QPs of a connection with a count (q[i]) have no names in expressions
             values.put(name + ".qpn", (long) qpn);
             values.put(name + ".peer_qpn", (long) peerQpn);
@@ -324,6 +382,30 @@ final class CaseRun {
         }
         addresses.put(name + ".harness_ip", encapsulation.sourceIp());
         addresses.put(name + ".device_ip", encapsulation.destinationIp());
+    }
+
+    /**
+     * The attributes of the peer's QP: addressed to the device, with the device's PSN spaces mirrored, a receive window
+     * as large as the device's send window, and the case's {@code peer_attrs} on top. PMTU, TVer and P_Key follow the
+     * device's QP when the peer's QP enters RTR.
+     */
+    private QpAttributes peerAttributes(final ConnectionDef cd, final boolean ipv6, final int pd, final int psnBase,
+                                        final int devicePsnBase) {
+        QpAttributes attributes = QpAttributes.empty().with(QpAttribute.PD, pd)
+            .with(QpAttribute.DEST_IP, ipv6 ? endpoints.deviceIpv6() : endpoints.deviceIpv4())
+            .with(QpAttribute.DEST_MAC, endpoints.deviceMac()).with(QpAttribute.RQ_PSN, devicePsnBase)
+            .with(QpAttribute.SQ_PSN, psnBase)
+            .with(QpAttribute.RECV_WINDOW, Math.max(values.getOrDefault("send_window", 128L),
+                cd.attributes().containsKey("send_window") ? eval((Expr) cd.attributes().get("send_window")) : 0))
+            .with(QpAttribute.ACCESS, Set.of(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC));
+        if (cd.vlan() != null) {
+            attributes = attributes.with(QpAttribute.VLAN, (int) eval(cd.vlan()));
+        }
+        for (final Map.Entry<String, Object> entry : cd.peerAttributes().entrySet()) {
+            final QpAttribute attribute = QpAttribute.byLabel(entry.getKey());
+            attributes = attributes.with(attribute, attributeValue(attribute, entry.getValue()));
+        }
+        return attributes;
     }
 
     /** The QP attributes taken from the profile and the case's parameters (the same for every connection). */
@@ -460,7 +542,7 @@ final class CaseRun {
                 : (int) eval(w.data().length());
             final byte[] bytes = w.data().pattern().bytes(w.data().offset() == null ? 0 : eval(w.data().offset()),
                 length, names);
-            control.writeMemory(region.mr.va() + offset, bytes);
+            (region.onPeer ? peer.control() : control).writeMemory(region.mr.va() + offset, bytes);
             region.place(region.mr.va() + offset, bytes);
         } else if (step instanceof Step.Repeat r) {
             final long from = eval(r.from());
@@ -478,7 +560,19 @@ final class CaseRun {
                 }
             }
         } else if (step instanceof Step.PostSend p) {
-            throw new UnsupportedOperationException("post_send (the device as requester) is not wired yet");
+            requesterSteps.postSend(p, connection(p.connection()), regions);
+        } else if (step instanceof Step.Network n) {
+            if (network == null) {
+                throw new IllegalArgumentException("a network step needs a connection with peer: true");
+            }
+            network.configure(n.network(), connections, this::eval);
+        } else if (step instanceof Step.ExpectTraffic t) {
+            pollUntil(data.now());
+            requesterSteps.expectTraffic(t.traffic(), connection(t.traffic().connection()), network,
+                data.now());
+        } else if (step instanceof Step.ExpectRate r) {
+            pollUntil(data.now());
+            requesterSteps.expectRate(r.rate(), connection(r.rate().connection()), data.now());
         }
     }
 
@@ -589,6 +683,27 @@ final class CaseRun {
         evidence.add(Direction.TO_DUT, now, bytes, stepIndex, note);
         data.send(bytes);
         lastTime = now;
+        observeToDevice(decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length), now);
+    }
+
+    /** A frame the device received: its requester checker (if any) learns of acknowledgements, responses, CNPs. */
+    private void observeToDevice(final DecodedFrame decoded, final long now) {
+        if (!decoded.isRoce()) {
+            return;
+        }
+        final Connection c = byDeviceQpn.get(decoded.bth().destQp());
+        if (c != null && c.requester != null) {
+            c.requester.toDevice(decoded, now);
+        }
+    }
+
+    /** The network delivers a frame from the peer to the device (its clock is at the frame's arrival). */
+    private void deliverFromPeer(final byte[] bytes, final DecodedFrame decoded, final Connection c,
+                                 final String note) {
+        final long now = data.now();
+        evidence.add(Direction.TO_DUT, now, bytes, -1, note);
+        data.send(bytes);
+        observeToDevice(decoded, now);
     }
 
     private void postReceive(final Step.PostReceive p) {
@@ -600,6 +715,10 @@ final class CaseRun {
         for (int k = 0; k < count; k++) {
             final long va = region.mr.va() + offset + (long) k * length;
             final long wrId = c.nextWrId++;
+            if (region.onPeer) {
+                peer.control().postReceive(c.peerQpn, new ReceiveWqe(wrId, va, length, region.mr.lkey()));
+                continue;
+            }
             control.postReceive(c.deviceQpn, new ReceiveWqe(wrId, va, length, region.mr.lkey()));
             c.receives.add(new Connection.Receive(wrId, va, length, region));
         }
@@ -607,27 +726,43 @@ final class CaseRun {
 
     // ---------------------------------------------------------------- frames from the device
 
-    /** Moves every frame the device emits up to {@code deadline} into the inbox (ignored ones aside). */
+    /**
+     * Moves every frame the device emits up to {@code deadline} into the inbox (ignored ones aside), running the
+     * network to the peer alongside.
+     */
     private void pollUntil(final long deadline) {
-        while (true) {
-            final CapturedFrame frame = data.poll(deadline);
-            if (frame == null) {
-                return;
-            }
-            accept(frame);
+        while (pump(deadline)) {
+            // until nothing is left before the deadline
         }
     }
 
     /** Waits for the next frame up to {@code deadline}; null when none came. */
     private Received next(final long deadline) {
         while (inbox.isEmpty()) {
-            final CapturedFrame frame = data.poll(deadline);
-            if (frame == null) {
+            if (!pump(deadline)) {
                 return null;
             }
-            accept(frame);
         }
         return inbox.pollFirst();
+    }
+
+    /**
+     * One step of the shared clock: the device runs until its next frame or the network's next event (or {@code
+     * deadline}), whichever comes first; then the network and the peer catch up. False when the device reached the
+     * deadline with nothing left to do before it.
+     */
+    private boolean pump(final long deadline) {
+        final long networkNext = network == null ? Long.MAX_VALUE : network.nextEventTime();
+        final CapturedFrame frame = data.poll(Math.min(deadline, networkNext));
+        if (frame != null) {
+            accept(frame);
+            return true;
+        }
+        if (networkNext > deadline) {
+            return false;
+        }
+        network.runUntil(data.now(), this::deliverFromPeer);
+        return true;
     }
 
     private void accept(final CapturedFrame frame) {
@@ -644,6 +779,31 @@ final class CaseRun {
                 + violation.diff(), index, List.of(violation.diff()), null, evidence.dump(index));
             failure.rule = violation.rule();
             throw failure;
+        }
+        if (owner != null && decoded.opcode().kind().isRequest()) {
+            final RequesterChecker checker = requesterSteps.checker(owner);
+            final int index = evidence.add(Direction.FROM_DUT, frame.timestampNanos(), bytes, -1,
+                owner.peer ? "to the peer" : "unexpected");
+            final StepFailure failure = checker.device(decoded, frame.timestampNanos(), index);
+            if (failure != null) {
+                evidence.note(index, stepIndex, "violates " + failure.rule);
+                throw failure.at(index, evidence.dump(index));
+            }
+            if (owner.peer) {
+                final int psn = Psn.distance(owner.devicePsnBase, decoded.bth().psn());
+                evidence.note(index, stepIndex, network.fromDevice(bytes, decoded, frame.timestampNanos(), owner,
+                    psn, checker.transmissions(psn)));
+                return;
+            }
+            inbox.addLast(new Received(frame, decoded, index));
+            return;
+        }
+        if (owner != null && owner.peer) {
+            final int index = evidence.add(Direction.FROM_DUT, frame.timestampNanos(), bytes, stepIndex, "");
+            evidence.note(index, stepIndex, network.fromDevice(bytes, decoded, frame.timestampNanos(), owner,
+                decoded.opcode() == org.metaroce.mrct.wire.Opcode.CNP ? 0
+                    : Psn.distance(owner.psnBase, decoded.bth().psn()), 1));
+            return;
         }
         for (final FrameTemplate ignore : def.ignore()) {
             final Connection c = ignore.connection() == null ? null : connections.get(ignore.connection());
@@ -804,7 +964,7 @@ final class CaseRun {
             expected = e.equals().pattern().bytes(e.equals().offset() == null ? 0 : eval(e.equals().offset()), length,
                 names);
         }
-        final byte[] actual = control.readMemory(region.mr.va() + offset, length);
+        final byte[] actual = (region.onPeer ? peer.control() : control).readMemory(region.mr.va() + offset, length);
         if (!Arrays.equals(expected, actual)) {
             int first = 0;
             while (first < length && expected[first] == actual[first]) {

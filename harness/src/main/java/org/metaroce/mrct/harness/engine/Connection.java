@@ -56,6 +56,15 @@ final class Connection {
     int currentRsn;
     long currentOffset;
     long nextWrId = 1;
+    /** Whether the harness's end is a peer device (requester cases through the network) rather than the case. */
+    boolean peer;
+    /** The protection domain of the peer's QP (peer connections). */
+    int peerPd;
+    /** The work requests posted on the device's send queue, as the wire must show them (requester cases). */
+    SendQueueModel sendQueue;
+    /** Checks every request the device sends on this connection; null until the first post_send. */
+    RequesterChecker requester;
+    long nextSendWrId = 1;
 
     Connection(final String name, final int pd, final int deviceQpn, final int peerQpn, final int psnBase,
                final int devicePsnBase, final Encapsulation toDevice, final int tver, final int pkey, final int pmtu,

@@ -159,7 +159,7 @@ final class ControlJournal implements ControlPlane {
             wqe.localVa(), "length", wqe.length(), "lkey", Integer.toUnsignedLong(wqe.lkey()), "remote_va",
             wqe.remoteVa(), "rkey", Integer.toUnsignedLong(wqe.rkey()), "immediate",
             Integer.toUnsignedLong(wqe.immediate()), "compare_add", wqe.compareAdd(), "swap", wqe.swap(), "signaled",
-            wqe.signaled()), () -> delegate.postSend(qpn, wqe));
+            wqe.signaled(), "fence", wqe.fence(), "solicited", wqe.solicited()), () -> delegate.postSend(qpn, wqe));
     }
 
     @Override

@@ -2,7 +2,10 @@ package org.metaroce.mrct.harness.engine;
 
 import org.metaroce.mrct.spi.MemoryRegion;
 
-/** A region of a running case: its definition's name, the device's registration, and the model of its content. */
+/**
+ * A region of a running case: its definition's name, its registration (on the device, or on the peer in requester
+ * cases), and the model of its content.
+ */
 final class Region {
     final String name;
     final MemoryRegion mr;
@@ -11,12 +14,19 @@ final class Region {
     /** Content right after setup, for "untouched" expectations. */
     final byte[] initial;
     boolean invalidated;
+    /** Whether the region lives on the harness's peer (requester cases) rather than on the device. */
+    final boolean onPeer;
 
     Region(final String name, final MemoryRegion mr, final byte[] initial) {
+        this(name, mr, initial, false);
+    }
+
+    Region(final String name, final MemoryRegion mr, final byte[] initial, final boolean onPeer) {
         this.name = name;
         this.mr = mr;
         this.initial = initial;
         this.model = initial.clone();
+        this.onPeer = onPeer;
     }
 
     /** Applies bytes the device must have placed at {@code va}; bytes outside the region are ignored. */

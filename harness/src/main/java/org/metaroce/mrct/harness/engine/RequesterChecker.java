@@ -26,8 +26,7 @@ import org.metaroce.mrct.wire.RnrTimer;
  *   <li>no retransmission of a delivered PSN (MR-RTX-001), none without a cause: a loss inferred by the threshold or
  *       the time condition, una at the expiry of a retransmission timer that could have expired, the end of an RNR
  *       wait (MR-RTX-002, MR-RTX-007); a pending loss event answered before any new PSN (MR-RTX-003, MR-RTX-004);</li>
- *   <li>silence during an RNR wait and the resume order after it (MR-RTX-012, MR-RTX-013);</li>
- *   <li>source-port spraying when the QP's spray attribute is on (MR-MP-002).</li>
+ *   <li>silence during an RNR wait and the resume order after it (MR-RTX-012, MR-RTX-013).</li>
  * </ul>
  *
  * <p>Rules are checked from the wire alone, so where the device could know more than the harness (a loss event the
@@ -37,7 +36,7 @@ import org.metaroce.mrct.wire.RnrTimer;
 final class RequesterChecker {
     /** Requester parameters of the QP (Appendix B values in force for the case). */
     record Parameters(int pmtu, int sendWindow, int ackReqInterval, int reorderThreshold, long reorderTimeNs,
-                      long rtoLowNs, long rtoHighNs, int nLow, int maxRdAtomic, boolean spray, boolean legacy,
+                      long rtoLowNs, long rtoHighNs, int nLow, int retryCnt, int maxRdAtomic, boolean legacy,
                       long toleranceNs) {
     }
 
@@ -48,6 +47,8 @@ final class RequesterChecker {
     private static final long NONE = Long.MIN_VALUE;
 
     private final Connection connection;
+    /** The case's start: times in messages count from it. */
+    private final long origin;
     private final SendQueueModel model;
     private final Parameters p;
     private int[] tx = new int[64];
@@ -61,6 +62,8 @@ final class RequesterChecker {
     private int withoutAckReq;
     private long timerStart = NONE;
     private long timerDuration;
+    /** Timeouts and loss events for una since the last progress (section 13.4). */
+    private int retries;
     private long rnrUntil = NONE;
     private long rnrStarted = NONE;
     private int rnrResume = -1;
@@ -68,10 +71,11 @@ final class RequesterChecker {
     private int maxInFlight;
     private final List<Sent> sent = new ArrayList<>();
     private final List<Long> cnps = new ArrayList<>();
-    private final int[] recentPorts = new int[16];
     private int dataPackets;
 
-    RequesterChecker(final Connection connection, final SendQueueModel model, final Parameters parameters) {
+    RequesterChecker(final Connection connection, final SendQueueModel model, final Parameters parameters,
+                     final long origin) {
+        this.origin = origin;
         this.connection = connection;
         this.model = model;
         this.p = parameters;
@@ -113,8 +117,37 @@ final class RequesterChecker {
 
     // ------------------------------------------------------------------ frames from the device
 
+    /**
+     * Checks that the retransmission timer, if it runs, has not expired by {@code now} without the device resending
+     * una (MR-RTX-009; MR-RTX-007 when the timer ran for rto_low_ns): the timer window of the front matter is T to
+     * T + T/10 + 2000 ns. After retry_cnt retries the expiry moves the QP to ERROR instead (MR-RTX-010).
+     */
+    StepFailure timers(final long now, final int evidence) {
+        if (p.legacy() || timerStart == NONE || rnrStarted != NONE || una >= nextFirst) {
+            return null;
+        }
+        final long due = timerStart + timerDuration + timerDuration / 10 + 2000 + p.toleranceNs();
+        if (now <= due) {
+            return null;
+        }
+        if (retries >= p.retryCnt()) {
+            timerStart = NONE;
+            return null;
+        }
+        final String rule = timerDuration == p.rtoLowNs() ? "MR-RTX-007" : "MR-RTX-009";
+        return failure(rule, evidence, "una (PSN " + una + ") was not sent again when the retransmission timer "
+            + "started at " + at(timerStart) + " for " + CaseRun.nanos(timerDuration) + " ("
+            + (timerDuration == p.rtoLowNs() ? "rto_low_ns: at most n_low = " + p.nLow() : "rto_high_ns: more than n_low = "
+            + p.nLow()) + " PSNs in flight) expired", new FieldDiff("retransmission of PSN " + una, "by "
+                + at(due), "none by " + at(now)));
+    }
+
     /** Checks a request the device sent at {@code time}; returns the broken rule or null. */
     StepFailure device(final DecodedFrame f, final long time, final int evidence) {
+        final StepFailure expired = timers(time, evidence);
+        if (expired != null) {
+            return expired;
+        }
         final int psn = relative(f.bth().psn());
         if (psn >= Psn.HALF) {
             return failure("MR-REQ-002", evidence, "PSN " + signed(psn) + " is before sq_psn: no WQE was posted for it",
@@ -137,8 +170,8 @@ final class RequesterChecker {
         }
         if (rnrStarted != NONE && time > rnrStarted + p.toleranceNs && time + p.toleranceNs < rnrUntil) {
             return failure("MR-RTX-012", evidence, "a request was sent during the RNR wait that began at "
-                + CaseRun.nanos(rnrStarted) + " and lasts until " + CaseRun.nanos(rnrUntil),
-                new FieldDiff("time", "at least " + CaseRun.nanos(rnrUntil), CaseRun.nanos(time)));
+                + at(rnrStarted) + " and lasts until " + at(rnrUntil),
+                new FieldDiff("time", "at least " + at(rnrUntil), at(time)));
         }
         if (rnrStarted != NONE && time + p.toleranceNs >= rnrUntil) {
             final long late = rnrUntil + (rnrUntil - rnrStarted) / 10 + 2000 + p.toleranceNs;
@@ -146,8 +179,8 @@ final class RequesterChecker {
                 rnrStarted = NONE;
             } else if (time > late) {
                 return failure("MR-RTX-012", evidence, "the first request after the RNR wait that ended at "
-                    + CaseRun.nanos(rnrUntil) + " came only at " + CaseRun.nanos(time),
-                    new FieldDiff("time", "at most " + CaseRun.nanos(late), CaseRun.nanos(time)));
+                    + at(rnrUntil) + " came only at " + at(time),
+                    new FieldDiff("time", "at most " + at(late), at(time)));
             }
             rnrStarted = NONE;
             if (timerStart == NONE || timerStart < rnrUntil) {
@@ -158,14 +191,6 @@ final class RequesterChecker {
             : firstTransmission(f, work, psn, time, evidence);
         if (failure != null) {
             return failure;
-        }
-        if (p.spray()) {
-            recentPorts[dataPackets % 16] = f.udp().sourcePort();
-            if (dataPackets >= 15 && Arrays.stream(recentPorts).distinct().count() == 1) {
-                return failure("MR-MP-002", evidence, "16 consecutive data packets of a spraying QP all use udp.sport "
-                    + f.udp().sourcePort(), new FieldDiff("udp.sport", "at least 2 values in 16 packets",
-                        "only " + f.udp().sourcePort()));
-            }
         }
         dataPackets++;
         sent.add(new Sent(time, psn, f.opcode(), f.frameLength() + 4, retransmission, f.udp().sourcePort(),
@@ -180,7 +205,7 @@ final class RequesterChecker {
                 "PSN " + psn + " is sent for the first time while PSN " + nextFirst + " has not been sent",
                 new FieldDiff("bth.psn", nextFirst + " (the next PSN to send)", Integer.toString(psn)));
         }
-        if (psn != work.firstPsn) {
+        if (work.isRead() && psn != work.firstPsn) {
             return failure("MR-REQ-009", evidence, "the first READ REQUEST of " + work.describe() + " names PSN " + psn,
                 new FieldDiff("bth.psn", Integer.toString(work.firstPsn), Integer.toString(psn)));
         }
@@ -244,7 +269,7 @@ final class RequesterChecker {
                                        final long time, final int evidence) {
         if (delivered(psn) && deliveredAt[psn] + p.toleranceNs() < time) {
             return failure("MR-RTX-001", evidence, "PSN " + psn + " of " + work.describe() + " is sent again although "
-                + "the device learnt at " + CaseRun.nanos(deliveredAt[psn]) + " that it was delivered",
+                + "the device learnt at " + at(deliveredAt[psn]) + " that it was delivered",
                 new FieldDiff("bth.psn", "not a delivered PSN", psn + " (delivered)"));
         }
         if (work.isRead() && psn > work.firstPsn && !readEvidence[work.firstPsn]) {
@@ -262,12 +287,15 @@ final class RequesterChecker {
                     && time + p.toleranceNs() >= timerStart + p.rtoLowNs() ? "MR-RTX-007" : "MR-RTX-002";
                 return failure(rule, evidence, "PSN " + psn + " is retransmitted without cause: " + lossState(psn,
                     time), new FieldDiff("retransmission", "a loss event, the expiry of the retransmission timer "
-                        + "(una " + una + (timerStart == NONE ? "" : ", due at " + CaseRun.nanos(timerStart
+                        + "(una " + una + (timerStart == NONE ? "" : ", due at " + at(timerStart
                         + timerDuration)) + ") or the end of an RNR wait", "PSN " + psn + " at "
-                        + CaseRun.nanos(time)));
+                        + at(time)));
             }
-            if (psn == una && !eligible && !rnr) {
-                startTimer(time);
+            if (psn == una && !rnr) {
+                retries++;
+                if (!eligible) {
+                    startTimer(time);
+                }
             }
         }
         final int last = work.isRead() ? work.lastPsn() : psn;
@@ -291,7 +319,7 @@ final class RequesterChecker {
             for (int x = Math.max(una, rnrResume); x < nextFirst; x++) {
                 if (!delivered(x) && lastRetx[x] + p.toleranceNs() < rnrUntil) {
                     return failure("MR-RTX-013", evidence, "a new PSN is sent after the RNR wait that ended at "
-                        + CaseRun.nanos(rnrUntil) + " before in-flight PSN " + x + " was sent again",
+                        + at(rnrUntil) + " before in-flight PSN " + x + " was sent again",
                         new FieldDiff("bth.psn", "retransmission of " + x, "a first transmission"));
                 }
             }
@@ -309,7 +337,7 @@ final class RequesterChecker {
             }
             if (laterAt[x] + p.reorderTimeNs() + p.toleranceNs() < time) {
                 return failure("MR-RTX-004", evidence, "a new PSN is sent while PSN " + x + " has been undelivered "
-                    + "for reorder_time_ns since a later PSN was delivered at " + CaseRun.nanos(laterAt[x]),
+                    + "for reorder_time_ns since a later PSN was delivered at " + at(laterAt[x]),
                     new FieldDiff("bth.psn", "retransmission of " + x + " first", "a first transmission"));
             }
         }
@@ -347,8 +375,8 @@ final class RequesterChecker {
             }
         }
         return later + " later PSN(s) delivered" + (lastRetx[x] == NONE ? "" : " since its retransmission at "
-            + CaseRun.nanos(lastRetx[x])) + " (reorder_threshold " + p.reorderThreshold() + "), " + (laterAt[x] == NONE
-            ? "none before it" : "the first at " + CaseRun.nanos(laterAt[x]) + ", " + CaseRun.nanos(time - laterAt[x])
+            + at(lastRetx[x])) + " (reorder_threshold " + p.reorderThreshold() + "), " + (laterAt[x] == NONE
+            ? "none before it" : "the first at " + at(laterAt[x]) + ", " + CaseRun.nanos(time - laterAt[x])
             + " ago") + " (reorder_time_ns " + p.reorderTimeNs() + ")";
     }
 
@@ -409,6 +437,7 @@ final class RequesterChecker {
             una++;
         }
         if (una != before) {
+            retries = 0;
             if (una < nextFirst) {
                 startTimer(time);
             } else {
@@ -502,6 +531,10 @@ final class RequesterChecker {
     /** Distinct PSNs sent. */
     int firstTransmissions() {
         return nextFirst;
+    }
+
+    private String at(final long time) {
+        return CaseRun.nanos(time - origin);
     }
 
     private static int signed(final int relative) {

@@ -57,7 +57,7 @@ public final class Runner {
     /** Runs one planned case and returns its result (without notifying listeners). */
     public CaseResult runOne(final Planned planned) {
         final String notApplicable = Applicability.reason(planned.def(), context.profile(),
-            context.adapter().capabilities(), context.spec());
+            context.adapter().capabilities(), context.spec(), context.peers() != null);
         if (notApplicable != null) {
             final CaseDef def = planned.def();
             return new CaseResult(planned.id(), def.id(), def.title(), def.area(), def.rules(), "MUST", def.role(),

@@ -110,6 +110,20 @@ final class Requester {
         return null;
     }
 
+    /**
+     * The next PSN to send for the first time: inside a message whose first packets are out, the next packet's PSN;
+     * else the first PSN of the next message ({@code nextPsn} already points past the span of a message once its
+     * first packet is sent).
+     */
+    private int sendPoint() {
+        for (final SendWork work : queue) {
+            if (!work.fullySent()) {
+                return work.sent > 0 ? Psn.add(work.firstPsn, work.sent) : nextPsn;
+            }
+        }
+        return nextPsn;
+    }
+
     // ------------------------------------------------------------------ sending
 
     /** The next request packet the pacer should send now, or null. Retransmissions go first (section 13.3). */
@@ -212,7 +226,7 @@ final class Requester {
         final AethSyndrome.Type type = syndrome.type();
         final boolean reserved = type == AethSyndrome.Type.RESERVED
             || type == AethSyndrome.Type.NAK && (syndrome.code() > 3 || syndrome.code() == 0 && !legacy);
-        if (reserved || Psn.isAfter(base, nextPsn)
+        if (reserved || Psn.isAfter(base, sendPoint())
             || !legacy && type == AethSyndrome.Type.ACK && Psn.add(psn, 1) != base
             || (type == AethSyndrome.Type.NAK || type == AethSyndrome.Type.RNR_NAK) && !outstanding(psn)) {
             device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
@@ -379,7 +393,7 @@ final class Requester {
             una = Psn.add(una, 1);
         }
         if (flight.isEmpty()) {
-            una = nextPsn;
+            una = sendPoint();
         }
         if (una != before) {
             retries = 0;
@@ -455,15 +469,18 @@ final class Requester {
         }
         final long now = device.scheduler.now();
         long nextCheck = Long.MAX_VALUE;
-        for (int p = una; Psn.isBefore(p, nextPsn); p = Psn.add(p, 1)) {
+        final int end = sendPoint();
+        for (int p = una; Psn.isBefore(p, end); p = Psn.add(p, 1)) {
             final PsnState x = flight.get(p);
             if (x == null || x.delivered || x.retransmitQueued) {
                 continue;
             }
             int later = 0;
-            for (int q = Psn.add(p, 1); Psn.isBefore(q, nextPsn); q = Psn.add(q, 1)) {
+            for (int q = Psn.add(p, 1); Psn.isBefore(q, end); q = Psn.add(q, 1)) {
+                // below the send point a PSN missing from the flight was delivered and left it with una; evidence
+                // counts only PSNs whose latest transmission followed x's (section 13.3)
                 final PsnState y = flight.get(q);
-                if ((y == null || y.delivered) && (y == null || y.txSeq > x.txSeq)) {
+                if (y != null && y.delivered && y.txSeq > x.txSeq) {
                     later++;
                 }
             }

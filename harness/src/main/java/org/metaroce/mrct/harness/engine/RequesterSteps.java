@@ -1,0 +1,399 @@
+package org.metaroce.mrct.harness.engine;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import org.metaroce.mrct.harness.cases.Expr;
+import org.metaroce.mrct.harness.cases.Matcher;
+import org.metaroce.mrct.harness.cases.RateExpectation;
+import org.metaroce.mrct.harness.cases.Step;
+import org.metaroce.mrct.harness.cases.TrafficExpectation;
+import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.spi.ControlPlane;
+import org.metaroce.mrct.spi.SendWqe;
+import org.metaroce.mrct.spi.WorkOpcode;
+
+/**
+ * The steps of requester cases, for {@link CaseRun}: posting work requests on the device (and telling the connection's
+ * {@link RequesterChecker} what the wire must show), and the expectations on what the device sent ({@code
+ * expect_traffic}) and how fast ({@code expect_rate}, against a {@link DcqcnModel}). Also gathers the time series the
+ * reports plot.
+ */
+final class RequesterSteps {
+    private final ControlPlane control;
+    private final Map<String, Long> values;
+    private final Function<String, Long> names;
+    private final long start;
+    private final long toleranceNs;
+    private final Map<String, Object> parameters;
+
+    /**
+     * @param parameters the device's declared parameters over the specification's defaults (ratios included)
+     */
+    RequesterSteps(final ControlPlane control, final Map<String, Long> values, final Function<String, Long> names,
+                   final long start, final long toleranceNs, final Map<String, Object> parameters) {
+        this.parameters = parameters;
+        this.control = control;
+        this.values = values;
+        this.names = names;
+        this.start = start;
+        this.toleranceNs = toleranceNs;
+    }
+
+    private long eval(final Expr expr) {
+        return expr.eval(names);
+    }
+
+    private long parameter(final Connection c, final String name, final long fallback) {
+        final Long attribute = c.created.asMap().entrySet().stream()
+            .filter(e -> e.getKey().label().equals(name)).map(e -> e.getValue() instanceof Number n ? n.longValue()
+                : null).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+        return attribute != null ? attribute : values.getOrDefault(name, fallback);
+    }
+
+    /** The connection's checker, created with the QP's requester parameters on first use. */
+    RequesterChecker checker(final Connection c) {
+        if (c.requester == null) {
+            c.sendQueue = new SendQueueModel(c.pmtu);
+            c.requester = new RequesterChecker(c, c.sendQueue, new RequesterChecker.Parameters(c.pmtu,
+                (int) parameter(c, "send_window", 128), (int) parameter(c, "ack_req_interval", 64),
+                (int) parameter(c, "reorder_threshold", 16), parameter(c, "reorder_time_ns", 25_000),
+                parameter(c, "rto_low_ns", 100_000), parameter(c, "rto_high_ns", 320_000),
+                (int) parameter(c, "n_low", 3), (int) parameter(c, "retry_cnt", 7),
+                (int) parameter(c, "max_rd_atomic", 16), c.tver == 0,
+                toleranceNs), start);
+        }
+        return c.requester;
+    }
+
+    /** A {@code post_send} step: {@code count} WQEs posted on the device's QP. */
+    void postSend(final Step.PostSend p, final Connection c, final Map<String, Region> regions) {
+        checker(c);
+        final WorkOpcode op = opcode(p.op());
+        final long count = p.count() == null ? 1 : eval(p.count());
+        final long length = eval(p.length());
+        final long stride = p.stride() == null ? length : eval(p.stride());
+        final Region local = p.localRegion() == null ? null : regions.get(p.localRegion());
+        final Region remote = p.remoteRegion() == null ? null : regions.get(p.remoteRegion());
+        for (long k = 0; k < count; k++) {
+            final long localOffset = (p.localOffset() == null ? 0 : eval(p.localOffset())) + k * stride;
+            final long remoteOffset = (p.remoteOffset() == null ? 0 : eval(p.remoteOffset())) + k * stride;
+            final long localVa = local == null ? 0 : local.mr.va() + localOffset;
+            final long remoteVa = remote != null ? remote.mr.va() + remoteOffset
+                : p.remoteVa() == null ? 0 : eval(p.remoteVa()) + k * stride;
+            final int rkey = remote != null ? remote.mr.rkey() : p.rkey() == null ? 0 : (int) eval(p.rkey());
+            final int immediate = p.invalidate() != null ? regions.get(p.invalidate()).mr.rkey()
+                : p.immediate() == null ? 0 : (int) eval(p.immediate());
+            final long swapAdd = p.swapAdd() == null ? 0 : eval(p.swapAdd());
+            final long compare = p.compare() == null ? 0 : eval(p.compare());
+            final long wrId = p.wrId() != null ? eval(p.wrId()) + k : c.nextSendWrId++;
+            byte[] payload = null;
+            if (local != null && (op == WorkOpcode.SEND || op == WorkOpcode.SEND_WITH_IMM
+                || op == WorkOpcode.SEND_WITH_INV || op == WorkOpcode.RDMA_WRITE
+                || op == WorkOpcode.RDMA_WRITE_WITH_IMM)) {
+                if (localOffset < 0 || localOffset + length > local.model.length) {
+                    throw new IllegalArgumentException("post_send: bytes " + localOffset + ".." + (localOffset
+                        + length - 1) + " are outside region " + local.name);
+                }
+                payload = Arrays.copyOfRange(local.model, (int) localOffset, (int) (localOffset + length));
+            }
+            // what a conforming device's memory and the peer's must then hold
+            if (op == WorkOpcode.RDMA_WRITE || op == WorkOpcode.RDMA_WRITE_WITH_IMM) {
+                if (remote != null && payload != null) {
+                    remote.place(remoteVa, payload);
+                }
+            } else if (op == WorkOpcode.RDMA_READ && local != null && remote != null) {
+                local.place(localVa, Arrays.copyOfRange(remote.model, (int) remoteOffset,
+                    (int) Math.min(remote.model.length, remoteOffset + length)));
+            }
+            c.sendQueue.post(new SendQueueModel.Work(c.sendQueue.works().size(), op, length, payload, remoteVa, rkey,
+                immediate, swapAdd, compare, p.fence() && k == 0, wrId, p.signaled()));
+            control.postSend(c.deviceQpn, new SendWqe(wrId, op, localVa, length, local == null ? 0 : local.mr.lkey(),
+                remoteVa, rkey, immediate, op == WorkOpcode.COMPARE_SWAP ? compare : swapAdd, swapAdd, p.signaled(),
+                p.fence() && k == 0, p.solicited()));
+        }
+    }
+
+    static WorkOpcode opcode(final String op) {
+        return switch (op) {
+            case "send" -> WorkOpcode.SEND;
+            case "send_imm" -> WorkOpcode.SEND_WITH_IMM;
+            case "send_inv" -> WorkOpcode.SEND_WITH_INV;
+            case "write" -> WorkOpcode.RDMA_WRITE;
+            case "write_imm" -> WorkOpcode.RDMA_WRITE_WITH_IMM;
+            case "read" -> WorkOpcode.RDMA_READ;
+            case "cmp_swap" -> WorkOpcode.COMPARE_SWAP;
+            case "fetch_add" -> WorkOpcode.FETCH_ADD;
+            default -> throw new IllegalArgumentException("unknown op '" + op + "'");
+        };
+    }
+
+    // ------------------------------------------------------------------ expect_traffic
+
+    void expectTraffic(final TrafficExpectation e, final Connection c, final Network network, final long now) {
+        final RequesterChecker checker = checker(c);
+        final StepFailure late = checker.timers(now, -1);
+        if (late != null) {
+            throw late;
+        }
+        final List<FieldDiff> diffs = new ArrayList<>();
+        if (e.retransmitted() != null) {
+            final Map<Integer, Long> expected = new LinkedHashMap<>();
+            for (final Map.Entry<Expr, Expr> entry : e.retransmitted().entrySet()) {
+                expected.put((int) eval(entry.getKey()), eval(entry.getValue()));
+            }
+            for (final Map.Entry<Integer, Long> entry : expected.entrySet()) {
+                final int actual = Math.max(0, checker.transmissions(entry.getKey()) - 1);
+                if (actual != entry.getValue()) {
+                    diffs.add(new FieldDiff("retransmissions of PSN " + entry.getKey(), entry.getValue().toString(),
+                        Integer.toString(actual)));
+                }
+            }
+            if (e.exactly()) {
+                final List<Integer> others = new ArrayList<>();
+                for (int psn = 0; psn < checker.firstTransmissions(); psn++) {
+                    if (!expected.containsKey(psn) && checker.transmissions(psn) > 1) {
+                        others.add(psn);
+                    }
+                }
+                if (!others.isEmpty()) {
+                    diffs.add(new FieldDiff("retransmitted PSNs", expected.isEmpty() ? "none"
+                        : "only " + expected.keySet(), "also " + others));
+                }
+            }
+        }
+        check(diffs, "first transmissions (distinct PSNs)", e.firstTransmissions(), checker.firstTransmissions());
+        check(diffs, "PSNs in flight at most", e.maxInFlight(), checker.maxInFlight());
+        final List<RequesterChecker.Sent> sent = checker.sent();
+        if (e.minGap() != null) {
+            long gap = Long.MAX_VALUE;
+            for (int i = 1; i < sent.size(); i++) {
+                gap = Math.min(gap, sent.get(i).time() - sent.get(i - 1).time());
+            }
+            check(diffs, "least gap between data packets (ns)", e.minGap(), gap == Long.MAX_VALUE ? 0 : gap);
+        }
+        if (e.sports() != null) {
+            check(diffs, "distinct udp.sport values", e.sports(),
+                sent.stream().mapToInt(RequesterChecker.Sent::sport).distinct().count());
+        }
+        if (e.sportsBalanced() != null && e.sportsBalanced()) {
+            final String imbalance = imbalance(sent);
+            if (imbalance != null) {
+                diffs.add(new FieldDiff("udp.sport shares", "each within 50% of the mean in 1024 packets",
+                    imbalance));
+            }
+        }
+        final SwitchPort port = network == null ? null : network.port();
+        if ((e.maxQueue() != null || e.queueBelow() != null) && port == null) {
+            throw new IllegalArgumentException("expect_traffic: max_queue and queue_below need a network switch");
+        }
+        if (e.maxQueue() != null) {
+            check(diffs, "largest switch queue (bytes)", e.maxQueue(), (long) port.maxQueue());
+        }
+        if (e.queueBelow() != null) {
+            final long since = start + eval(e.queueAfter());
+            final long limit = eval(e.queueBelow());
+            final double max = port.maxQueueSince(since);
+            if (max >= limit) {
+                diffs.add(new FieldDiff("switch queue after " + CaseRun.nanos(since - start), "below " + limit
+                    + " bytes", (long) max + " bytes"));
+            }
+        }
+        if (!diffs.isEmpty()) {
+            final StepFailure failure = new StepFailure("the device's traffic on " + c.name + " differs: "
+                + diffs.stream().map(FieldDiff::toString).reduce((a, b) -> a + "; " + b).orElse(""), -1, diffs,
+                null, null);
+            throw failure;
+        }
+    }
+
+    private void check(final List<FieldDiff> diffs, final String what, final Matcher matcher, final long actual) {
+        if (matcher != null && !matcher.matches(actual, names, -1L)) {
+            diffs.add(new FieldDiff(what, matcher.describe(names, FrameCheck::number), FrameCheck.number(actual)));
+        }
+    }
+
+    /** Null when every window of 1024 data packets uses its ports within 50% of the mean share (MR-MP-003). */
+    private static String imbalance(final List<RequesterChecker.Sent> sent) {
+        for (int from = 0; from + 1024 <= sent.size(); from += 256) {
+            final Map<Integer, Integer> counts = new HashMap<>();
+            for (int i = from; i < from + 1024; i++) {
+                counts.merge(sent.get(i).sport(), 1, Integer::sum);
+            }
+            final double mean = 1024.0 / counts.size();
+            for (final Map.Entry<Integer, Integer> entry : counts.entrySet()) {
+                if (entry.getValue() < mean * 0.5 || entry.getValue() > mean * 1.5) {
+                    return "udp.sport " + entry.getKey() + " carries " + entry.getValue() + " of packets " + from
+                        + ".." + (from + 1023) + " (mean " + String.format(Locale.ROOT, "%.1f", mean) + ")";
+                }
+            }
+        }
+        return null;
+    }
+
+    // ------------------------------------------------------------------ expect_rate
+
+    /** The DCQCN model of the connection's QP up to {@code until}. */
+    DcqcnModel model(final Connection c, final long until) {
+        final RequesterChecker checker = checker(c);
+        final List<DcqcnModel.Packet> packets = new ArrayList<>();
+        for (final RequesterChecker.Sent s : checker.sent()) {
+            packets.add(new DcqcnModel.Packet(s.time(), s.wireBytes()));
+        }
+        return new DcqcnModel(constants(c), start, checker.cnps(), packets, until);
+    }
+
+    private DcqcnModel.Constants constants(final Connection c) {
+        return new DcqcnModel.Constants(parameter(c, "line_rate_mbps", 100_000), ratio("dcqcn_g", 1.0 / 256),
+            ratio("dcqcn_alpha_init", 1.0), parameter(c, "dcqcn_alpha_timer_ns", 55_000),
+            parameter(c, "dcqcn_rate_timer_ns", 55_000), parameter(c, "dcqcn_byte_counter", 10_485_760),
+            (int) parameter(c, "dcqcn_f", 5), parameter(c, "dcqcn_rai_mbps", 40),
+            parameter(c, "dcqcn_rhai_mbps", 400), parameter(c, "dcqcn_min_rate_mbps", 10));
+    }
+
+    /** A ratio parameter (dcqcn_g, dcqcn_alpha_init). */
+    private double ratio(final String name, final double fallback) {
+        return parameters.get(name) instanceof Number n ? n.doubleValue() : fallback;
+    }
+
+    /** Window rates of 16 data packets (section 14.4): (time of the 17th packet, Mb/s), in order. */
+    static List<double[]> windowRates(final List<RequesterChecker.Sent> sent) {
+        final List<double[]> out = new ArrayList<>();
+        long bits = 0;
+        for (int i = 0; i < sent.size(); i++) {
+            if (i >= 16) {
+                final long elapsed = sent.get(i).time() - sent.get(i - 16).time();
+                if (elapsed > 0) {
+                    out.add(new double[] {sent.get(i).time(), bits * 1000.0 / elapsed, i - 16});
+                }
+                bits -= sent.get(i - 16).wireBytes() * 8L;
+            }
+            bits += sent.get(i).wireBytes() * 8L;
+        }
+        return out;
+    }
+
+    void expectRate(final RateExpectation e, final Connection c, final long now) {
+        final RequesterChecker checker = checker(c);
+        final long from = start + (e.from() == null ? 0 : eval(e.from()));
+        final long to = e.to() == null ? now : start + eval(e.to());
+        final List<RequesterChecker.Sent> sent = checker.sent();
+        final double tolerance = values.getOrDefault("rate_tolerance_pct", 5L) / 100.0;
+        if (e.model()) {
+            final DcqcnModel model = model(c, now);
+            final DcqcnModel.Constants k = constants(c);
+            final long slack = k.rateTimerNs() / 10 + 2000 + toleranceNs;
+            for (final double[] window : windowRates(sent)) {
+                final int first = (int) window[2];
+                final long t0 = sent.get(first).time();
+                final long t16 = (long) window[0];
+                if (t0 < from || t16 > to) {
+                    continue;
+                }
+                final double rate = window[1];
+                final double max = model.max(t0, t16);
+                final DcqcnModel.Point point = model.at(t16);
+                if (rate > max * (1 + tolerance)) {
+                    final String rule = rate > k.lineRateMbps() * (1 + tolerance) ? "MR-CC-015"
+                        : point.rule().equals("MR-CC-010") ? "MR-CC-010" : "MR-CC-017";
+                    throw rateFailure(rule, c, sent.get(first).evidence(), t0, t16, rate, "at most "
+                        + mbps(max * (1 + tolerance)) + " (largest model Rc " + mbps(max) + " + "
+                        + Math.round(tolerance * 100) + "%)", point);
+                }
+                final double min = model.min(Math.max(start, t0 - slack), t16);
+                if (rate < min * (1 - tolerance)) {
+                    throw rateFailure(point.rule(), c, sent.get(first).evidence(), t0, t16, rate, "at least "
+                        + mbps(min * (1 - tolerance)) + " (smallest model Rc " + mbps(min) + " - "
+                        + Math.round(tolerance * 100) + "%; the QP is kept backlogged)", point);
+                }
+            }
+        }
+        if (e.mbps() != null) {
+            long bits = 0;
+            long first = -1;
+            long last = -1;
+            for (final RequesterChecker.Sent s : sent) {
+                if (s.time() >= from && s.time() <= to) {
+                    if (first < 0) {
+                        first = s.time();
+                    } else {
+                        bits += s.wireBytes() * 8L;
+                    }
+                    last = s.time();
+                }
+            }
+            final long mean = last > first && first >= 0 ? bits * 1000 / (last - first) : 0;
+            if (!e.mbps().matches(mean, names, -1L)) {
+                final StepFailure failure = new StepFailure("the mean rate of " + c.name + " between "
+                    + CaseRun.nanos(from - start) + " and " + CaseRun.nanos(to - start) + " is " + mean
+                    + " Mb/s, expected " + e.mbps().describe(names, v -> v + " Mb/s"), -1,
+                    List.of(new FieldDiff("mean rate (Mb/s)", e.mbps().describe(names, v -> Long.toString(v)),
+                        Long.toString(mean))), null, null);
+                throw failure;
+            }
+        }
+    }
+
+    private StepFailure rateFailure(final String rule, final Connection c, final int evidence, final long t0,
+                                    final long t16, final double rate, final String expected,
+                                    final DcqcnModel.Point point) {
+        final StepFailure failure = new StepFailure("the window rate of " + c.name + " over the 16 data packets "
+            + "from " + CaseRun.nanos(t0 - start) + " to " + CaseRun.nanos(t16 - start) + " (frame #" + evidence
+            + " on) is " + mbps(rate) + ", expected " + expected + "; the model's Rc there follows " + point.cause()
+            + " at " + CaseRun.nanos(point.time() - start) + " (" + point.rule() + "): Rc " + mbps(point.rc())
+            + ", Rt " + mbps(point.rt()) + ", alpha " + String.format(Locale.ROOT, "%.4f", point.alpha()),
+            evidence, List.of(new FieldDiff("window rate (Mb/s)", expected, mbps(rate))), null, null);
+        failure.rule = rule;
+        return failure;
+    }
+
+    private static String mbps(final double rate) {
+        return String.format(Locale.ROOT, "%.1f Mb/s", rate);
+    }
+
+    // ------------------------------------------------------------------ series for the reports
+
+    /**
+     * Time series of every connection the device sent requests on: its window rate, the model's Rc, the CNPs it
+     * received, and the switch queue. Times in microseconds since the case started.
+     */
+    Map<String, List<double[]>> series(final Map<String, Connection> connections, final Network network,
+                                       final long now) {
+        final Map<String, List<double[]>> out = new LinkedHashMap<>();
+        for (final Connection c : connections.values()) {
+            if (c.requester == null || c.requester.sent().size() < 17) {
+                continue;
+            }
+            final List<double[]> rates = new ArrayList<>();
+            for (final double[] w : windowRates(c.requester.sent())) {
+                rates.add(new double[] {(w[0] - start) / 1000.0, w[1]});
+            }
+            out.put(c.name + ".rate_mbps", rates);
+            if (!c.requester.cnps().isEmpty()) {
+                final List<double[]> model = new ArrayList<>();
+                for (final DcqcnModel.Point point : model(c, now).points()) {
+                    model.add(new double[] {(point.time() - start) / 1000.0, point.rc()});
+                }
+                out.put(c.name + ".model_rc_mbps", model);
+                final List<double[]> cnps = new ArrayList<>();
+                for (final long t : c.requester.cnps()) {
+                    cnps.add(new double[] {(t - start) / 1000.0, 0});
+                }
+                out.put(c.name + ".cnp", cnps);
+            }
+        }
+        if (network != null && network.port() != null) {
+            final List<double[]> queue = new ArrayList<>();
+            for (final double[] sample : network.port().samples()) {
+                queue.add(new double[] {(sample[0] - start) / 1000.0, sample[1]});
+            }
+            out.put("switch.queue_bytes", queue);
+        }
+        return out;
+    }
+}
