@@ -25,6 +25,7 @@ import org.metaroce.mrct.wire.Icrc;
 import org.metaroce.mrct.wire.LittleEndian;
 import org.metaroce.mrct.wire.OpKind;
 import org.metaroce.mrct.wire.Opcode;
+import org.metaroce.mrct.wire.Psn;
 import org.metaroce.mrct.wire.Position;
 
 /**
@@ -79,11 +80,17 @@ final class Traffic {
         final long dmaLength = spec.dmaLength() != null ? spec.dmaLength().eval(names) : payloadLength;
         final int span = opcode == Opcode.RDMA_READ_REQUEST ? readSpan(dmaLength, messageOffset, c.pmtu) : 1;
         final int psn = spec.psn() != null ? (int) spec.psn().eval(names) : c.nextPsn;
+        // the harness answering the device's requests (requester cases): responses count in the device's space
+        final boolean response = opcode.kind() == OpKind.ACKNOWLEDGE || opcode.kind() == OpKind.RDMA_READ_RESPONSE
+            || opcode.kind() == OpKind.ATOMIC_ACKNOWLEDGE || opcode == Opcode.CNP;
 
         FrameBuilder frame = FrameBuilder.of(encapsulation(spec, c, names), opcode).tver(tver).payload(payload)
             .ecn(spec.ecn() != null ? (int) spec.ecn().eval(names) : 2)
-            .with("bth.psn", c.absolute(psn)).with("bth.dqpn", c.deviceQpn).with("bth.pkey", c.pkey)
-            .with("bth.ackreq", (spec.ackReq() != null ? spec.ackReq() : ends) ? 1 : 0);
+            .with("bth.dqpn", c.deviceQpn).with("bth.pkey", c.pkey)
+            .with("bth.ackreq", (spec.ackReq() != null ? spec.ackReq() : ends && !response) ? 1 : 0);
+        if (opcode != Opcode.CNP) {
+            frame = frame.with("bth.psn", absolute(c, psn, response));
+        }
         if (spec.headers() != null) {
             final HeaderKind[] kinds = spec.headers().stream().map(h -> HeaderKind.valueOf(h.toUpperCase(
                 Locale.ROOT))).toArray(HeaderKind[]::new);
@@ -126,7 +133,8 @@ final class Traffic {
         }
         for (final Map.Entry<String, Expr> field : spec.fields().entrySet()) {
             final long value = field.getValue().eval(names);
-            frame = frame.with(field.getKey(), FrameCheck.isPsnField(field.getKey()) ? c.absolute(value) : value);
+            frame = frame.with(field.getKey(), FrameCheck.isPsnField(field.getKey()) ? absolute(c, value, response)
+                : value);
         }
         if (spec.padLength() != null) {
             frame = frame.padLength((int) spec.padLength().eval(names));
@@ -230,6 +238,11 @@ final class Traffic {
     static int readSpan(final long dmaLength, final long offset, final int pmtu) {
         final long n = Math.max(1, (dmaLength + pmtu - 1) / pmtu);
         return (int) Math.max(1, n - Math.max(0, offset) / pmtu);
+    }
+
+    /** The absolute PSN of a relative one: responses count from the device's sq_psn, requests from its rq_psn. */
+    private static int absolute(final Connection c, final long relative, final boolean response) {
+        return response ? Psn.add(c.devicePsnBase, (int) relative) : c.absolute(relative);
     }
 
     private static int icrcOf(final byte[] bytes) {
