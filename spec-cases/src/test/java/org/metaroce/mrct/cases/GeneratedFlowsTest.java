@@ -14,6 +14,9 @@ import org.metaroce.mrct.harness.cases.CaseLoader;
 import org.metaroce.mrct.harness.engine.Runner;
 import org.metaroce.mrct.harness.generate.FlowGenerator;
 import org.metaroce.mrct.harness.generate.GeneratedFlow;
+import org.metaroce.mrct.harness.generate.RequesterFlow;
+import org.metaroce.mrct.harness.generate.RequesterFlowGenerator;
+import org.metaroce.mrct.harness.generate.RequesterShrinker;
 import org.metaroce.mrct.harness.generate.Shrinker;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.Verdict;
@@ -23,8 +26,9 @@ import org.metaroce.mrct.testing.Seeds;
 
 /**
  * Generated flows (seeded permutations, late packets, duplicates and CE marks over multi-message workloads) against
- * the reference, checked against the responder invariants; and the shrink-and-write-out path that turns a failing
- * flow into an ordinary case file reproducing the failure.
+ * the reference, checked against the responder invariants; generated requester workloads (losses, lost
+ * retransmissions, duplicates, reordering, lost acknowledgements) checked against the requester invariants; and the
+ * shrink-and-write-out path that turns a failing flow into an ordinary case file reproducing the failure.
  */
 class GeneratedFlowsTest {
     private static CaseDef load(final Suite suite, final String id, final String yaml) {
@@ -78,6 +82,55 @@ class GeneratedFlowsTest {
         final Path file = dir.resolve("gen/GEN-shrunk.yaml");
         Files.createDirectories(file.getParent());
         Files.writeString(file, shrunk.toYaml("GEN-shrunk", "shrunk from a failing generated flow"));
+        final List<CaseDef> reloaded = new CaseLoader(suite.spec).load(List.of(dir));
+        assertThat(reloaded).hasSize(1);
+        final CaseResult replay = run(suite, faults, reloaded.get(0));
+        assertThat(replay.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(replay.failure().rule()).isEqualTo(failingRule);
+        assertThat(run(suite, Set.of(), reloaded.get(0)).verdict()).isEqualTo(Verdict.PASS);
+    }
+
+    @Test
+    void theReferenceRequesterMeetsEveryInvariantOnGeneratedWorkloads() throws Exception {
+        final Suite suite = new Suite();
+        final long seed = Seeds.random("GeneratedFlowsTest.requester", 11L).nextLong();
+        for (int i = 0; i < 150; i++) {
+            final RequesterFlow flow = RequesterFlowGenerator.generate(seed, i);
+            final String id = "GEN-R-" + i;
+            final CaseResult result = run(suite, Set.of(), load(suite, id, flow.toYaml(id, "generated")));
+            assertThat(result.verdict()).as("workload %d: %s%n%s", i, result.reason(), flow.toYaml(id, ""))
+                .isEqualTo(Verdict.PASS);
+        }
+    }
+
+    @Test
+    void aFailingRequesterWorkloadShrinksToACaseFileThatReproducesIt(@TempDir final Path dir) throws Exception {
+        final Suite suite = new Suite();
+        final Set<Fault> faults = Set.of(Fault.GO_BACK_N_RETRANSMIT);
+        RequesterFlow failing = null;
+        String rule = null;
+        for (int i = 0; i < 200 && failing == null; i++) {
+            final RequesterFlow flow = RequesterFlowGenerator.generate(5L, i);
+            final CaseResult result = run(suite, faults, load(suite, "GEN-R", flow.toYaml("GEN-R", "")));
+            if (result.verdict() == Verdict.FAIL) {
+                failing = flow;
+                rule = result.failure().rule();
+            }
+        }
+        assertThat(failing).as("some generated workload catches go-back-n-retransmit").isNotNull();
+        assertThat(rule).startsWith("MR-RTX-");
+        final String failingRule = rule;
+        final RequesterFlow shrunk = RequesterShrinker.shrink(failing, candidate -> {
+            final CaseResult result = run(suite, faults, load(suite, "GEN-R", candidate.toYaml("GEN-R", "")));
+            return result.verdict() == Verdict.FAIL && failingRule.equals(result.failure().rule());
+        });
+        assertThat(shrunk.messages().size()).isLessThanOrEqualTo(failing.messages().size());
+        assertThat(shrunk.drops().size()).isLessThanOrEqualTo(failing.drops().size());
+        assertThat(shrunk.drops()).isNotEmpty();
+
+        final Path file = dir.resolve("gen/GEN-R-shrunk.yaml");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, shrunk.toYaml("GEN-R-shrunk", "shrunk from a failing generated workload"));
         final List<CaseDef> reloaded = new CaseLoader(suite.spec).load(List.of(dir));
         assertThat(reloaded).hasSize(1);
         final CaseResult replay = run(suite, faults, reloaded.get(0));

@@ -62,6 +62,10 @@ final class RequesterChecker {
     private int withoutAckReq;
     private long timerStart = NONE;
     private long timerDuration;
+    /** The highest cumulative point (sacketh.base) received. */
+    private int ackCumulative;
+    /** MR-CMP-015: the first PSN of the latest request a response answered (WQEs before it may complete). */
+    private int respondedBefore;
     /** Timeouts and loss events for una since the last progress (section 13.4). */
     private int retries;
     private long rnrUntil = NONE;
@@ -123,7 +127,10 @@ final class RequesterChecker {
      * T + T/10 + 2000 ns. After retry_cnt retries the expiry moves the QP to ERROR instead (MR-RTX-010).
      */
     StepFailure timers(final long now, final int evidence) {
-        if (p.legacy() || timerStart == NONE || rnrStarted != NONE || una >= nextFirst) {
+        if (p.legacy() || timerStart == NONE || rnrStarted != NONE) {
+            return null;
+        }
+        if (una >= nextFirst && awaited(true) < 0) {
             return null;
         }
         final long due = timerStart + timerDuration + timerDuration / 10 + 2000 + p.toleranceNs();
@@ -133,6 +140,12 @@ final class RequesterChecker {
         if (retries >= p.retryCnt()) {
             timerStart = NONE;
             return null;
+        }
+        if (una >= nextFirst) {
+            return failure("MR-RTX-020", evidence, "no PSN is in flight and the acknowledgement of PSN "
+                + awaited(true) + " is awaited, but no acknowledgement probe was sent when the timer started at "
+                + at(timerStart) + " for rto_low_ns expired", new FieldDiff("acknowledgement probe (PSN "
+                    + awaited(true) + ")", "by " + at(due), "none by " + at(now)));
         }
         final String rule = timerDuration == p.rtoLowNs() ? "MR-RTX-007" : "MR-RTX-009";
         return failure(rule, evidence, "una (PSN " + una + ") was not sent again when the retransmission timer "
@@ -267,6 +280,20 @@ final class RequesterChecker {
 
     private StepFailure retransmission(final DecodedFrame f, final SendQueueModel.Work work, final int psn,
                                        final long time, final int evidence) {
+        if (!p.legacy() && una >= nextFirst && delivered(psn) && psn == awaited(false)) {
+            // an acknowledgement probe (section 13.4): allowed once its timer could have expired
+            if (timerStart != NONE && time + p.toleranceNs() < timerStart + p.rtoLowNs()) {
+                return failure("MR-RTX-020", evidence, "acknowledgement probe (PSN " + psn + ") sent before "
+                    + "rto_low_ns passed since " + at(timerStart), new FieldDiff("time", "at least "
+                        + at(timerStart + p.rtoLowNs()), at(time)));
+            }
+            retries++;
+            tx[psn]++;
+            lastTx[psn] = time;
+            timerStart = time;
+            timerDuration = p.rtoLowNs();
+            return null;
+        }
         if (delivered(psn) && deliveredAt[psn] + p.toleranceNs() < time) {
             return failure("MR-RTX-001", evidence, "PSN " + psn + " of " + work.describe() + " is sent again although "
                 + "the device learnt at " + at(deliveredAt[psn]) + " that it was delivered",
@@ -380,6 +407,22 @@ final class RequesterChecker {
             + " ago") + " (reorder_time_ns " + p.reorderTimeNs() + ")";
     }
 
+    /**
+     * The PSN an acknowledgement probe would carry (section 13.4): the highest sent SEND or RDMA WRITE PSN not before
+     * the highest cumulative point, or -1. {@code certain}: only where no response could have let the WQE complete
+     * under MR-CMP-015 (where a probe is required rather than allowed).
+     */
+    private int awaited(final boolean certain) {
+        final int floor = certain ? Math.max(ackCumulative, respondedBefore) : ackCumulative;
+        for (int q = nextFirst - 1; q >= floor; q--) {
+            final SendQueueModel.Work work = model.byPsn(q);
+            if (work != null && !work.isReadOrAtomic() && tx[q] > 0) {
+                return q;
+            }
+        }
+        return -1;
+    }
+
     private boolean fullyDelivered(final SendQueueModel.Work work) {
         for (int q = work.firstPsn; q <= work.lastPsn(); q++) {
             if (!delivered(q)) {
@@ -424,12 +467,14 @@ final class RequesterChecker {
             final SendQueueModel.Work work = psn < Psn.HALF ? model.byPsn(psn) : null;
             if (work != null && work.isRead() && psn < nextFirst) {
                 readEvidence[work.firstPsn] = true;
+                respondedBefore = Math.max(respondedBefore, work.firstPsn);
                 deliver(psn, time);
             }
         } else if (opcode == Opcode.ATOMIC_ACKNOWLEDGE) {
             final int psn = relative(f.bth().psn());
             final SendQueueModel.Work work = psn < Psn.HALF ? model.byPsn(psn) : null;
             if (work != null && work.isAtomic() && psn < nextFirst) {
+                respondedBefore = Math.max(respondedBefore, work.firstPsn);
                 deliver(psn, time);
             }
         }
@@ -440,9 +485,14 @@ final class RequesterChecker {
             retries = 0;
             if (una < nextFirst) {
                 startTimer(time);
+            } else if (awaited(true) >= 0) {
+                timerStart = time;
+                timerDuration = p.rtoLowNs();
             } else {
                 timerStart = NONE;
             }
+        } else if (una >= nextFirst && awaited(true) < 0) {
+            timerStart = NONE;
         }
     }
 
@@ -452,6 +502,7 @@ final class RequesterChecker {
             final int base = relative(f.sacketh().basePsn());
             final long bitmap = f.sacketh().bitmap();
             if (base < Psn.HALF) {
+                ackCumulative = Math.max(ackCumulative, Math.min(base, nextFirst));
                 for (int q = una; q < Math.min(base, nextFirst); q++) {
                     deliverByAck(q, time);
                 }
@@ -463,6 +514,9 @@ final class RequesterChecker {
             }
         } else if (syndrome == 0x1F) {
             final int cumulative = relative(Psn.add(f.bth().psn(), 1));
+            if (cumulative < Psn.HALF) {
+                ackCumulative = Math.max(ackCumulative, Math.min(cumulative, nextFirst));
+            }
             for (int q = una; cumulative < Psn.HALF && q < Math.min(cumulative, nextFirst); q++) {
                 deliverByAck(q, time);
             }

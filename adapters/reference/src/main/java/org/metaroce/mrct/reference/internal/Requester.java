@@ -43,11 +43,15 @@ final class Requester {
     private int nextPsn;
     private int una;
     private int cumulative;
+    /** Rule MR-CMP-015: the first PSN of the latest request answered by a response (completion only). */
+    private int respondedBefore;
     private int nextMsn;
     private int nextRsn;
     private long txSeq;
     private int sinceAckReq;
     private int retries;
+    /** Section 13.4: the PSN of an acknowledgement probe to send, or -1. */
+    private int probePsn = -1;
     private int rnrRetries;
     private boolean rnrWaiting;
     private int rnrResume;
@@ -61,6 +65,7 @@ final class Requester {
         this.nextPsn = qp.sqPsn;
         this.una = qp.sqPsn;
         this.cumulative = qp.sqPsn;
+        this.respondedBefore = qp.sqPsn;
     }
 
     // ------------------------------------------------------------------ posting
@@ -85,7 +90,7 @@ final class Requester {
         if (qp.state != QpState.RTS || rnrWaiting) {
             return false;
         }
-        return !retransmit.isEmpty() || nextNew() != null;
+        return probePsn >= 0 || !retransmit.isEmpty() || nextNew() != null;
     }
 
     private SendWork nextNew() {
@@ -131,11 +136,22 @@ final class Requester {
         if (qp.state != QpState.RTS || rnrWaiting) {
             return null;
         }
+        if (probePsn >= 0) {
+            final int psn = probePsn;
+            probePsn = -1;
+            for (final SendWork work : queue) {
+                if (work.contains(psn) && !work.isRead() && !work.isAtomic()) {
+                    device.count(Counter.RETRANSMITTED, qp);
+                    final int index = Psn.distance(work.firstPsn, psn);
+                    return writer.request(work, index, psn, (long) index * qp.pmtu, true);
+                }
+            }
+        }
         while (!retransmit.isEmpty()) {
             final int psn = retransmit.pollFirst();
             final PsnState state = flight.get(psn);
-            if (state == null || state.delivered) {
-                continue;
+            if (state == null || state.delivered || !state.retransmitQueued) {
+                continue; // delivered meanwhile, or covered by a READ re-request of an earlier PSN of its span
             }
             return resend(psn, state, now);
         }
@@ -212,7 +228,7 @@ final class Requester {
                 return true;
             }
         }
-        return Psn.isAfter(cumulative, work.firstPsn);
+        return work.requestArrived || Psn.isAfter(cumulative, work.firstPsn);
     }
 
     // ------------------------------------------------------------------ receiving
@@ -244,6 +260,8 @@ final class Requester {
                     final PsnState state = flight.get(Psn.add(base, i));
                     if (state != null && !state.work.isRead() && !state.work.isAtomic()) {
                         markDelivered(state);
+                    } else if (state != null && state.work.isRead()) {
+                        state.work.requestArrived = true; // a SACK bit in the span: the READ REQUEST arrived
                     }
                 }
             }
@@ -273,6 +291,17 @@ final class Requester {
             if (state != null && !state.work.isRead() && !state.work.isAtomic()) {
                 markDelivered(state);
             }
+        }
+    }
+
+    /**
+     * Rule MR-CMP-015: a response for a request at {@code psn} acknowledges every earlier PSN for the completion of
+     * WQEs only; PSNs not delivered stay in flight (section 13.1), so the timer keeps asking for the ACK later WQEs
+     * need.
+     */
+    private void acknowledgeForCompletion(final int psn) {
+        if (Psn.isAfter(psn, respondedBefore)) {
+            respondedBefore = psn;
         }
     }
 
@@ -341,7 +370,7 @@ final class Requester {
         }
         work.responded[k] = true;
         markDelivered(state);
-        deliverCumulative(work.firstPsn);
+        acknowledgeForCompletion(work.firstPsn);
         afterDelivery();
     }
 
@@ -376,7 +405,7 @@ final class Requester {
             ByteBuffer.wrap(mr.data).order(order).putLong((int) (work.wqe.localVa() - mr.va), work.original);
         }
         markDelivered(state);
-        deliverCumulative(psn);
+        acknowledgeForCompletion(psn);
         afterDelivery();
     }
 
@@ -395,18 +424,42 @@ final class Requester {
         if (flight.isEmpty()) {
             una = sendPoint();
         }
+        completeInOrder();
         if (una != before) {
             retries = 0;
             rnrRetries = 0;
             if (flight.isEmpty()) {
-                stopTimer();
+                if (awaitedPsn() >= 0 && !rnrWaiting) {
+                    startProbeTimer();
+                } else {
+                    stopTimer();
+                }
             } else if (!rnrWaiting) {
                 startTimer();
             }
+        } else if (flight.isEmpty() && awaitedPsn() < 0) {
+            stopTimer(); // the awaited acknowledgement arrived
         }
-        completeInOrder();
         inferLoss();
         device.kick(qp);
+    }
+
+    /**
+     * Section 13.4: the highest sent PSN of a SEND or RDMA WRITE WQE that has not completed and is not before the
+     * highest cumulative point received (its acknowledgement is awaited), or -1.
+     */
+    private int awaitedPsn() {
+        int found = -1;
+        for (final SendWork work : queue) {
+            if (work.isRead() || work.isAtomic() || work.sent == 0) {
+                continue;
+            }
+            final int last = Psn.add(work.firstPsn, work.sent - 1);
+            if (!Psn.isBefore(last, cumulative)) {
+                found = last;
+            }
+        }
+        return found;
     }
 
     private void completeInOrder() {
@@ -450,7 +503,7 @@ final class Requester {
             final PsnState state = flight.get(work.firstPsn);
             return state == null || state.delivered;
         }
-        return Psn.isAfter(cumulative, work.lastPsn());
+        return Psn.isAfter(cumulative, work.lastPsn()) || Psn.isAfter(respondedBefore, work.lastPsn());
     }
 
     private void complete(final SendWork work, final CompletionStatus status) {
@@ -552,6 +605,11 @@ final class Requester {
         timer = device.scheduler.at(device.scheduler.now() + duration, this::expire);
     }
 
+    private void startProbeTimer() {
+        stopTimer();
+        timer = device.scheduler.at(device.scheduler.now() + qp.rtoLowNs, this::expire);
+    }
+
     private void stopTimer() {
         if (timer != null) {
             timer.cancel();
@@ -561,7 +619,23 @@ final class Requester {
 
     private void expire() {
         timer = null;
-        if (qp.state != QpState.RTS || flight.isEmpty() || rnrWaiting) {
+        if (qp.state != QpState.RTS || rnrWaiting) {
+            return;
+        }
+        if (flight.isEmpty()) {
+            final int probe = awaitedPsn();
+            if (probe < 0) {
+                return;
+            }
+            device.count(Counter.TIMEOUTS, qp);
+            if (retries >= qp.retryCnt && !device.has(Fault.RETRY_INFINITE)) {
+                exhaust(probe, CompletionStatus.RETRY_EXCEEDED);
+                return;
+            }
+            retries++;
+            probePsn = probe;
+            startProbeTimer();
+            device.kick(qp);
             return;
         }
         device.count(Counter.TIMEOUTS, qp);

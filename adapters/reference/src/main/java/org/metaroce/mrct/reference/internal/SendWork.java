@@ -19,6 +19,8 @@ final class SendWork {
     int sent;
     /** READ: bytes placed so far, per response PSN received. */
     boolean[] responded;
+    /** READ: a SACK bit for a PSN of its span showed that the READ REQUEST reached the responder (section 13.6). */
+    boolean requestArrived;
     boolean completed;
     CompletionStatus status;
     /** Atomic: the original value returned. */
