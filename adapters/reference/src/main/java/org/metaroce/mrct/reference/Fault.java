@@ -44,7 +44,8 @@ public enum Fault {
     WRONG_CUT_FACTOR("MR-CC-010", "cuts its rate by alpha instead of alpha / 2 on a CNP"),
     NO_ALPHA_DECAY("MR-CC-012", "never decays alpha when no CNP comes"),
     RATE_ABOVE_LINE("MR-CC-015", "lets its rate recover above line_rate_mbps"),
-    CONSTANT_SPORT_WITH_SPRAY("MR-MP-002", "keeps one UDP source port although spraying is on");
+    CONSTANT_SPORT_WITH_SPRAY("MR-MP-002", "keeps one UDP source port although spraying is on"),
+    NO_ACK_PROBE("MR-RTX-020", "sends no acknowledgement probe, so a WRITE whose cumulative ACK was lost never completes");
 
     private final String rule;
     private final String description;

@@ -602,7 +602,8 @@ final class RequesterChecker {
 
     private static StepFailure failure(final String rule, final int evidence, final String message,
                                        final List<FieldDiff> diffs) {
-        final StepFailure failure = new StepFailure("frame #" + evidence + " breaks " + rule + ": " + message,
+        final StepFailure failure = new StepFailure((evidence >= 0 ? "frame #" + evidence : "the device") + " breaks "
+            + rule + ": " + message,
             evidence, diffs, null, null);
         failure.rule = rule;
         return failure;

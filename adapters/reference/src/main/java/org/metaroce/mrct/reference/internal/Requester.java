@@ -624,7 +624,7 @@ final class Requester {
         }
         if (flight.isEmpty()) {
             final int probe = awaitedPsn();
-            if (probe < 0) {
+            if (probe < 0 || device.has(Fault.NO_ACK_PROBE)) {
                 return;
             }
             device.count(Counter.TIMEOUTS, qp);
