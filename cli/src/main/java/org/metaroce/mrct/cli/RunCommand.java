@@ -14,6 +14,9 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
@@ -25,6 +28,9 @@ import org.metaroce.mrct.harness.engine.RunContext;
 import org.metaroce.mrct.harness.engine.Runner;
 import org.metaroce.mrct.harness.generate.FlowGenerator;
 import org.metaroce.mrct.harness.generate.GeneratedFlow;
+import org.metaroce.mrct.harness.generate.RequesterFlow;
+import org.metaroce.mrct.harness.generate.RequesterFlowGenerator;
+import org.metaroce.mrct.harness.generate.RequesterShrinker;
 import org.metaroce.mrct.harness.generate.Shrinker;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.profile.ProfileLoader;
@@ -107,7 +113,8 @@ final class RunCommand implements Callable<Integer> {
     private boolean failFast;
 
     @Option(names = "--generated", defaultValue = "20", paramLabel = "N",
-        description = "generated flow cases to add (seeded; default 20; 0 for none)")
+        description = "generated cases to add of each kind, responder flows (GEN-i) and requester workloads "
+            + "(GEN-R-i) (seeded; default 20; 0 for none)")
     private int generated;
 
     @Option(names = "--expect-timeout", defaultValue = "2ms", paramLabel = "DURATION",
@@ -248,24 +255,41 @@ final class RunCommand implements Callable<Integer> {
         throw new UsageProblem("unknown adapter '" + adapterName + "' (available: reference)");
     }
 
+    /** A generated case kind: its ID prefix, its i-th item as case text, and how it shrinks. */
+    private record Generated(String prefix, IntFunction<Object> item, BiFunction<Object, String[], String> yaml,
+                             BiFunction<Object, Predicate<Object>, Object> shrink) {
+    }
+
+    /** Responder flows (GEN-i) and requester workloads (GEN-R-i), both from the run seed. */
+    private static List<Generated> generatedKinds(final long seed) {
+        return List.of(
+            new Generated("GEN-", i -> FlowGenerator.generate(seed, i),
+                (flow, idNote) -> ((GeneratedFlow) flow).toYaml(idNote[0], idNote[1]),
+                (flow, fails) -> Shrinker.shrink((GeneratedFlow) flow, fails::test)),
+            new Generated("GEN-R-", i -> RequesterFlowGenerator.generate(seed, i),
+                (flow, idNote) -> ((RequesterFlow) flow).toYaml(idNote[0], idNote[1]),
+                (flow, fails) -> RequesterShrinker.shrink((RequesterFlow) flow, fails::test)));
+    }
+
     private void addGenerated(final List<Runner.Planned> plan, final Specification spec, final long seed) {
         if (generated <= 0) {
             return;
         }
         final CaseLoader loader = new CaseLoader(spec);
-        for (int i = 0; i < generated; i++) {
-            final String id = "GEN-" + i;
-            if (!matches(id)) {
-                continue;
+        for (final Generated kind : generatedKinds(seed)) {
+            for (int i = 0; i < generated; i++) {
+                final String id = kind.prefix() + i;
+                if (!matches(id)) {
+                    continue;
+                }
+                final List<YamlProblem> problems = new ArrayList<>();
+                final CaseDef def = loader.parse("gen/" + id + ".yaml", "GEN", kind.yaml().apply(kind.item().apply(i),
+                    new String[] {id, "Generated from run seed " + seed + ", item " + i + "."}), problems);
+                if (!problems.isEmpty()) {
+                    throw new IllegalStateException("generated case " + id + " does not load: " + problems);
+                }
+                plan.add(new Runner.Planned(def, Map.of(), id));
             }
-            final GeneratedFlow flow = FlowGenerator.generate(seed, i);
-            final List<YamlProblem> problems = new ArrayList<>();
-            final CaseDef def = loader.parse("gen/" + id + ".yaml", "GEN", flow.toYaml(id,
-                "Generated from run seed " + seed + ", flow " + i + "."), problems);
-            if (!problems.isEmpty()) {
-                throw new IllegalStateException("generated case " + id + " does not load: " + problems);
-            }
-            plan.add(new Runner.Planned(def, Map.of(), id));
         }
     }
 
@@ -278,38 +302,46 @@ final class RunCommand implements Callable<Integer> {
             return written;
         }
         final CaseLoader loader = new CaseLoader(spec);
-        for (int i = 0; i < generated; i++) {
-            final String id = "GEN-" + i;
-            final GeneratedFlow flow = FlowGenerator.generate(seed, i);
-            final CaseResult original = runIsolated(loader, flow, id, spec, profile, faults);
-            if (original == null || original.verdict() != Verdict.FAIL) {
-                continue;
-            }
-            final String rule = original.failure() == null ? null : original.failure().rule();
-            final GeneratedFlow shrunk = Shrinker.shrink(flow, candidate -> {
-                final CaseResult result = runIsolated(loader, candidate, id, spec, profile, faults);
-                return result != null && result.verdict() == Verdict.FAIL && result.failure() != null
-                    && java.util.Objects.equals(rule, result.failure().rule());
-            });
-            try {
-                final Path file = dir.resolve("shrunk").resolve(id + "-shrunk.yaml");
-                Files.createDirectories(file.getParent());
-                Files.writeString(file, shrunk.toYaml(id + "-shrunk", "Shrunk from generated flow " + i
-                    + " of run seed " + seed + ", which failed " + rule + ": " + original.reason()));
-                written.add(file.toString());
-            } catch (IOException e) {
-                main.err().println("mrct run: cannot write the shrunk case " + id + ": " + e.getMessage());
+        for (final Generated kind : generatedKinds(seed)) {
+            for (int i = 0; i < generated; i++) {
+                final String id = kind.prefix() + i;
+                if (!matches(id)) {
+                    continue;
+                }
+                final Object flow = kind.item().apply(i);
+                final CaseResult original = runIsolated(loader, kind.yaml().apply(flow, new String[] {id, ""}), id,
+                    spec, profile, faults);
+                if (original == null || original.verdict() != Verdict.FAIL) {
+                    continue;
+                }
+                final String rule = original.failure() == null ? null : original.failure().rule();
+                final Object shrunk = kind.shrink().apply(flow, candidate -> {
+                    final CaseResult result = runIsolated(loader, kind.yaml().apply(candidate, new String[] {id, ""}),
+                        id, spec, profile, faults);
+                    return result != null && result.verdict() == Verdict.FAIL && result.failure() != null
+                        && java.util.Objects.equals(rule, result.failure().rule());
+                });
+                try {
+                    final Path file = dir.resolve("shrunk").resolve(id + "-shrunk.yaml");
+                    Files.createDirectories(file.getParent());
+                    Files.writeString(file, kind.yaml().apply(shrunk, new String[] {id + "-shrunk", "Shrunk from "
+                        + "generated item " + i + " of run seed " + seed + ", which failed " + rule + ": "
+                        + original.reason()}));
+                    written.add(file.toString());
+                } catch (IOException e) {
+                    main.err().println("mrct run: cannot write the shrunk case " + id + ": " + e.getMessage());
+                }
             }
         }
         return written;
     }
 
-    private static CaseResult runIsolated(final CaseLoader loader, final GeneratedFlow flow, final String id,
+    private static CaseResult runIsolated(final CaseLoader loader, final String yaml, final String id,
                                           final Specification spec, final DeviceProfile profile,
                                           final Set<Fault> faults) {
         final List<YamlProblem> problems = new ArrayList<>();
-        final CaseDef def = loader.parse("gen/" + id + ".yaml", "GEN", flow.toYaml(id, ""), problems);
-        if (def == null) {
+        final CaseDef def = loader.parse("gen/" + id + ".yaml", "GEN", yaml, problems);
+        if (def == null || !problems.isEmpty()) {
             return null;
         }
         try (Adapter adapter = ReferenceAdapter.fromProfile(profile, spec, faults)) {

@@ -13,8 +13,9 @@ import org.metaroce.mrct.harness.spec.Role;
 import org.metaroce.mrct.harness.spec.Rule;
 
 /**
- * Traceability: every MUST and SHOULD rule of the responder-side areas (responder and any roles) has at least one
- * case, and no case cites a rule the specification lacks (the loader refuses those too).
+ * Traceability: every MUST and SHOULD rule of the specification has at least one case, whatever its role (responder,
+ * requester or any), a requester rule by a requester case; and no case cites a rule the specification lacks (the
+ * loader refuses those too).
  */
 class CoverageTest {
     /** The areas the responder issue covers (the requester areas REQ and RTX are covered by requester cases). */
@@ -32,6 +33,21 @@ class CoverageTest {
             .filter(r -> r.level() != Level.MAY && RESPONDER_AREAS.contains(r.area()) && r.role() != Role.REQUESTER)
             .map(Rule::id).filter(id -> !cited.contains(id)).collect(Collectors.toList());
         assertThat(uncovered).as("responder-side MUST/SHOULD rules without a case").isEmpty();
+    }
+
+    @Test
+    void everyRequesterRuleHasARequesterCase() throws Exception {
+        final Suite suite = new Suite();
+        final Set<String> cited = new HashSet<>();
+        for (final CaseDef c : suite.cases) {
+            if ("requester".equals(c.role())) {
+                cited.addAll(c.rules());
+            }
+        }
+        final List<String> uncovered = suite.spec.rules().values().stream()
+            .filter(r -> r.level() != Level.MAY && r.role() == Role.REQUESTER)
+            .map(Rule::id).filter(id -> !cited.contains(id)).collect(Collectors.toList());
+        assertThat(uncovered).as("requester MUST/SHOULD rules without a requester case").isEmpty();
     }
 
     @Test
