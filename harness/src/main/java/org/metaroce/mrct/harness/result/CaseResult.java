@@ -36,4 +36,16 @@ public record CaseResult(String id, String caseId, String title, String area, Li
         notes = List.copyOf(notes);
         series = Map.copyOf(series);
     }
+
+    /**
+     * This result after {@code attempts} runs of the case, with {@code verdict} and {@code reason} (INCONCLUSIVE when
+     * the evidence stayed incomplete) and {@code extraNotes} appended to the notes; everything else is kept.
+     */
+    public CaseResult retried(final int attempts, final Verdict verdict, final String reason,
+                              final List<String> extraNotes) {
+        final java.util.ArrayList<String> allNotes = new java.util.ArrayList<>(notes);
+        allNotes.addAll(extraNotes);
+        return new CaseResult(id, caseId, title, area, rules, level, role, file, parameters, verdict, reason,
+            verdict == this.verdict ? failure : null, wallNanos, deviceNanos, attempts, evidence, allNotes, series);
+    }
 }
