@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
@@ -63,6 +64,7 @@ final class ReferenceServer implements AutoCloseable {
         throws IOException {
         final AtomicReference<Link> linkRef = new AtomicReference<>();
         final AtomicReference<RealTimeDevice> deviceRef = new AtomicReference<>();
+        final AtomicLong swept = new AtomicLong();
         final FrameReceiver receiver = new FrameReceiver() {
             @Override
             public void frame(final byte[] bytes, final long timestampNanos) {
@@ -74,6 +76,7 @@ final class ReferenceServer implements AutoCloseable {
 
             @Override
             public void idle(final long sweptAtNanos) {
+                swept.set(sweptAtNanos);
             }
         };
         final Link link;
@@ -102,7 +105,7 @@ final class ReferenceServer implements AutoCloseable {
         device.start();
         final AgentServer agent = new AgentServer(device.controlPlane(), new AgentInfo(AgentServer.VERSION,
             RealTimeDevice.identity(), actual.mac(), actual.ipv4(), actual.ipv6(), RealTimeDevice.capabilities()),
-            limits, token, log);
+            limits, token, log).withBarrier(arrival -> awaitSweep(swept, arrival));
         final InetSocketAddress bound;
         try {
             bound = agent.start(listen);
@@ -112,6 +115,18 @@ final class ReferenceServer implements AutoCloseable {
             throw e;
         }
         return new ReferenceServer(device, link, agent, bound, actual);
+    }
+
+    /**
+     * Waits until the link has looked for frames after {@code arrival} (50 ms at most), so that every frame captured
+     * before a control request reaches the device's queue before the request does: a request never overtakes the
+     * frames the harness sent before it (a case that writes and then reads memory back at once).
+     */
+    private static void awaitSweep(final AtomicLong swept, final long arrival) {
+        final long until = System.nanoTime() + 50_000_000;
+        while (swept.get() <= arrival && System.nanoTime() < until) {
+            java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+        }
     }
 
     /** Runs the bundled cases twice in process so that the device's code is compiled before the first frame. */

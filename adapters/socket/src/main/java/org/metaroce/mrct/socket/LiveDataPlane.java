@@ -64,7 +64,7 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
             throw new AdapterException(problem);
         }
         final byte[] copy = frame.clone();
-        if (link.seesOwnFrames()) {
+        if (link.seesOwn(copy)) {
             synchronized (lock) {
                 unseen.add(copy);
                 sentInCase++;

@@ -57,6 +57,7 @@ public final class AgentServer implements AutoCloseable {
     private final Set<Socket> clients = ConcurrentHashMap.newKeySet();
     private final AtomicInteger connectionCount = new AtomicInteger();
     private long mrBytes;
+    private volatile java.util.function.LongConsumer barrier = arrival -> { };
     private ServerSocket server;
     private Thread acceptor;
     private volatile boolean closed;
@@ -99,6 +100,17 @@ public final class AgentServer implements AutoCloseable {
     /** The address the agent listens on. */
     public InetSocketAddress address() {
         return (InetSocketAddress) server.getLocalSocketAddress();
+    }
+
+    /**
+     * Sets what every request waits for before it reaches the device, given its arrival time (nanoseconds since the
+     * epoch): an agent in front of a device that takes its frames from a capture uses it to let every frame that came
+     * before the request reach the device first, so that a request never overtakes the frames sent before it
+     * (PROTOCOL.md, "Ordering").
+     */
+    public AgentServer withBarrier(final java.util.function.LongConsumer value) {
+        this.barrier = value;
+        return this;
     }
 
     /** Whether a token is demanded. */
@@ -175,9 +187,10 @@ public final class AgentServer implements AutoCloseable {
                 if (line == null) {
                     break;
                 }
+                final long arrival = org.metaroce.mrct.socket.link.WallClock.nanos();
                 final ObjectNode answer = line == LineReader.TOO_LONG
                     ? error(null, ErrorType.LIMIT, "request line longer than " + limits.maxLineBytes() + " bytes")
-                    : answer(line, session);
+                    : answer(line, session, arrival);
                 session.requests++;
                 if (!answer.path("ok").asBoolean(false)) {
                     session.errors++;
@@ -198,7 +211,7 @@ public final class AgentServer implements AutoCloseable {
     }
 
     /** The answer to one request line; never throws. */
-    ObjectNode answer(final byte[] line, final Session session) {
+    ObjectNode answer(final byte[] line, final Session session, final long arrival) {
         final JsonNode request;
         try {
             request = Codec.JSON.readTree(line);
@@ -233,6 +246,7 @@ public final class AgentServer implements AutoCloseable {
             if (!session.authenticated) {
                 return error(id, ErrorType.AUTH, "say hello first" + (token == null ? "" : " with the token"));
             }
+            barrier.accept(arrival);
             return ok(id, dispatch(op, args));
         } catch (RejectedException e) {
             return error(id, ErrorType.REJECTED, message(e));

@@ -14,8 +14,11 @@ public interface Link extends AutoCloseable {
     /** Frames the capture lost so far (kernel buffer full or interface drops); 0 where nothing can be lost unseen. */
     long dropped();
 
-    /** Whether frames this end sends are seen again by its own capture (so that their presence can be checked). */
-    boolean seesOwnFrames();
+    /**
+     * Whether this frame, once sent, will be seen again by this end's own capture (so that its presence on the wire
+     * can be checked): the capture must see outgoing frames, and its filter must let this one through.
+     */
+    boolean seesOwn(byte[] frame);
 
     /**
      * Why the link does not work right now (interface down, socket gone), or null when it does. A link may recover

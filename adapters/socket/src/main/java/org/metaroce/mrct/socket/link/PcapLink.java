@@ -186,8 +186,50 @@ public final class PcapLink implements Link {
     }
 
     @Override
-    public boolean seesOwnFrames() {
-        return settings.captureOutgoing();
+    public boolean seesOwn(final byte[] frame) {
+        return settings.captureOutgoing() && ROCE_FILTER.equals(settings.filter()) && passesRoceFilter(frame);
+    }
+
+    /**
+     * Whether {@link #ROCE_FILTER} lets {@code frame} through, decided as libpcap's compiled filter decides it:
+     * EtherType IPv4 (protocol 17, not a later fragment, the UDP ports at IHL words) or IPv6 (next header 17, the
+     * ports right after the fixed header), optionally behind one 802.1Q tag, and either UDP port 4791. Frames the
+     * harness crafts without these (WIRE cases: other EtherTypes, broken IP headers) are sent all the same, but their
+     * presence on the wire cannot be checked.
+     */
+    static boolean passesRoceFilter(final byte[] frame) {
+        int at = 12;
+        if (frame.length < at + 2) {
+            return false;
+        }
+        int type = u16(frame, at);
+        if (type == 0x8100) {
+            at += 4;
+            if (frame.length < at + 2) {
+                return false;
+            }
+            type = u16(frame, at);
+        }
+        final int ip = at + 2;
+        final int udp;
+        if (type == 0x0800) {
+            if (frame.length < ip + 20 || (frame[ip + 9] & 0xFF) != 17 || (u16(frame, ip + 6) & 0x1FFF) != 0) {
+                return false;
+            }
+            udp = ip + (frame[ip] & 0x0F) * 4;
+        } else if (type == 0x86DD) {
+            if (frame.length < ip + 40 || (frame[ip + 6] & 0xFF) != 17) {
+                return false;
+            }
+            udp = ip + 40;
+        } else {
+            return false;
+        }
+        return frame.length >= udp + 4 && (u16(frame, udp) == 4791 || u16(frame, udp + 2) == 4791);
+    }
+
+    private static int u16(final byte[] frame, final int at) {
+        return (frame[at] & 0xFF) << 8 | (frame[at + 1] & 0xFF);
     }
 
     @Override

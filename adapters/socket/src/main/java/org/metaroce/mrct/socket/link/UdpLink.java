@@ -129,7 +129,7 @@ public final class UdpLink implements Link {
     }
 
     @Override
-    public boolean seesOwnFrames() {
+    public boolean seesOwn(final byte[] frame) {
         return false;
     }
 

@@ -134,6 +134,20 @@ public class AgentRoundTripTest {
     }
 
     @Test
+    void everyRequestWaitsAtTheBarrierForWhatArrivedBeforeIt() {
+        final List<Long> arrivals = new ArrayList<>();
+        server.withBarrier(arrival -> {
+            arrivals.add(arrival);
+            device.calls.add("barrier");
+        });
+        final long before = org.metaroce.mrct.socket.link.WallClock.nanos();
+        client.allocatePd();
+        client.reset();
+        assertThat(device.calls).containsExactly("barrier", "allocatePd", "barrier", "reset");
+        assertThat(arrivals).hasSize(2).allSatisfy(a -> assertThat(a).isGreaterThanOrEqualTo(before));
+    }
+
+    @Test
     void countersAndReset() {
         assertThat(client.counters()).containsEntry("drop_bad_icrc", 3L);
         assertThat(client.qpCounters(0x100)).containsEntry("ack_sent", 2L);
