@@ -3,8 +3,11 @@ package org.metaroce.mrct.socket;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import org.metaroce.mrct.socket.link.FrameReceiver;
 import org.metaroce.mrct.socket.link.Link;
@@ -34,12 +37,16 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
     private Link link;
     private final Object lock = new Object();
     private final ArrayDeque<CapturedFrame> inbox = new ArrayDeque<>();
-    private final List<byte[]> unseen = new ArrayList<>();
+    /** Frames sent in this case that the capture will see again, with how many copies are still to come. */
+    private final Map<Bytes, Integer> unseen = new HashMap<>();
+    /** Every frame sent in this case: what the capture shows of them is never the device's. */
+    private final Set<Bytes> sent = new HashSet<>();
     private long swept;
     private long lastTimestamp = Long.MIN_VALUE;
     private String backwards;
     private long droppedAtStart;
     private int sentInCase;
+    private int unseenCount;
     private long discardBefore = Long.MIN_VALUE;
     private volatile Thread waiter;
 
@@ -57,6 +64,23 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
         return WallClock.nanos();
     }
 
+    /** A frame's bytes as a map key (content equality). */
+    private record Bytes(byte[] bytes, int hash) {
+        Bytes(final byte[] bytes) {
+            this(bytes, Arrays.hashCode(bytes));
+        }
+
+        @Override
+        public boolean equals(final Object other) {
+            return other instanceof Bytes that && hash == that.hash && Arrays.equals(bytes, that.bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
     @Override
     public void send(final byte[] frame) {
         final String problem = link.problem();
@@ -64,17 +88,25 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
             throw new AdapterException(problem);
         }
         final byte[] copy = frame.clone();
-        if (link.seesOwn(copy)) {
-            synchronized (lock) {
-                unseen.add(copy);
+        final Bytes key = new Bytes(copy);
+        final boolean echoed = link.seesOwn(copy);
+        synchronized (lock) {
+            sent.add(key);
+            if (echoed) {
+                unseen.merge(key, 1, Integer::sum);
+                unseenCount++;
                 sentInCase++;
             }
         }
         try {
             link.send(copy);
         } catch (RuntimeException e) {
-            synchronized (lock) {
-                unseen.remove(copy);
+            if (echoed) {
+                synchronized (lock) {
+                    unseen.computeIfPresent(key, (k, n) -> n == 1 ? null : n - 1);
+                    unseenCount--;
+                    sentInCase--;
+                }
             }
             throw e;
         }
@@ -114,11 +146,19 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
                 backwards = "capture timestamps went backwards by " + (lastTimestamp - timestampNanos) + " ns";
             }
             lastTimestamp = Math.max(lastTimestamp, timestampNanos);
-            for (final Iterator<byte[]> it = unseen.iterator(); it.hasNext(); ) {
-                if (Arrays.equals(it.next(), bytes)) {
-                    it.remove();
-                    return;
+            final Bytes key = new Bytes(bytes);
+            final Integer left = unseen.get(key);
+            if (left != null) {
+                if (left == 1) {
+                    unseen.remove(key);
+                } else {
+                    unseen.put(key, left - 1);
                 }
+                unseenCount--;
+                return;
+            }
+            if (sent.contains(key)) {
+                return;
             }
             if (timestampNanos < discardBefore) {
                 return;
@@ -148,6 +188,8 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
         synchronized (lock) {
             inbox.clear();
             unseen.clear();
+            sent.clear();
+            unseenCount = 0;
             backwards = null;
             sentInCase = 0;
             droppedAtStart = dropped;
@@ -187,8 +229,8 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
             if (backwards != null) {
                 problems.add(backwards);
             }
-            if (!unseen.isEmpty()) {
-                problems.add(unseen.size() + " of the " + sentInCase + " frame(s) the harness sent never appeared "
+            if (unseenCount > 0) {
+                problems.add(unseenCount + " of the " + sentInCase + " frame(s) the harness sent never appeared "
                     + "on the wire (" + link.describe() + ")");
             }
         }

@@ -36,7 +36,7 @@ public final class PcapLink implements Link {
      * @param bufferBytes the kernel capture buffer
      * @param captureOutgoing also capture the frames this host sends (so that the harness sees its own frames on the
      *                        wire); false captures incoming frames only (a device must not hear itself)
-     * @param filter the BPF filter
+     * @param filter the BPF filter, or "" for every frame
      * @param polling read by non-blocking polling, with an {@link FrameReceiver#idle} report after every empty poll
      *                (what the harness needs to know that nothing came by a deadline); false blocks in libpcap for
      *                up to the 1 ms read timeout of immediate mode, which costs far less CPU and garbage (each pcap4j
@@ -49,11 +49,13 @@ public final class PcapLink implements Link {
         }
 
         /**
-         * Incoming RoCEv2 frames only, polling: blocking reads measured here answered about 1 ms late (the read
-         * timeout, not the frame, ended the wait), which is more than a software device's whole budget.
+         * Every incoming frame, unfiltered (a device must see the broken frames a harness sends it, whose IP or UDP
+         * header a BPF filter would not recognise; it ignores what is not addressed to it), polling: blocking reads
+         * measured here answered about 1 ms late (the read timeout, not the frame, ended the wait), which is more
+         * than a software device's whole budget.
          */
         public static Settings device(final int bufferBytes) {
-            return new Settings(bufferBytes, false, ROCE_FILTER, true);
+            return new Settings(bufferBytes, false, "", true);
         }
     }
 
@@ -140,7 +142,9 @@ public final class PcapLink implements Link {
                 handle = builder(PcapHandle.TimestampPrecision.MICRO).build();
                 nanosecond = false;
             }
-            handle.setFilter(settings.filter(), BpfProgram.BpfCompileMode.OPTIMIZE);
+            if (!settings.filter().isEmpty()) {
+                handle.setFilter(settings.filter(), BpfProgram.BpfCompileMode.OPTIMIZE);
+            }
             handle.setBlockingMode(settings.polling() ? PcapHandle.BlockingMode.NONBLOCKING
                 : PcapHandle.BlockingMode.BLOCKING);
             final PcapHandle out = new PcapHandle.Builder(iface).snaplen(64).bufferSize(1 << 20)
