@@ -142,10 +142,6 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
     @Override
     public void frame(final byte[] bytes, final long timestampNanos) {
         synchronized (lock) {
-            if (lastTimestamp != Long.MIN_VALUE && timestampNanos < lastTimestamp && backwards == null) {
-                backwards = "capture timestamps went backwards by " + (lastTimestamp - timestampNanos) + " ns";
-            }
-            lastTimestamp = Math.max(lastTimestamp, timestampNanos);
             final Bytes key = new Bytes(bytes);
             final Integer left = unseen.get(key);
             if (left != null) {
@@ -160,6 +156,12 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
             if (sent.contains(key)) {
                 return;
             }
+            // the device's frames only: outgoing and incoming frames are stamped on different paths and CPUs
+            if (lastTimestamp != Long.MIN_VALUE && timestampNanos < lastTimestamp && backwards == null) {
+                backwards = "capture timestamps of the device's frames went backwards by "
+                    + (lastTimestamp - timestampNanos) + " ns";
+            }
+            lastTimestamp = Math.max(lastTimestamp, timestampNanos);
             if (timestampNanos < discardBefore) {
                 return;
             }

@@ -126,9 +126,16 @@ class LiveDataPlaneTest {
         data.beginCase();
         data.frame(new byte[] {1}, 1_000_000);
         data.frame(new byte[] {2}, 999_000);
-        assertThat(data.evidenceProblem()).contains("went backwards by 1000 ns");
+        assertThat(data.evidenceProblem()).contains("timestamps of the device's frames went backwards by 1000 ns");
         data.beginCase();
         assertThat(data.evidenceProblem()).isNull();
+        final HandLink echoing = new HandLink(true);
+        final LiveDataPlane mixed = plane(echoing);
+        mixed.send(new byte[] {4, 4});
+        mixed.frame(new byte[] {5}, 2_000_000);
+        mixed.frame(new byte[] {4, 4}, 1_000_000);
+        mixed.frame(new byte[] {6}, 2_000_001);
+        assertThat(mixed.evidenceProblem()).as("our own frames are stamped on another path").isNull();
     }
 
     @Test

@@ -49,13 +49,14 @@ public final class PcapLink implements Link {
         }
 
         /**
-         * Every incoming frame, unfiltered (a device must see the broken frames a harness sends it, whose IP or UDP
-         * header a BPF filter would not recognise; it ignores what is not addressed to it), polling: blocking reads
-         * measured here answered about 1 ms late (the read timeout, not the frame, ended the wait), which is more
-         * than a software device's whole budget.
+         * Every incoming frame but TCP ({@code not tcp}): a device must see the broken frames a harness sends it,
+         * whose IP or UDP header a port filter would not recognise, and it ignores what is not RoCE; TCP (the
+         * agent's own connection when it shares the interface: two segments per request) never is. Polling:
+         * blocking reads measured here answered about 1 ms late (the read timeout, not the frame, ended the wait),
+         * which is more than a software device's whole budget.
          */
         public static Settings device(final int bufferBytes) {
-            return new Settings(bufferBytes, false, "", true);
+            return new Settings(bufferBytes, false, "not tcp", true);
         }
     }
 
