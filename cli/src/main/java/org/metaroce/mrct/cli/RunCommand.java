@@ -68,7 +68,8 @@ final class RunCommand implements Callable<Integer> {
     private Main main;
 
     @Option(names = "--adapter", defaultValue = "reference", paramLabel = "NAME",
-        description = "the device: reference (the embedded reference NIC, default)")
+        description = "the device: reference (the embedded reference NIC, default) or socket (a device outside the "
+            + "JVM: --iface or --udp, and --agent)")
     private String adapterName;
 
     @Option(names = "--profile", paramLabel = "FILE",
@@ -117,9 +118,62 @@ final class RunCommand implements Callable<Integer> {
             + "(GEN-R-i) (seeded; default 20; 0 for none)")
     private int generated;
 
-    @Option(names = "--expect-timeout", defaultValue = "2ms", paramLabel = "DURATION",
-        description = "how long an expectation waits when its case does not say (default 2ms)")
+    @Option(names = "--expect-timeout", paramLabel = "DURATION",
+        description = "how long an expectation waits when its case does not say (default 2ms; 20ms with "
+            + "--adapter socket)")
     private String expectTimeout;
+
+    // ---- --adapter socket (a device outside the JVM); see README "Devices outside the JVM"
+    /** The cases a real-time run warms the harness up with (the run's own plan). */
+    private List<Runner.Planned> warmUpPlan = List.of();
+
+    @Option(names = "--iface", paramLabel = "IF", description = "socket: the interface cabled to the device (raw "
+        + "frames through libpcap; needs root or CAP_NET_RAW)")
+    private String iface;
+
+    @Option(names = "--udp", paramLabel = "HOST:PORT", description = "socket: instead of an interface, the device's "
+        + "UDP address (UDP mode: BTH..ICRC in datagrams)")
+    private String udp;
+
+    @Option(names = "--agent", paramLabel = "HOST:PORT", description = "socket: the device's control agent")
+    private String agent;
+
+    @Option(names = "--token", paramLabel = "T", description = "socket: the agent's shared token (also "
+        + "--token-file, MRCT_AGENT_TOKEN)")
+    private String token;
+
+    @Option(names = "--token-file", paramLabel = "FILE", description = "socket: read the agent's token from a file")
+    private Path tokenFile;
+
+    @Option(names = "--tolerance", defaultValue = "1ms", paramLabel = "DURATION",
+        description = "socket: absolute timing tolerance of every window (default 1ms, what a software device on a "
+            + "busy host needs; 0 on virtual time)")
+    private String tolerance;
+
+    @Option(names = "--tolerance-pct", defaultValue = "20", paramLabel = "N",
+        description = "socket: relative timing tolerance in percent of the window (default 20; the larger applies)")
+    private int tolerancePct;
+
+    @Option(names = "--capture-buffer", defaultValue = "256MiB", paramLabel = "SIZE",
+        description = "socket: kernel capture buffer (default 256MiB; 2MiB lost frames at full rate)")
+    private String captureBuffer;
+
+    @Option(names = "--harness-mac", paramLabel = "MAC", description = "socket: the harness's MAC in frames "
+        + "(default: the interface's)")
+    private String harnessMac;
+
+    @Option(names = "--harness-ipv4", defaultValue = "198.51.100.1", paramLabel = "ADDR",
+        description = "socket: the harness's IPv4 address in frames (default 198.51.100.1; --udp uses the socket's)")
+    private String harnessIpv4;
+
+    @Option(names = "--harness-ipv6", defaultValue = "2001:db8::1", paramLabel = "ADDR",
+        description = "socket: the harness's IPv6 address in frames (default 2001:db8::1; 'none' for none)")
+    private String harnessIpv6;
+
+    @Option(names = "--agent-timeout", defaultValue = "10s", paramLabel = "DURATION",
+        description = "socket: how long one agent answer may take (default 10s)")
+    private String agentTimeout;
+    // ---- end of --adapter socket options
 
     @Option(names = "--quiet", description = "no progress output")
     private boolean quiet;
@@ -135,15 +189,23 @@ final class RunCommand implements Callable<Integer> {
             final List<Runner.Planned> plan = select(Runner.plan(cases));
             final Supplier<Adapter> adapters = adapterFactory(profile, spec, faults);
             addGenerated(plan, spec, seed);
+            warmUpPlan = plan;
             final Path dir = reportDir != null ? reportDir : Paths.get("reports", DateTimeFormatter
                 .ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(Clock.systemUTC().instant()));
             final Baseline baseline = baselinePath == null ? null : Baseline.load(baselinePath);
             final Set<ReportFormat> chosen = formats.isEmpty() ? EnumSet.allOf(ReportFormat.class)
                 : EnumSet.copyOf(formats);
-            final long timeout = org.metaroce.mrct.harness.cases.Expr.parse(expectTimeout).eval(n -> null);
+            final boolean realTime = !"reference".equals(adapterName);
+            final long timeout = duration("--expect-timeout", expectTimeout != null ? expectTimeout
+                : realTime ? "20ms" : "2ms");
+            final long toleranceNs = realTime ? duration("--tolerance", tolerance) : 0;
+            final int tolerancePercent = realTime ? tolerancePct : 0;
+            if (tolerancePercent < 0 || toleranceNs < 0) {
+                throw new UsageProblem("timing tolerances cannot be negative");
+            }
             try (Adapter adapter = adapters.get()) {
-                final RunContext context = new RunContext(adapter, spec, profile, seed, strict, timeout, 0, 0,
-                    org.metaroce.mrct.reference.ReferencePeer.FACTORY);
+                final RunContext context = new RunContext(adapter, spec, profile, seed, strict, timeout, toleranceNs,
+                    tolerancePercent, org.metaroce.mrct.reference.ReferencePeer.FACTORY);
                 final List<RunListener> listeners = new ArrayList<>();
                 listeners.add(Reports.open(dir, chosen, spec));
                 if (!quiet) {
@@ -174,6 +236,17 @@ final class RunCommand implements Callable<Integer> {
         } catch (IOException e) {
             main.err().println("mrct run: cannot write the reports: " + e.getMessage());
             return HARNESS_ERROR;
+        } catch (org.metaroce.mrct.spi.AdapterException e) {
+            main.err().println("mrct run: cannot open the device: " + e.getMessage());
+            return HARNESS_ERROR;
+        }
+    }
+
+    private static long duration(final String option, final String text) throws UsageProblem {
+        try {
+            return org.metaroce.mrct.harness.cases.Expr.parse(text).eval(n -> null);
+        } catch (RuntimeException e) {
+            throw new UsageProblem(option + " takes a duration such as 200us or 20ms, not '" + text + "'");
         }
     }
 
@@ -252,7 +325,50 @@ final class RunCommand implements Callable<Integer> {
         if ("reference".equals(adapterName)) {
             return () -> ReferenceAdapter.fromProfile(profile, spec, faults);
         }
-        throw new UsageProblem("unknown adapter '" + adapterName + "' (available: reference)");
+        if ("socket".equals(adapterName)) {
+            final org.metaroce.mrct.socket.SocketOptions options = socketOptions();
+            return () -> {
+                WarmUp.run(warmUpPlan, spec, profile, Set.of(), 1);
+                return org.metaroce.mrct.socket.SocketAdapter.open(options);
+            };
+        }
+        throw new UsageProblem("unknown adapter '" + adapterName + "' (available: reference, socket)");
+    }
+
+    /** The options of {@code --adapter socket}, checked. */
+    private org.metaroce.mrct.socket.SocketOptions socketOptions() throws UsageProblem {
+        if ((iface == null) == (udp == null)) {
+            throw new UsageProblem("--adapter socket needs exactly one of --iface IF and --udp HOST:PORT");
+        }
+        if (agent == null) {
+            throw new UsageProblem("--adapter socket needs --agent HOST:PORT (the device's control agent)");
+        }
+        try {
+            final java.net.InetSocketAddress agentAddress = org.metaroce.mrct.socket.SocketAdapter.hostPort(agent);
+            final String secret = ServeCommand.token(token, tokenFile);
+            org.metaroce.mrct.socket.SocketOptions options = iface != null
+                ? org.metaroce.mrct.socket.SocketOptions.iface(iface, agentAddress, secret)
+                : org.metaroce.mrct.socket.SocketOptions.udp(org.metaroce.mrct.socket.SocketAdapter.hostPort(udp),
+                    agentAddress, secret);
+            final long timeoutNs = duration("--agent-timeout", agentTimeout);
+            options = options.withAgentTimeout(java.time.Duration.ofNanos(Math.max(1_000_000, timeoutNs)), 5)
+                .withCaptureBuffer(ServeCommand.captureBytes(captureBuffer));
+            Long mac = null;
+            if (harnessMac != null) {
+                mac = org.metaroce.mrct.socket.internal.Codec.parseMac(harnessMac);
+                if (mac < 0) {
+                    throw new UsageProblem("--harness-mac takes aa:bb:cc:dd:ee:ff, not '" + harnessMac + "'");
+                }
+            }
+            if (iface != null) {
+                options = options.withHarness(mac, harnessIpv4, "none".equals(harnessIpv6) ? null : harnessIpv6);
+            } else if (mac != null) {
+                options = options.withHarness(mac, null, null);
+            }
+            return options;
+        } catch (IllegalArgumentException e) {
+            throw new UsageProblem(e.getMessage());
+        }
     }
 
     /** A generated case kind: its ID prefix, its i-th item as case text, and how it shrinks. */

@@ -33,6 +33,16 @@ public interface Adapter extends AutoCloseable {
     default void beginCase(final String caseId) {
     }
 
+    /**
+     * Asked after each case: null when the adapter's own evidence of the case is complete, else why it is not (the
+     * capture dropped frames, timestamps went backwards, a frame the harness sent never appeared on the wire). Such a
+     * case says nothing about the device: the runner runs it again, a bounded number of times, and then gives it the
+     * verdict INCONCLUSIVE with this reason, never FAIL. The default (in-process adapters) is always complete.
+     */
+    default String evidenceProblem() {
+        return null;
+    }
+
     @Override
     void close();
 }

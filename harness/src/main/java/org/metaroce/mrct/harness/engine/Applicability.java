@@ -84,6 +84,8 @@ final class Applicability {
                 out.add(Capability.ECN_WRITE);
             } else if (step instanceof Step.Send s && s.packet().ecn() != null) {
                 out.add(Capability.ECN_WRITE);
+            } else if (step instanceof Step.Flow f && f.flow().packets().stream().anyMatch(p -> p.ce())) {
+                out.add(Capability.ECN_WRITE);
             } else if (step instanceof Step.Repeat r) {
                 scan(r.steps(), out, onPeer);
             }

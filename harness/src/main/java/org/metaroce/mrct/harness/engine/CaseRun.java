@@ -582,8 +582,9 @@ final class CaseRun {
         for (final org.metaroce.mrct.harness.cases.MessageSpec message : spec.messages()) {
             messages.add(traffic.prepare(message, c, regions, names));
         }
-        final FlowChecker checker = new FlowChecker(c, values.getOrDefault("cnp_interval_ns", 50_000L),
-            values.getOrDefault("cnp_delay_max_ns", 10_000L));
+        final long cnpDelay = values.getOrDefault("cnp_delay_max_ns", 10_000L);
+        final FlowChecker checker = new FlowChecker(c, values.getOrDefault("cnp_interval_ns", 50_000L), cnpDelay,
+            tolerance(cnpDelay));
         boolean lastAckReq = false;
         for (final org.metaroce.mrct.harness.cases.FlowSpec.Packet packet : spec.packets()) {
             final Traffic.Prepared prepared = messages.get(packet.message());
@@ -600,7 +601,7 @@ final class CaseRun {
         }
         final long settle = spec.settle() != null ? eval(spec.settle()) : values.getOrDefault("ack_delay_max_ns",
             8000L);
-        final long until = data.now() + settle;
+        final long until = data.now() + settle + tolerance(settle);
         checkFlowFrames(checker, until);
         lastTime = until;
         final StepFailure failure = checker.finish(lastAckReq, until);

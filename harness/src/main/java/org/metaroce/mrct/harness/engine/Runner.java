@@ -24,6 +24,12 @@ public final class Runner {
     public record Planned(CaseDef def, Map<String, Expr> row, String id) {
     }
 
+    /**
+     * Runs of one case at most when the adapter reports its own evidence incomplete ({@link
+     * org.metaroce.mrct.spi.Adapter#evidenceProblem()}); after the last the case is INCONCLUSIVE.
+     */
+    public static final int MAX_ATTEMPTS = 3;
+
     private final RunContext context;
     private final List<RunListener> listeners;
     private final Clock clock;
@@ -64,7 +70,20 @@ public final class Runner {
                 def.file(), Map.of(), Verdict.NOT_APPLICABLE, notApplicable, null, 0, 0, 0, List.of(), List.of(),
                 Map.of());
         }
-        return new CaseRun(context, planned.def(), planned.row(), planned.id()).execute();
+        final List<String> problems = new ArrayList<>();
+        for (int attempt = 1; ; attempt++) {
+            final CaseResult result = new CaseRun(context, planned.def(), planned.row(), planned.id()).execute();
+            final String problem = result.verdict() == Verdict.ERROR ? null : context.adapter().evidenceProblem();
+            if (problem == null) {
+                return attempt == 1 ? result : result.retried(attempt, result.verdict(), result.reason(), problems);
+            }
+            problems.add("attempt " + attempt + " of " + MAX_ATTEMPTS + ": incomplete evidence: " + problem);
+            if (attempt == MAX_ATTEMPTS) {
+                return result.retried(attempt, Verdict.INCONCLUSIVE, "the harness's own evidence was incomplete in "
+                    + "every one of " + MAX_ATTEMPTS + " attempts (" + problem + "); the case says nothing about the "
+                    + "device (it would have been " + result.verdict() + ": " + result.reason() + ")", problems);
+            }
+        }
     }
 
     /**

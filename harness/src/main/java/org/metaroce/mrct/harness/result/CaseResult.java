@@ -49,4 +49,17 @@ public record CaseResult(String id, String caseId, String title, String area, Li
         this(id, caseId, title, area, rules, level, role, file, parameters, verdict, reason, failure, wallNanos,
             deviceNanos, attempts, evidence, notes, series, List.of());
     }
+
+    /**
+     * This result after {@code attempts} runs of the case, with {@code verdict} and {@code reason} (INCONCLUSIVE when
+     * the evidence stayed incomplete) and {@code extraNotes} appended to the notes; everything else is kept.
+     */
+    public CaseResult retried(final int attempts, final Verdict verdict, final String reason,
+                              final List<String> extraNotes) {
+        final java.util.ArrayList<String> allNotes = new java.util.ArrayList<>(notes);
+        allNotes.addAll(extraNotes);
+        return new CaseResult(id, caseId, title, area, rules, level, role, file, parameters, verdict, reason,
+            verdict == this.verdict ? failure : null, wallNanos, deviceNanos, attempts, evidence, allNotes, series,
+            control);
+    }
 }

@@ -1,0 +1,341 @@
+package org.metaroce.mrct.reference;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.metaroce.mrct.harness.profile.DeviceProfile;
+import org.metaroce.mrct.harness.spec.Specification;
+import org.metaroce.mrct.reference.internal.Device;
+import org.metaroce.mrct.reference.internal.DeviceConfig;
+import org.metaroce.mrct.spi.Access;
+import org.metaroce.mrct.spi.AdapterException;
+import org.metaroce.mrct.spi.Capability;
+import org.metaroce.mrct.spi.CapturedFrame;
+import org.metaroce.mrct.spi.Completion;
+import org.metaroce.mrct.spi.ControlPlane;
+import org.metaroce.mrct.spi.DeviceIdentity;
+import org.metaroce.mrct.spi.MemoryRegion;
+import org.metaroce.mrct.spi.QpAttributes;
+import org.metaroce.mrct.spi.QpState;
+import org.metaroce.mrct.spi.ReceiveWqe;
+import org.metaroce.mrct.spi.SendWqe;
+
+/**
+ * The reference NIC driven in real time, as a device on a wire (what {@code mrct serve} runs). One thread owns the
+ * {@link Device}, which is single-threaded: it keeps the device's clock on the wall clock, feeds it the frames handed
+ * to {@link #receive}, runs its timers as they fall due, hands every frame it emits to the transmitter, and executes
+ * the control-plane calls of {@link #controlPlane()} (from any thread; they queue up behind the frames that arrived
+ * before them, and the caller waits for the answer).
+ *
+ * <p>The device's clock is the JVM's monotonic clock, offset to read nanoseconds since the epoch. The same device in
+ * {@link ReferenceAdapter} runs on virtual time instead; its behaviour is the same, only its timing is real here.
+ */
+public final class RealTimeDevice implements AutoCloseable {
+    /** Frames below this wait are waited for by spinning: parking overshoots by tens of microseconds. */
+    private static final long SPIN_NANOS = 20_000;
+    /** The longest the thread sleeps without looking at the clock. */
+    private static final long MAX_SLEEP_NANOS = 1_000_000;
+
+    private final Device device;
+    private final Consumer<byte[]> transmitter;
+    private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
+    private final long epochOffset = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
+    private final Thread thread;
+    private final AtomicLong received = new AtomicLong();
+    private final AtomicLong transmitted = new AtomicLong();
+    private final ControlPlane control = new Control();
+    private volatile boolean running = true;
+    private volatile Throwable crash;
+    private final AtomicLong failures = new AtomicLong();
+    private volatile String lastFailure;
+
+    /**
+     * A reference NIC with these parameters, PICS claims, faults and port addresses.
+     *
+     * @param transmitter called on the device thread with every frame the device sends
+     */
+    public RealTimeDevice(final Map<String, Object> parameters, final Set<String> pics, final Set<Fault> faults,
+                          final long mac, final String ipv4, final String ipv6, final Consumer<byte[]> transmitter) {
+        this.device = new Device(new DeviceConfig(mac, DeviceConfig.address(ipv4),
+            ipv6 == null ? new byte[16] : DeviceConfig.address(ipv6), pics, parameters, faults));
+        this.transmitter = transmitter;
+        this.thread = new Thread(this::run, "mrct-reference-device");
+        this.thread.setDaemon(true);
+    }
+
+    /** A reference NIC configured from a DUT profile (parameters over the specification's defaults). */
+    public static RealTimeDevice fromProfile(final DeviceProfile profile, final Specification spec,
+                                             final Set<Fault> faults, final long mac, final String ipv4,
+                                             final String ipv6, final Consumer<byte[]> transmitter) {
+        return new RealTimeDevice(profile.effectiveParameters(spec), profile.pics(), faults, mac, ipv4, ipv6,
+            transmitter);
+    }
+
+    /** Starts the device thread. */
+    public RealTimeDevice start() {
+        thread.start();
+        return this;
+    }
+
+    /**
+     * What the reference NIC's control plane offers as a remote device: all it offers in process (virtual time aside;
+     * what the wire can do is the link's to say).
+     */
+    public static Set<Capability> capabilities() {
+        return EnumSet.of(Capability.MEMORY_READBACK, Capability.MEMORY_WRITE, Capability.COUNTERS,
+            Capability.COMPLETIONS, Capability.REQUESTER_CONTROL, Capability.SCALE_QPS);
+    }
+
+    /** The reference NIC's identity. */
+    public static DeviceIdentity identity() {
+        return new DeviceIdentity("MetaRoCE project", "mrct reference NIC (real time)", "1.0");
+    }
+
+    /** The device's clock: nanoseconds since the epoch, monotonic. */
+    public long now() {
+        return epochOffset + System.nanoTime();
+    }
+
+    /** Hands a frame from the wire to the device (any thread). */
+    public void receive(final byte[] frame) {
+        received.incrementAndGet();
+        tasks.add(() -> {
+            try {
+                device.receive(frame);
+            } catch (RuntimeException e) {
+                failure(e);
+            }
+        });
+    }
+
+    private void failure(final RuntimeException e) {
+        failures.incrementAndGet();
+        lastFailure = e.toString();
+    }
+
+    /** Frames the device failed to process or transmit (each a bug or a link failure); the device goes on. */
+    public long failures() {
+        return failures.get();
+    }
+
+    /** The last such failure, or null. */
+    public String lastFailure() {
+        return lastFailure;
+    }
+
+    /** Frames received so far. */
+    public long framesReceived() {
+        return received.get();
+    }
+
+    /** Frames transmitted so far. */
+    public long framesTransmitted() {
+        return transmitted.get();
+    }
+
+    /** The device's control plane; callable from any thread, executed on the device thread. */
+    public ControlPlane controlPlane() {
+        return control;
+    }
+
+    private void run() {
+        try {
+            while (running) {
+                step();
+                final Runnable task = waitForWork();
+                if (task != null) {
+                    device.scheduler().advanceTo(now());
+                    task.run();
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            crash = e;
+            running = false;
+        }
+    }
+
+    /** Runs every timer due by now and transmits what the device emitted. */
+    private void step() {
+        final long now = now();
+        device.scheduler().advanceTo(now);
+        while (device.scheduler().runNext(now)) {
+            transmit();
+        }
+        transmit();
+    }
+
+    private void transmit() {
+        CapturedFrame frame;
+        while ((frame = device.outbox().pollFirst()) != null) {
+            transmitted.incrementAndGet();
+            try {
+                transmitter.accept(frame.unsafeBytes());
+            } catch (RuntimeException e) {
+                failure(e);
+            }
+        }
+    }
+
+    private Runnable waitForWork() {
+        final long next = device.scheduler().next();
+        final long wait = next == Long.MAX_VALUE ? MAX_SLEEP_NANOS : Math.min(MAX_SLEEP_NANOS, next - now());
+        if (wait <= 0) {
+            return tasks.poll();
+        }
+        if (wait < SPIN_NANOS) {
+            final long until = now() + wait;
+            Runnable task;
+            while ((task = tasks.poll()) == null && now() < until) {
+                Thread.onSpinWait();
+            }
+            return task;
+        }
+        try {
+            return tasks.poll(wait - SPIN_NANOS / 2, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            running = false;
+            return null;
+        }
+    }
+
+    private <T> T call(final String what, final Callable<T> action) {
+        if (!running) {
+            throw new AdapterException("the reference device has stopped" + (crash == null ? "" : ": " + crash));
+        }
+        final CompletableFuture<T> answer = new CompletableFuture<>();
+        tasks.add(() -> {
+            try {
+                answer.complete(action.call());
+            } catch (Exception | Error e) {
+                answer.completeExceptionally(e);
+            }
+        });
+        try {
+            return answer.get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            final Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new AdapterException(what + " failed: " + cause, cause);
+        } catch (TimeoutException e) {
+            throw new AdapterException("the reference device did not execute " + what + " within 30 s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AdapterException("interrupted while waiting for " + what);
+        }
+    }
+
+    private void run(final String what, final Runnable action) {
+        call(what, () -> {
+            action.run();
+            return null;
+        });
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        thread.interrupt();
+        try {
+            thread.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private final class Control implements ControlPlane {
+        @Override
+        public int allocatePd() {
+            return call("allocatePd", device::allocatePd);
+        }
+
+        @Override
+        public int createQp(final QpAttributes attributes) {
+            return call("createQp", () -> device.createQp(attributes));
+        }
+
+        @Override
+        public void modifyQp(final int qpn, final QpState state, final QpAttributes attributes) {
+            run("modifyQp", () -> device.modifyQp(qpn, state, attributes));
+        }
+
+        @Override
+        public QpState queryQp(final int qpn) {
+            return call("queryQp", () -> device.queryQp(qpn));
+        }
+
+        @Override
+        public void destroyQp(final int qpn) {
+            run("destroyQp", () -> device.destroyQp(qpn));
+        }
+
+        @Override
+        public MemoryRegion registerMr(final int pd, final long length, final Set<Access> access) {
+            return call("registerMr", () -> device.registerMr(pd, length, access));
+        }
+
+        @Override
+        public void invalidateRkey(final int rkey) {
+            run("invalidateRkey", () -> device.invalidateRkey(rkey));
+        }
+
+        @Override
+        public void deregisterMr(final int lkey) {
+            run("deregisterMr", () -> device.deregisterMr(lkey));
+        }
+
+        @Override
+        public void postReceive(final int qpn, final ReceiveWqe wqe) {
+            run("postReceive", () -> device.postReceive(qpn, wqe));
+        }
+
+        @Override
+        public void postSend(final int qpn, final SendWqe wqe) {
+            run("postSend", () -> device.postSend(qpn, wqe));
+        }
+
+        @Override
+        public List<Completion> pollCompletions(final int qpn, final int max) {
+            return call("pollCompletions", () -> device.pollCompletions(qpn, max));
+        }
+
+        @Override
+        public byte[] readMemory(final long va, final int length) {
+            return call("readMemory", () -> device.readMemory(va, length));
+        }
+
+        @Override
+        public void writeMemory(final long va, final byte[] data) {
+            final byte[] copy = data.clone();
+            run("writeMemory", () -> device.writeMemory(va, copy));
+        }
+
+        @Override
+        public Map<String, Long> counters() {
+            return call("counters", device::counters);
+        }
+
+        @Override
+        public Map<String, Long> qpCounters(final int qpn) {
+            return call("qpCounters", () -> device.qpCounters(qpn));
+        }
+
+        @Override
+        public void reset() {
+            run("reset", device::reset);
+        }
+    }
+}

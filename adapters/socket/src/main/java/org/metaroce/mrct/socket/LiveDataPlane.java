@@ -1,0 +1,241 @@
+package org.metaroce.mrct.socket;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import org.metaroce.mrct.socket.link.FrameReceiver;
+import org.metaroce.mrct.socket.link.Link;
+import org.metaroce.mrct.socket.link.WallClock;
+import org.metaroce.mrct.spi.AdapterException;
+import org.metaroce.mrct.spi.CapturedFrame;
+import org.metaroce.mrct.spi.DataPlane;
+
+/**
+ * The harness's data plane over a live {@link Link}, in real time: {@link #now()} is the wall clock in nanoseconds
+ * since the epoch, the clock of the kernel's capture timestamps. Frames from the device wait in a queue filled by the
+ * link's reader thread; {@link #poll} returns the next one stamped no later than the deadline, and returns null only
+ * once the deadline has passed on the wall clock and the link has looked for frames after it (so "nothing came by
+ * then" is known, not guessed).
+ *
+ * <p>It also keeps the evidence honest, per case ({@link #evidenceProblem()}): frames the capture dropped, capture
+ * timestamps that went backwards, and (where the link sees its own frames) frames the harness sent that never
+ * appeared on the wire. Own frames seen on the wire are recognised by their bytes and never handed to the engine as
+ * the device's.
+ */
+final class LiveDataPlane implements DataPlane, FrameReceiver {
+    /** How late after a deadline the link must have looked before "nothing came" is believed. */
+    static final long GRACE_NANOS = 20_000;
+    /** How long a frame the harness sent may take to appear in its own capture. */
+    private static final long ECHO_WAIT_NANOS = 200_000_000;
+
+    private Link link;
+    private final Object lock = new Object();
+    private final ArrayDeque<CapturedFrame> inbox = new ArrayDeque<>();
+    /** Frames sent in this case that the capture will see again, with how many copies are still to come. */
+    private final Map<Bytes, Integer> unseen = new HashMap<>();
+    /** Every frame sent in this case: what the capture shows of them is never the device's. */
+    private final Set<Bytes> sent = new HashSet<>();
+    private long swept;
+    private long lastTimestamp = Long.MIN_VALUE;
+    private String backwards;
+    private long droppedAtStart;
+    private int sentInCase;
+    private int unseenCount;
+    private long discardBefore = Long.MIN_VALUE;
+    private volatile Thread waiter;
+
+    /** The link is attached after it is opened (it needs this receiver to open). */
+    void attach(final Link attached) {
+        this.link = attached;
+    }
+
+    Link link() {
+        return link;
+    }
+
+    @Override
+    public long now() {
+        return WallClock.nanos();
+    }
+
+    /** A frame's bytes as a map key (content equality). */
+    private record Bytes(byte[] bytes, int hash) {
+        Bytes(final byte[] bytes) {
+            this(bytes, Arrays.hashCode(bytes));
+        }
+
+        @Override
+        public boolean equals(final Object other) {
+            return other instanceof Bytes that && hash == that.hash && Arrays.equals(bytes, that.bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
+    @Override
+    public void send(final byte[] frame) {
+        final String problem = link.problem();
+        if (problem != null) {
+            throw new AdapterException(problem);
+        }
+        final byte[] copy = frame.clone();
+        final Bytes key = new Bytes(copy);
+        final boolean echoed = link.seesOwn(copy);
+        synchronized (lock) {
+            sent.add(key);
+            if (echoed) {
+                unseen.merge(key, 1, Integer::sum);
+                unseenCount++;
+                sentInCase++;
+            }
+        }
+        try {
+            link.send(copy);
+        } catch (RuntimeException e) {
+            if (echoed) {
+                synchronized (lock) {
+                    unseen.computeIfPresent(key, (k, n) -> n == 1 ? null : n - 1);
+                    unseenCount--;
+                    sentInCase--;
+                }
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public CapturedFrame poll(final long deadlineNanos) {
+        while (true) {
+            final long now = now();
+            synchronized (lock) {
+                final CapturedFrame head = inbox.peekFirst();
+                if (head != null && head.timestampNanos() <= deadlineNanos) {
+                    return inbox.pollFirst();
+                }
+                if (now > deadlineNanos && (head != null || swept > deadlineNanos + GRACE_NANOS)) {
+                    return null;
+                }
+            }
+            final String problem = link.problem();
+            if (problem != null) {
+                throw new AdapterException(problem);
+            }
+            // park until the reader has news (it unparks the waiter after every frame and every empty poll)
+            waiter = Thread.currentThread();
+            LockSupport.parkNanos(Math.max(1_000, Math.min(deadlineNanos - now, 1_000_000)));
+            waiter = null;
+            if (Thread.interrupted()) {
+                throw new AdapterException("interrupted while waiting for frames");
+            }
+        }
+    }
+
+    @Override
+    public void frame(final byte[] bytes, final long timestampNanos) {
+        synchronized (lock) {
+            final Bytes key = new Bytes(bytes);
+            final Integer left = unseen.get(key);
+            if (left != null) {
+                if (left == 1) {
+                    unseen.remove(key);
+                } else {
+                    unseen.put(key, left - 1);
+                }
+                unseenCount--;
+                return;
+            }
+            if (sent.contains(key)) {
+                return;
+            }
+            // the device's frames only: outgoing and incoming frames are stamped on different paths and CPUs
+            if (lastTimestamp != Long.MIN_VALUE && timestampNanos < lastTimestamp && backwards == null) {
+                backwards = "capture timestamps of the device's frames went backwards by "
+                    + (lastTimestamp - timestampNanos) + " ns";
+            }
+            lastTimestamp = Math.max(lastTimestamp, timestampNanos);
+            if (timestampNanos < discardBefore) {
+                return;
+            }
+            inbox.addLast(new CapturedFrame(bytes, timestampNanos));
+        }
+        final Thread waiting = waiter;
+        if (waiting != null) {
+            LockSupport.unpark(waiting);
+        }
+    }
+
+    @Override
+    public void idle(final long sweptAtNanos) {
+        synchronized (lock) {
+            swept = sweptAtNanos;
+        }
+        final Thread waiting = waiter;
+        if (waiting != null) {
+            LockSupport.unpark(waiting);
+        }
+    }
+
+    /** Starts a case's bookkeeping: no frame from before, no problem yet. */
+    void beginCase() {
+        final long dropped = link.dropped();
+        synchronized (lock) {
+            inbox.clear();
+            unseen.clear();
+            sent.clear();
+            unseenCount = 0;
+            backwards = null;
+            sentInCase = 0;
+            droppedAtStart = dropped;
+        }
+    }
+
+    /** Forgets every frame stamped before {@code time} (what the device sent before it was reset). */
+    void discardBefore(final long time) {
+        synchronized (lock) {
+            discardBefore = time;
+            inbox.removeIf(frame -> frame.timestampNanos() < time);
+        }
+    }
+
+    /** Null when the case's evidence is complete, else why not. */
+    String evidenceProblem() {
+        final long until = System.nanoTime() + ECHO_WAIT_NANOS;
+        while (true) {
+            synchronized (lock) {
+                if (unseen.isEmpty()) {
+                    break;
+                }
+            }
+            if (System.nanoTime() > until) {
+                break;
+            }
+            LockSupport.parkNanos(1_000_000);
+        }
+        final long dropped = link instanceof org.metaroce.mrct.socket.link.PcapLink pcap ? pcap.droppedNow()
+            : link.dropped();
+        final List<String> problems = new ArrayList<>();
+        synchronized (lock) {
+            if (dropped > droppedAtStart) {
+                problems.add("the capture on " + link.describe() + " dropped " + (dropped - droppedAtStart)
+                    + " frame(s) during the case (raise --capture-buffer)");
+            }
+            if (backwards != null) {
+                problems.add(backwards);
+            }
+            if (unseenCount > 0) {
+                problems.add(unseenCount + " of the " + sentInCase + " frame(s) the harness sent never appeared "
+                    + "on the wire (" + link.describe() + ")");
+            }
+        }
+        return problems.isEmpty() ? null : String.join("; ", problems);
+    }
+}

@@ -1,0 +1,234 @@
+package org.metaroce.mrct.socket.link;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetSocketAddress;
+import java.net.PortUnreachableException;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.DatagramChannel;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.metaroce.mrct.spi.AdapterException;
+
+/**
+ * The UDP mode's link: a plain {@link DatagramChannel} that carries the transport packet (BTH through ICRC) of each
+ * frame, for software implementations that listen on a UDP port. Frames are turned into payloads and back by
+ * {@link UdpFraming}. Timestamps are taken when the reader thread receives a datagram (Java cannot read the kernel's),
+ * so they are late by the polling delay, tens of microseconds.
+ *
+ * <p>Two roles: {@link #connect the harness's}, which sends to the device's address and accepts datagrams from it
+ * only; and {@link #serve a device's}, which listens on its address and answers each peer IP at the port it last
+ * heard from it.
+ */
+public final class UdpLink implements Link {
+    private static final long POLL_NANOS = 20_000;
+    private static final int MAX_DATAGRAM = 65_507;
+
+    private final DatagramChannel channel;
+    private final InetSocketAddress local;
+    private final InetSocketAddress remote;
+    private final long localMac;
+    private final long remoteMac;
+    private final FrameReceiver receiver;
+    private final Map<String, InetSocketAddress> peers = new ConcurrentHashMap<>();
+    private final AtomicLong unroutable = new AtomicLong();
+    private final AtomicLong unreachable = new AtomicLong();
+    private final Thread reader;
+    private volatile boolean running = true;
+    private volatile String problem;
+
+    private UdpLink(final DatagramChannel channel, final InetSocketAddress local, final InetSocketAddress remote,
+                    final long localMac, final long remoteMac, final FrameReceiver receiver) {
+        this.channel = channel;
+        this.local = local;
+        this.remote = remote;
+        this.localMac = localMac;
+        this.remoteMac = remoteMac;
+        this.receiver = receiver;
+        this.reader = new Thread(this::read, "mrct-udp-" + local.getPort());
+        this.reader.setDaemon(true);
+    }
+
+    /**
+     * The harness's end: a channel bound to {@code bind} (port 0 for any) and connected to {@code device}.
+     *
+     * @param harnessMac the harness's MAC in the frames handed to the engine
+     * @param deviceMac the device's MAC in those frames
+     */
+    public static UdpLink connect(final InetSocketAddress device, final InetSocketAddress bind, final long harnessMac,
+                                  final long deviceMac, final FrameReceiver receiver) {
+        requireIpv4(device, "the device");
+        try {
+            final DatagramChannel channel = DatagramChannel.open(StandardProtocolFamily.INET);
+            channel.bind(bind);
+            channel.connect(device);
+            channel.configureBlocking(false);
+            InetSocketAddress local = (InetSocketAddress) channel.getLocalAddress();
+            if (local.getAddress().isAnyLocalAddress()) {
+                local = new InetSocketAddress(device.getAddress().isLoopbackAddress() ? device.getAddress()
+                    : local.getAddress(), local.getPort());
+            }
+            final UdpLink link = new UdpLink(channel, local, device, harnessMac, deviceMac, receiver);
+            link.reader.start();
+            return link;
+        } catch (IOException e) {
+            throw new AdapterException("cannot open a UDP socket towards " + device + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A device's end: a channel bound to {@code listen}, which must be a specific IPv4 address. */
+    public static UdpLink serve(final InetSocketAddress listen, final long deviceMac, final long peerMac,
+                                final FrameReceiver receiver) {
+        requireIpv4(listen, "the device");
+        if (listen.getAddress().isAnyLocalAddress()) {
+            throw new AdapterException("a UDP device needs a specific address to listen on (its frames carry it), "
+                + "not " + listen.getAddress().getHostAddress());
+        }
+        try {
+            final DatagramChannel channel = DatagramChannel.open(StandardProtocolFamily.INET);
+            channel.bind(listen);
+            channel.configureBlocking(false);
+            final UdpLink link = new UdpLink(channel, (InetSocketAddress) channel.getLocalAddress(), null, deviceMac,
+                peerMac, receiver);
+            link.reader.start();
+            return link;
+        } catch (IOException e) {
+            throw new AdapterException("cannot listen on UDP " + listen + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void requireIpv4(final InetSocketAddress address, final String what) {
+        if (address.isUnresolved() || !(address.getAddress() instanceof Inet4Address)) {
+            throw new AdapterException("the UDP mode reaches " + what + " over IPv4 only, not " + address);
+        }
+    }
+
+    /** The local address the datagrams come from. */
+    public InetSocketAddress localAddress() {
+        return local;
+    }
+
+    @Override
+    public String describe() {
+        return remote == null ? "udp listening on " + hostPort(local)
+            : "udp " + hostPort(local) + " -> " + hostPort(remote);
+    }
+
+    private static String hostPort(final InetSocketAddress address) {
+        return address.getAddress().getHostAddress() + ":" + address.getPort();
+    }
+
+    @Override
+    public long dropped() {
+        return 0;
+    }
+
+    @Override
+    public boolean seesOwn(final byte[] frame) {
+        return false;
+    }
+
+    @Override
+    public String problem() {
+        return problem;
+    }
+
+    /** Frames a device end could not send because no datagram had come from their destination IP yet. */
+    public long unroutable() {
+        return unroutable.get();
+    }
+
+    /** ICMP port-unreachable answers seen (the device was not listening at that moment). */
+    public long unreachable() {
+        return unreachable.get();
+    }
+
+    @Override
+    public void send(final byte[] frame) {
+        final InetSocketAddress to;
+        if (remote != null) {
+            to = remote;
+        } else {
+            if (frame.length < 34) {
+                unroutable.incrementAndGet();
+                return;
+            }
+            final String ip = (frame[30] & 0xFF) + "." + (frame[31] & 0xFF) + "." + (frame[32] & 0xFF) + "."
+                + (frame[33] & 0xFF);
+            to = peers.get(ip);
+            if (to == null) {
+                unroutable.incrementAndGet();
+                return;
+            }
+        }
+        final byte[] payload = UdpFraming.payload(frame, local, to);
+        try {
+            final int sent = remote != null ? channel.write(ByteBuffer.wrap(payload))
+                : channel.send(ByteBuffer.wrap(payload), to);
+            if (sent != payload.length) {
+                throw new AdapterException("the UDP socket took " + sent + " of " + payload.length + " bytes");
+            }
+        } catch (PortUnreachableException e) {
+            unreachable.incrementAndGet();
+        } catch (IOException e) {
+            throw new AdapterException("cannot send to " + hostPort(to) + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void read() {
+        final ByteBuffer buffer = ByteBuffer.allocate(MAX_DATAGRAM);
+        while (running) {
+            final long sweep = WallClock.nanos();
+            buffer.clear();
+            final SocketAddress source;
+            try {
+                source = channel.receive(buffer);
+            } catch (PortUnreachableException e) {
+                unreachable.incrementAndGet();
+                continue;
+            } catch (ClosedChannelException e) {
+                if (running) {
+                    problem = "the UDP socket " + hostPort(local) + " was closed";
+                }
+                return;
+            } catch (IOException e) {
+                problem = "receiving on " + hostPort(local) + " failed: " + e.getMessage();
+                LockSupport.parkNanos(POLL_NANOS);
+                continue;
+            }
+            if (source == null) {
+                receiver.idle(sweep);
+                LockSupport.parkNanos(POLL_NANOS);
+                continue;
+            }
+            final long timestamp = WallClock.nanos();
+            final InetSocketAddress from = (InetSocketAddress) source;
+            if (remote == null) {
+                peers.put(from.getAddress().getHostAddress(), from);
+            }
+            buffer.flip();
+            receiver.frame(UdpFraming.frame(buffer.array(), buffer.limit(), from, local, remoteMac, localMac),
+                timestamp);
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        try {
+            reader.join(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

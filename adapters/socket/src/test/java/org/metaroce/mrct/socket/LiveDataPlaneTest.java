@@ -1,0 +1,164 @@
+package org.metaroce.mrct.socket;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.metaroce.mrct.socket.link.Link;
+import org.metaroce.mrct.spi.AdapterException;
+import org.metaroce.mrct.spi.CapturedFrame;
+
+/** The real-time data plane's promises, with a link the test drives by hand. */
+class LiveDataPlaneTest {
+    /** A link whose reader is the test itself. */
+    private static final class HandLink implements Link {
+        final List<byte[]> sent = new ArrayList<>();
+        final boolean echo;
+        volatile long dropped;
+        volatile String problem;
+
+        HandLink(final boolean echo) {
+            this.echo = echo;
+        }
+
+        @Override
+        public void send(final byte[] frame) {
+            sent.add(frame);
+        }
+
+        @Override
+        public String describe() {
+            return "hand link";
+        }
+
+        @Override
+        public long dropped() {
+            return dropped;
+        }
+
+        @Override
+        public boolean seesOwn(final byte[] frame) {
+            return echo && frame.length > 1;
+        }
+
+        @Override
+        public String problem() {
+            return problem;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private static LiveDataPlane plane(final HandLink link) {
+        final LiveDataPlane data = new LiveDataPlane();
+        data.attach(link);
+        data.beginCase();
+        return data;
+    }
+
+    @Test
+    void aFrameStampedByTheDeadlineIsReturnedAndALaterOneWaits() {
+        final HandLink link = new HandLink(false);
+        final LiveDataPlane data = plane(link);
+        final long now = data.now();
+        data.frame(new byte[] {1}, now - 1000);
+        data.frame(new byte[] {2}, now + 60_000_000_000L);
+        final CapturedFrame first = data.poll(now);
+        assertThat(first.unsafeBytes()).containsExactly(1);
+        assertThat(first.timestampNanos()).isEqualTo(now - 1000);
+        final long deadline = data.now() + 2_000_000;
+        assertThat(data.poll(deadline)).as("the second frame is stamped after the deadline").isNull();
+        assertThat(data.now()).as("null comes only once the deadline has passed").isGreaterThan(deadline);
+    }
+
+    @Test
+    void nothingCameIsSaidOnlyAfterTheLinkLookedPastTheDeadline() throws Exception {
+        final HandLink link = new HandLink(false);
+        final LiveDataPlane data = plane(link);
+        final long deadline = data.now() + 1_000_000;
+        final Thread reader = new Thread(() -> {
+            try {
+                Thread.sleep(30);
+            } catch (InterruptedException e) {
+                return;
+            }
+            data.frame(new byte[] {9}, deadline - 10);
+            data.idle(data.now());
+        });
+        reader.start();
+        final CapturedFrame late = data.poll(deadline);
+        reader.join();
+        assertThat(late).as("delivered 30 ms later, but stamped before the deadline").isNotNull();
+        assertThat(late.unsafeBytes()).containsExactly(9);
+    }
+
+    @Test
+    void ownFramesOnTheWireAreRecognisedAndNeverHandedToTheEngine() {
+        final HandLink link = new HandLink(true);
+        final LiveDataPlane data = plane(link);
+        data.send(new byte[] {1, 2, 3});
+        data.send(new byte[] {4, 5});
+        data.send(new byte[] {6});
+        data.frame(new byte[] {1, 2, 3}, data.now());
+        data.frame(new byte[] {6}, data.now());
+        data.frame(new byte[] {7}, data.now());
+        data.idle(data.now() + 1_000_000_000L);
+        assertThat(data.poll(data.now()).unsafeBytes()).as("our own frames, expected back or not, are not the device's")
+            .containsExactly(7);
+        assertThat(data.evidenceProblem()).contains("1 of the 2 frame(s) the harness sent never appeared on the wire");
+        data.frame(new byte[] {4, 5}, data.now());
+        assertThat(data.evidenceProblem()).isNull();
+        assertThat(link.sent).as("a frame the capture cannot see is sent, but not waited for").hasSize(3);
+    }
+
+    @Test
+    void captureDropsAndBackwardTimestampsMakeTheEvidenceIncomplete() {
+        final HandLink link = new HandLink(false);
+        link.dropped = 5;
+        final LiveDataPlane data = plane(link);
+        assertThat(data.evidenceProblem()).as("drops before the case are not the case's").isNull();
+        link.dropped = 8;
+        assertThat(data.evidenceProblem()).contains("dropped 3 frame(s)");
+        data.beginCase();
+        data.frame(new byte[] {1}, 1_000_000);
+        data.frame(new byte[] {2}, 999_000);
+        assertThat(data.evidenceProblem()).contains("timestamps of the device's frames went backwards by 1000 ns");
+        data.beginCase();
+        assertThat(data.evidenceProblem()).isNull();
+        final HandLink echoing = new HandLink(true);
+        final LiveDataPlane mixed = plane(echoing);
+        mixed.send(new byte[] {4, 4});
+        mixed.frame(new byte[] {5}, 2_000_000);
+        mixed.frame(new byte[] {4, 4}, 1_000_000);
+        mixed.frame(new byte[] {6}, 2_000_001);
+        assertThat(mixed.evidenceProblem()).as("our own frames are stamped on another path").isNull();
+    }
+
+    @Test
+    void framesFromBeforeAResetAreForgotten() {
+        final HandLink link = new HandLink(false);
+        final LiveDataPlane data = plane(link);
+        final long now = data.now();
+        data.frame(new byte[] {1}, now - 5000);
+        data.discardBefore(now);
+        data.frame(new byte[] {2}, now - 10);
+        data.frame(new byte[] {3}, now + 10);
+        data.idle(now + 1_000_000_000L);
+        assertThat(data.poll(now + 20).unsafeBytes()).containsExactly(3);
+    }
+
+    @Test
+    void aBrokenLinkIsAnAdapterExceptionWithItsReason() {
+        final HandLink link = new HandLink(false);
+        final LiveDataPlane data = plane(link);
+        link.problem = "the interface veth0 is down or gone";
+        assertThatThrownBy(() -> data.poll(data.now() + 1_000_000)).isInstanceOf(AdapterException.class)
+            .hasMessage("the interface veth0 is down or gone");
+        assertThatThrownBy(() -> data.send(new byte[1])).isInstanceOf(AdapterException.class)
+            .hasMessageContaining("veth0");
+    }
+}

@@ -1,0 +1,186 @@
+package org.metaroce.mrct.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.metaroce.mrct.harness.profile.DeviceProfile;
+import org.metaroce.mrct.harness.profile.ProfileLoader;
+import org.metaroce.mrct.harness.spec.Specification;
+import org.metaroce.mrct.reference.Fault;
+import org.metaroce.mrct.reference.RealTimeDevice;
+import org.metaroce.mrct.reference.ReferenceAdapter;
+import org.metaroce.mrct.socket.SocketAdapter;
+import org.metaroce.mrct.socket.agent.AgentInfo;
+import org.metaroce.mrct.socket.agent.AgentLimits;
+import org.metaroce.mrct.socket.agent.AgentServer;
+import org.metaroce.mrct.socket.link.FrameReceiver;
+import org.metaroce.mrct.socket.link.Link;
+import org.metaroce.mrct.socket.link.PcapLink;
+import org.metaroce.mrct.socket.link.UdpLink;
+import org.metaroce.mrct.spi.AdapterException;
+
+/**
+ * The reference NIC as a remote device: a {@link RealTimeDevice} on a link (a network interface or a UDP address) with
+ * an {@link AgentServer} in front of it. {@code mrct serve} runs one until it is stopped; tests run one in process.
+ */
+final class ReferenceServer implements AutoCloseable {
+    /** Where the device's frames go and come from. */
+    record Wire(String iface, InetSocketAddress udp, int captureBufferBytes) {
+    }
+
+    /** The device's port addresses. */
+    record Port(long mac, String ipv4, String ipv6) {
+    }
+
+    private final RealTimeDevice device;
+    private final Link link;
+    private final AgentServer agent;
+    private final InetSocketAddress agentAddress;
+    private final Port port;
+
+    private ReferenceServer(final RealTimeDevice device, final Link link, final AgentServer agent,
+                            final InetSocketAddress agentAddress, final Port port) {
+        this.device = device;
+        this.link = link;
+        this.agent = agent;
+        this.agentAddress = agentAddress;
+        this.port = port;
+    }
+
+    /**
+     * Opens the link, starts the device and the agent.
+     *
+     * @param port the device's addresses; a MAC of -1 means the interface's own (or 02:00:00:00:00:0d in UDP mode)
+     */
+    static ReferenceServer start(final Wire wire, final Port port, final DeviceProfile profile,
+                                 final Specification spec, final Set<Fault> faults, final InetSocketAddress listen,
+                                 final String token, final AgentLimits limits, final Consumer<String> log)
+        throws IOException {
+        final AtomicReference<Link> linkRef = new AtomicReference<>();
+        final AtomicReference<RealTimeDevice> deviceRef = new AtomicReference<>();
+        final AtomicLong swept = new AtomicLong();
+        final FrameReceiver receiver = new FrameReceiver() {
+            @Override
+            public void frame(final byte[] bytes, final long timestampNanos) {
+                final RealTimeDevice d = deviceRef.get();
+                if (d != null) {
+                    d.receive(bytes);
+                }
+            }
+
+            @Override
+            public void idle(final long sweptAtNanos) {
+                swept.set(sweptAtNanos);
+            }
+        };
+        final Link link;
+        final Port actual;
+        if (wire.iface() != null) {
+            final PcapLink pcap = PcapLink.open(wire.iface(), PcapLink.Settings.device(wire.captureBufferBytes()),
+                receiver);
+            link = pcap;
+            actual = new Port(port.mac() >= 0 ? port.mac() : pcap.mac(), port.ipv4(), port.ipv6());
+        } else {
+            final long mac = port.mac() >= 0 ? port.mac() : ReferenceAdapter.ENDPOINTS.deviceMac();
+            link = UdpLink.serve(wire.udp(), mac, SocketAdapter.UDP_HARNESS_MAC, receiver);
+            actual = new Port(mac, wire.udp().getAddress().getHostAddress(), null);
+        }
+        linkRef.set(link);
+        warmUp(profile, spec, faults);
+        final RealTimeDevice device = RealTimeDevice.fromProfile(profile, spec, faults, actual.mac(), actual.ipv4(),
+            actual.ipv6(), frame -> {
+                try {
+                    linkRef.get().send(frame);
+                } catch (AdapterException e) {
+                    log.accept("cannot transmit a frame of " + frame.length + " bytes: " + e.getMessage());
+                }
+            });
+        deviceRef.set(device);
+        device.start();
+        final AgentServer agent = new AgentServer(device.controlPlane(), new AgentInfo(AgentServer.VERSION,
+            RealTimeDevice.identity(), actual.mac(), actual.ipv4(), actual.ipv6(), RealTimeDevice.capabilities()),
+            limits, token, log).withBarrier(arrival -> awaitSweep(swept, arrival));
+        final InetSocketAddress bound;
+        try {
+            bound = agent.start(listen);
+        } catch (IOException | RuntimeException e) {
+            device.close();
+            link.close();
+            throw e;
+        }
+        return new ReferenceServer(device, link, agent, bound, actual);
+    }
+
+    /**
+     * Waits until the link has looked for frames after {@code arrival} (50 ms at most), so that every frame captured
+     * before a control request reaches the device's queue before the request does: a request never overtakes the
+     * frames the harness sent before it (a case that writes and then reads memory back at once).
+     */
+    private static void awaitSweep(final AtomicLong swept, final long arrival) {
+        final long until = System.nanoTime() + 50_000_000;
+        while (swept.get() <= arrival && System.nanoTime() < until) {
+            java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+        }
+    }
+
+    /** Runs the bundled cases twice in process so that the device's code is compiled before the first frame. */
+    private static void warmUp(final DeviceProfile profile, final Specification spec, final Set<Fault> faults) {
+        try {
+            final var cases = new org.metaroce.mrct.harness.cases.CaseLoader(spec).loadBundled();
+            WarmUp.run(org.metaroce.mrct.harness.engine.Runner.plan(cases), spec, profile, faults, 2);
+        } catch (org.metaroce.mrct.harness.cases.CaseLoadException e) {
+            // no bundled cases to warm up with: the device starts cold
+        }
+    }
+
+    /** The address the agent listens on. */
+    InetSocketAddress agentAddress() {
+        return agentAddress;
+    }
+
+    /** The device's addresses. */
+    Port port() {
+        return port;
+    }
+
+    /** The link, for its description and counters. */
+    Link link() {
+        return link;
+    }
+
+    /** The device, for its counters. */
+    RealTimeDevice device() {
+        return device;
+    }
+
+    @Override
+    public void close() {
+        agent.close();
+        device.close();
+        link.close();
+    }
+
+    /** The DUT profile at {@code path}, or the reference NIC's own. */
+    static DeviceProfile profile(final Path path, final Specification spec)
+        throws ProfileLoader.ProfileException, RunCommand.UsageProblem {
+        if (path != null) {
+            return ProfileLoader.load(path, spec);
+        }
+        try (InputStream in = ReferenceAdapter.class.getResourceAsStream(ReferenceAdapter.PROFILE_RESOURCE)) {
+            if (in == null) {
+                throw new RunCommand.UsageProblem("the reference profile is missing from the jar; give --profile");
+            }
+            final byte[] bytes = in.readAllBytes();
+            return ProfileLoader.parse("reference.yaml", new String(bytes, StandardCharsets.UTF_8),
+                ProfileLoader.sha256(bytes), spec);
+        } catch (IOException e) {
+            throw new RunCommand.UsageProblem("cannot read the reference profile: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,198 @@
+package org.metaroce.mrct.cli;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.metaroce.mrct.harness.profile.DeviceProfile;
+import org.metaroce.mrct.harness.profile.ProfileLoader;
+import org.metaroce.mrct.harness.spec.Specification;
+import org.metaroce.mrct.reference.Fault;
+import org.metaroce.mrct.socket.SocketAdapter;
+import org.metaroce.mrct.socket.agent.AgentLimits;
+import org.metaroce.mrct.socket.internal.Codec;
+import org.metaroce.mrct.spi.AdapterException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code mrct serve}: the reference NIC as a real remote device on a network interface (or a UDP address), in real
+ * time, with the control agent in front of it, until SIGTERM or Ctrl-C. What {@code mrct run --adapter socket} tests
+ * from the other end; also a working example of an agent for vendors (PROTOCOL.md).
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Runs the reference NIC as a remote device on an interface, with its control agent.",
+        "Stops cleanly on SIGTERM or Ctrl-C. Exit status: 0 stopped, 2 usage error or the device could not start."})
+final class ServeCommand implements Callable<Integer> {
+    @ParentCommand
+    private Main main;
+
+    @Option(names = "--iface", paramLabel = "IF", description = "the network interface the device answers on "
+        + "(raw frames through libpcap; needs root or CAP_NET_RAW)")
+    private String iface;
+
+    @Option(names = "--udp", paramLabel = "HOST:PORT", description = "instead of an interface: listen for UDP "
+        + "datagrams carrying BTH..ICRC on this IPv4 address (the UDP mode); a port of 49152 or more keeps the "
+        + "device's data packets within MR-WIRE-010")
+    private String udp;
+
+    @Option(names = "--agent", defaultValue = "127.0.0.1:4790", paramLabel = "HOST:PORT",
+        description = "where the control agent listens (default 127.0.0.1:4790; beyond loopback a token is required)")
+    private String agent;
+
+    @Option(names = "--token", paramLabel = "T", description = "shared token the harness must give "
+        + "(also MRCT_AGENT_TOKEN)")
+    private String token;
+
+    @Option(names = "--token-file", paramLabel = "FILE", description = "read the token from this file")
+    private Path tokenFile;
+
+    @Option(names = "--fault", paramLabel = "NAME", description = "turn on a fault profile (see mrct faults)")
+    private String faultName;
+
+    @Option(names = "--profile", paramLabel = "FILE", description = "DUT profile: the parameters and PICS claims "
+        + "the device runs with (default: the reference NIC's)")
+    private Path profilePath;
+
+    @Option(names = "--mac", paramLabel = "MAC", description = "the device's MAC (default: the interface's)")
+    private String mac;
+
+    @Option(names = "--ipv4", defaultValue = "198.51.100.2", paramLabel = "ADDR",
+        description = "the device's IPv4 address in frames (default 198.51.100.2; --udp uses its own)")
+    private String ipv4;
+
+    @Option(names = "--ipv6", defaultValue = "2001:db8::2", paramLabel = "ADDR",
+        description = "the device's IPv6 address in frames (default 2001:db8::2; 'none' for none)")
+    private String ipv6;
+
+    @Option(names = "--capture-buffer", defaultValue = "256MiB", paramLabel = "SIZE",
+        description = "kernel capture buffer (default 256MiB)")
+    private String captureBuffer;
+
+    @Option(names = "--max-qps", defaultValue = "65536", paramLabel = "N", description = "QPs the agent lets exist "
+        + "at once (default 65536)")
+    private int maxQps;
+
+    @Option(names = "--max-mr-bytes", defaultValue = "1GiB", paramLabel = "SIZE",
+        description = "registered memory the agent allows (default 1GiB)")
+    private String maxMrBytes;
+
+    @Option(names = "--max-io-bytes", defaultValue = "16MiB", paramLabel = "SIZE",
+        description = "bytes one memory read or write may move (default 16MiB)")
+    private String maxIoBytes;
+
+    @Option(names = "--max-clients", defaultValue = "4", paramLabel = "N",
+        description = "agent connections served at once (default 4)")
+    private int maxClients;
+
+    @Override
+    public Integer call() {
+        final Specification spec = Specification.bundled();
+        final ReferenceServer server;
+        final String secret;
+        try {
+            if ((iface == null) == (udp == null)) {
+                throw new RunCommand.UsageProblem("give exactly one of --iface IF and --udp HOST:PORT");
+            }
+            final Set<Fault> faults = faults();
+            final DeviceProfile profile = ReferenceServer.profile(profilePath, spec);
+            final InetSocketAddress listen = SocketAdapter.hostPort(agent);
+            secret = token(token, tokenFile);
+            if (secret == null && !listen.getAddress().isLoopbackAddress()) {
+                throw new RunCommand.UsageProblem("the agent would listen on " + agent + ", beyond loopback: give "
+                    + "a shared token (--token, --token-file or MRCT_AGENT_TOKEN)");
+            }
+            final long deviceMac = mac == null ? -1 : Codec.parseMac(mac);
+            if (mac != null && deviceMac < 0) {
+                throw new RunCommand.UsageProblem("--mac takes aa:bb:cc:dd:ee:ff, not '" + mac + "'");
+            }
+            final AgentLimits limits = new AgentLimits(maxQps, Sizes.parse("--max-mr-bytes", maxMrBytes),
+                (int) Math.min(Integer.MAX_VALUE, Sizes.parse("--max-io-bytes", maxIoBytes)), maxClients);
+            final ReferenceServer.Wire wire = new ReferenceServer.Wire(iface, udp == null ? null
+                : SocketAdapter.hostPort(udp), (int) Math.min(Integer.MAX_VALUE, Sizes.parse("--capture-buffer",
+                    captureBuffer)));
+            server = ReferenceServer.start(wire, new ReferenceServer.Port(deviceMac, ipv4,
+                "none".equals(ipv6) ? null : ipv6), profile, spec, faults, listen, secret, limits,
+                line -> log(line));
+        } catch (RunCommand.UsageProblem | ProfileLoader.ProfileException | IllegalArgumentException
+                 | AdapterException e) {
+            main.err().println("mrct serve: " + e.getMessage().replace('\n', ' '));
+            return RunCommand.HARNESS_ERROR;
+        } catch (IOException e) {
+            main.err().println("mrct serve: cannot listen on " + agent + ": " + e.getMessage());
+            return RunCommand.HARNESS_ERROR;
+        }
+        final ReferenceServer.Port port = server.port();
+        log("reference NIC" + (faultName == null ? "" : " with fault " + faultName) + " on "
+            + server.link().describe() + " (MAC " + Codec.mac(port.mac()) + ", " + port.ipv4()
+            + (port.ipv6() == null ? "" : ", " + port.ipv6()) + "); agent on "
+            + server.agentAddress().getAddress().getHostAddress() + ":" + server.agentAddress().getPort()
+            + (secret == null ? "" : " (token required)") + "; ready");
+        final CountDownLatch stopped = new CountDownLatch(1);
+        final Thread hook = new Thread(() -> {
+            server.close();
+            log("stopped: " + server.device().framesReceived() + " frame(s) received, "
+                + server.device().framesTransmitted() + " sent"
+                + (server.device().failures() == 0 ? "" : ", " + server.device().failures() + " failure(s), last: "
+                    + server.device().lastFailure()));
+            stopped.countDown();
+        }, "mrct-serve-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            Runtime.getRuntime().removeShutdownHook(hook);
+            hook.run();
+        }
+        return ExitStatus.OK;
+    }
+
+    private void log(final String line) {
+        synchronized (main.err()) {
+            main.err().println("mrct serve: " + line);
+            main.err().flush();
+        }
+    }
+
+    private Set<Fault> faults() throws RunCommand.UsageProblem {
+        if (faultName == null) {
+            return Set.of();
+        }
+        final Fault fault = Fault.byLabel(faultName);
+        if (fault == null) {
+            throw new RunCommand.UsageProblem("unknown fault '" + faultName + "' (mrct faults lists them)");
+        }
+        return Set.of(fault);
+    }
+
+    /** The token from the option, the file or MRCT_AGENT_TOKEN, or null. */
+    static String token(final String option, final Path file) throws RunCommand.UsageProblem {
+        if (option != null) {
+            return option;
+        }
+        if (file != null) {
+            try {
+                final String text = Files.readString(file, StandardCharsets.UTF_8).trim();
+                if (text.isEmpty()) {
+                    throw new RunCommand.UsageProblem("the token file " + file + " is empty");
+                }
+                return text;
+            } catch (IOException e) {
+                throw new RunCommand.UsageProblem("cannot read the token file " + file + ": " + e.getMessage());
+            }
+        }
+        final String env = System.getenv("MRCT_AGENT_TOKEN");
+        return env == null || env.isEmpty() ? null : env;
+    }
+
+    /** The capture buffer size, for the run command too. */
+    static int captureBytes(final String text) throws RunCommand.UsageProblem {
+        return (int) Math.min(Integer.MAX_VALUE, Sizes.parse("--capture-buffer", text));
+    }
+}

@@ -1,0 +1,91 @@
+package org.metaroce.mrct.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.DatagramChannel;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.metaroce.mrct.harness.spec.Specification;
+import org.metaroce.mrct.socket.agent.AgentLimits;
+
+/**
+ * The whole path without root: {@code mrct run --adapter socket --udp} against the reference NIC served in real time
+ * over UDP on loopback ({@link ReferenceServer}, what {@code mrct serve --udp} runs) gives the in-process verdicts,
+ * except for cases that need what the UDP mode cannot do, which say so.
+ */
+class SocketEndToEndTest {
+    private static final List<String> LOG = new ArrayList<>();
+    private static ReferenceServer server;
+
+    /** A free UDP port of 49152 or more (data packets from the device must come from such a port, MR-WIRE-010). */
+    static InetSocketAddress freeHighPort() throws IOException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            final int port = 49_152 + ThreadLocalRandom.current().nextInt(16_000);
+            try (DatagramChannel probe = DatagramChannel.open()) {
+                probe.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+                return new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+            } catch (IOException busy) {
+                // try another
+            }
+        }
+        throw new IOException("no free UDP port above 49151 on loopback");
+    }
+
+    @BeforeAll
+    static void serve() throws Exception {
+        final Specification spec = Specification.bundled();
+        server = ReferenceServer.start(new ReferenceServer.Wire(null, freeHighPort(), 0),
+            new ReferenceServer.Port(-1, null, null), ReferenceServer.profile(null, spec), spec, Set.of(),
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), "e2e-token", AgentLimits.DEFAULTS, line -> {
+                synchronized (LOG) {
+                    LOG.add(line);
+                }
+            });
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private static String hostPort(final InetSocketAddress address) {
+        return address.getAddress().getHostAddress() + ":" + address.getPort();
+    }
+
+    @Test
+    void theUdpModeGivesTheInProcessVerdicts(@TempDir final Path dir) throws IOException {
+        final Mrct.Run socket = Mrct.run("run", "--adapter", "socket", "--udp",
+            hostPort(new InetSocketAddress(server.port().ipv4(), ((org.metaroce.mrct.socket.link.UdpLink)
+                server.link()).localAddress().getPort())), "--agent", hostPort(server.agentAddress()), "--token",
+            "e2e-token", "--tolerance", "100ms", "--report-dir", dir.resolve("socket").toString(), "--quiet");
+        assertThat(socket.err()).doesNotContain("Exception");
+        final Mrct.Run reference = Mrct.run("run", "--report-dir", dir.resolve("reference").toString(), "--quiet");
+        assertThat(reference.status()).isZero();
+        final Map<String, Verdicts.Outcome> overUdp = Verdicts.read(dir.resolve("socket"));
+        final Map<String, Verdicts.Outcome> inProcess = Verdicts.read(dir.resolve("reference"));
+        assertThat(Verdicts.differences(inProcess, overUdp, reason -> reason.startsWith("the adapter lacks the "
+            + "capability ")))
+            .as("verdicts over UDP against in process").isEmpty();
+        assertThat(overUdp.values()).as("cases ran for real over UDP")
+            .anySatisfy(o -> assertThat(o.verdict()).isEqualTo("PASS"));
+        assertThat(overUdp.values()).as("cases that need CE marks say that UDP cannot send them")
+            .anySatisfy(o -> assertThat(o.reason()).isEqualTo("the adapter lacks the capability ecn-write"));
+        assertThat(socket.status()).isZero();
+        synchronized (LOG) {
+            assertThat(LOG).anySatisfy(line -> assertThat(line).contains("connected"));
+        }
+    }
+}

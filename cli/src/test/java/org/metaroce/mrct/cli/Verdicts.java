@@ -1,0 +1,56 @@
+package org.metaroce.mrct.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/** Case-by-case verdicts of a run's report.json, and their comparison with another run's. */
+final class Verdicts {
+    /** One case's verdict and reason. */
+    record Outcome(String verdict, String reason) {
+    }
+
+    private Verdicts() {
+    }
+
+    /** Every case of {@code dir/report.json}, in report order. */
+    static Map<String, Outcome> read(final Path dir) throws IOException {
+        final JsonNode report = new ObjectMapper().readTree(dir.resolve("report.json").toFile());
+        final Map<String, Outcome> out = new LinkedHashMap<>();
+        for (final JsonNode c : report.path("cases")) {
+            out.put(c.path("id").asText(), new Outcome(c.path("verdict").asText(), c.path("reason").asText()));
+        }
+        return out;
+    }
+
+    /**
+     * The differences between {@code actual} and {@code expected}, one line each; a case of {@code actual} that is
+     * NOT_APPLICABLE for a reason {@code excused} accepts is not a difference.
+     */
+    static List<String> differences(final Map<String, Outcome> expected, final Map<String, Outcome> actual,
+                                    final Predicate<String> excused) {
+        final List<String> out = new ArrayList<>();
+        for (final Map.Entry<String, Outcome> entry : expected.entrySet()) {
+            final Outcome got = actual.get(entry.getKey());
+            if (got == null) {
+                out.add(entry.getKey() + ": missing from the report");
+            } else if (!got.verdict().equals(entry.getValue().verdict())
+                && !("NOT_APPLICABLE".equals(got.verdict()) && excused.test(got.reason()))) {
+                out.add(entry.getKey() + ": " + got.verdict() + " (" + got.reason() + "), in process "
+                    + entry.getValue().verdict() + " (" + entry.getValue().reason() + ")");
+            }
+        }
+        for (final String id : actual.keySet()) {
+            if (!expected.containsKey(id)) {
+                out.add(id + ": not in the in-process run");
+            }
+        }
+        return out;
+    }
+}
