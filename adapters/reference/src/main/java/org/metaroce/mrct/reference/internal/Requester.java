@@ -134,7 +134,8 @@ final class Requester {
         while (!retransmit.isEmpty()) {
             final int psn = retransmit.pollFirst();
             final PsnState state = flight.get(psn);
-            if (state == null || state.delivered) {
+            // a READ re-request already counted as the retransmission of this PSN (section 13.6) clears the flag
+            if (state == null || state.delivered || !state.retransmitQueued) {
                 continue;
             }
             return resend(psn, state, now);
@@ -345,10 +346,19 @@ final class Requester {
         afterDelivery();
     }
 
-    /** A READ completed lately whose span holds {@code psn} (its late responses are duplicates), or null. */
+    /**
+     * A READ whose span holds {@code psn} and whose response for it was already placed (the response is then a
+     * duplicate, MR-ROB-010), or null: a READ completed lately, or one still outstanding whose delivered PSN left the
+     * flight with una.
+     */
     private SendWork completedReadContaining(final int psn) {
         for (final SendWork work : completedReads) {
             if (work.contains(psn)) {
+                return work;
+            }
+        }
+        for (final SendWork work : queue) {
+            if (work.isRead() && work.contains(psn) && work.responded[Psn.distance(work.firstPsn, psn)]) {
                 return work;
             }
         }
