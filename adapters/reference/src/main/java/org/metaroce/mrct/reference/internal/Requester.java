@@ -192,10 +192,13 @@ final class Requester {
             final boolean arrived = readArrived(work);
             final int from = arrived ? state.index : 0;
             final int at = Psn.add(work.firstPsn, from);
+            // one frame retransmits every PSN it asks for: they share one transmission (section 13.6), so a later
+            // response of the same re-request is no fresh evidence about an earlier PSN of it (section 13.3)
+            final long seq = ++txSeq;
             for (int k = from; k < work.span; k++) {
                 final PsnState later = flight.get(Psn.add(work.firstPsn, k));
                 if (later != null && !later.delivered) {
-                    later.txSeq = ++txSeq;
+                    later.txSeq = seq;
                     later.retransmitQueued = false;
                     later.eligibleSince = -1;
                 }
