@@ -476,7 +476,7 @@ final class RequesterChecker {
         return rejected >= nextFirst || delivered(rejected);
     }
 
-    /** Table 11-4: a read response for {@code psn} of {@code work} with the opcode, MSN, offset and length of Table 8-1. */
+    /** Table 11-4: a read response for {@code psn} of {@code work} with Table 8-1's opcode, MSN, offset and length. */
     private boolean readResponseFits(final DecodedFrame f, final SendQueueModel.Work work, final int psn) {
         final int k = psn - work.firstPsn;
         final Opcode expected = work.span == 1 ? Opcode.RDMA_READ_RESPONSE_ONLY : k == 0
