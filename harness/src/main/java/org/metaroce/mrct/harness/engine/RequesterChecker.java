@@ -461,11 +461,13 @@ final class RequesterChecker {
         }
         final int before = una;
         if (opcode == Opcode.ACKNOWLEDGE) {
-            acknowledge(f, time);
+            if (!unexpectedAcknowledge(f)) {
+                acknowledge(f, time);
+            }
         } else if (opcode.kind() == OpKind.RDMA_READ_RESPONSE) {
             final int psn = relative(f.bth().psn());
             final SendQueueModel.Work work = psn < Psn.HALF ? model.byPsn(psn) : null;
-            if (work != null && work.isRead() && psn < nextFirst) {
+            if (work != null && work.isRead() && psn < nextFirst && readResponseFits(f, work, psn)) {
                 readEvidence[work.firstPsn] = true;
                 respondedBefore = Math.max(respondedBefore, work.firstPsn);
                 deliver(psn, time);
@@ -494,6 +496,49 @@ final class RequesterChecker {
         } else if (una >= nextFirst && awaited(true) < 0) {
             timerStart = NONE;
         }
+    }
+
+    /**
+     * Table 11-4: an ACKNOWLEDGE that a requester drops silently (MR-ROB-009) and that therefore teaches it nothing: a
+     * reserved syndrome (bit 7 set, 0x40-0x5F, NAK codes above 0x63, NAK 0x60 on a TVer 1 QP), a sacketh.base after the
+     * next PSN, an ACK whose bth.psn + 1 differs from its sacketh.base, a NAK or RNR NAK for a PSN that is not in
+     * flight.
+     */
+    private boolean unexpectedAcknowledge(final DecodedFrame f) {
+        final int syndrome = f.aeth().syndromeValue();
+        final int type = syndrome & 0x60;
+        final boolean nak = type == 0x60;
+        final boolean rnr = type == 0x20;
+        if ((syndrome & 0x80) != 0 || type == 0x40 || nak && ((syndrome & 0x1F) > 3
+            || (syndrome & 0x1F) == 0 && !p.legacy())) {
+            return true;
+        }
+        final int psn = f.bth().psn();
+        final int base = f.has(HeaderKind.SACKETH) ? f.sacketh().basePsn() : Psn.add(psn, 1);
+        final int beyond = Psn.distance(nextFirst, relative(base));
+        if (beyond > 0 && beyond < Psn.HALF) {
+            return true;
+        }
+        if (!nak && !rnr) {
+            return Psn.add(psn, 1) != base;
+        }
+        final int rejected = relative(psn);
+        return rejected >= nextFirst || delivered(rejected);
+    }
+
+    /** Table 11-4: a read response for {@code psn} of {@code work} with Table 8-1's opcode, MSN, offset and length. */
+    private boolean readResponseFits(final DecodedFrame f, final SendQueueModel.Work work, final int psn) {
+        final int k = psn - work.firstPsn;
+        final Opcode expected = work.span == 1 ? Opcode.RDMA_READ_RESPONSE_ONLY : k == 0
+            ? Opcode.RDMA_READ_RESPONSE_FIRST : k == work.span - 1 ? Opcode.RDMA_READ_RESPONSE_LAST
+            : Opcode.RDMA_READ_RESPONSE_MIDDLE;
+        final long offset = (long) k * p.pmtu();
+        final long length = Math.max(0, Math.min(p.pmtu(), work.length - offset));
+        if (f.opcode() != expected || f.payloadLength() != length) {
+            return false;
+        }
+        return p.legacy() || f.has(HeaderKind.PLETH) && f.pleth().msn() == work.msn
+            && f.pleth().messageOffset() == offset;
     }
 
     private void acknowledge(final DecodedFrame f, final long time) {

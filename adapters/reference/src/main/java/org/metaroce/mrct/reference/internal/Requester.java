@@ -207,10 +207,13 @@ final class Requester {
             final boolean arrived = readArrived(work);
             final int from = arrived ? state.index : 0;
             final int at = Psn.add(work.firstPsn, from);
+            // one frame retransmits every PSN it asks for: they share one transmission (section 13.6), so a later
+            // response of the same re-request is no fresh evidence about an earlier PSN of it (section 13.3)
+            final long seq = ++txSeq;
             for (int k = from; k < work.span; k++) {
                 final PsnState later = flight.get(Psn.add(work.firstPsn, k));
                 if (later != null && !later.delivered) {
-                    later.txSeq = ++txSeq;
+                    later.txSeq = seq;
                     later.retransmitQueued = false;
                     later.eligibleSince = -1;
                 }
@@ -374,10 +377,19 @@ final class Requester {
         afterDelivery();
     }
 
-    /** A READ completed lately whose span holds {@code psn} (its late responses are duplicates), or null. */
+    /**
+     * A READ whose span holds {@code psn} and whose response for it was already placed (the response is then a
+     * duplicate, MR-ROB-010), or null: a READ completed lately, or one still outstanding whose delivered PSN left the
+     * flight with una.
+     */
     private SendWork completedReadContaining(final int psn) {
         for (final SendWork work : completedReads) {
             if (work.contains(psn)) {
+                return work;
+            }
+        }
+        for (final SendWork work : queue) {
+            if (work.isRead() && work.contains(psn) && work.responded[Psn.distance(work.firstPsn, psn)]) {
                 return work;
             }
         }
