@@ -103,6 +103,10 @@ final class RunCommand implements Callable<Integer> {
         description = "report formats: JSON, JUNIT, HTML, MARKDOWN, EVIDENCE (default all)")
     private List<ReportFormat> formats = new ArrayList<>();
 
+    @Option(names = "--evidence", paramLabel = "WHICH", description = "cases whose frames report.json and report.html "
+        + "carry: FAILURES (default: the cases that did not pass) or ALL; evidence.pcapng always has every frame")
+    private org.metaroce.mrct.reports.EvidencePolicy evidencePolicy = org.metaroce.mrct.reports.EvidencePolicy.FAILURES;
+
     @Option(names = "--baseline", paramLabel = "FILE", description = "known failures; the run gates only on new ones")
     private Path baselinePath;
 
@@ -207,7 +211,7 @@ final class RunCommand implements Callable<Integer> {
                 final RunContext context = new RunContext(adapter, spec, profile, seed, strict, timeout, toleranceNs,
                     tolerancePercent, org.metaroce.mrct.reference.ReferencePeer.FACTORY);
                 final List<RunListener> listeners = new ArrayList<>();
-                listeners.add(Reports.open(dir, chosen, spec));
+                listeners.add(Reports.open(dir, chosen, spec, evidencePolicy));
                 if (!quiet) {
                     listeners.add(new Progress(main.err(), System.console() != null));
                 }

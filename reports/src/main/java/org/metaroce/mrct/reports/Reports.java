@@ -49,6 +49,15 @@ public final class Reports {
      */
     public static RunListener open(final Path dir, final Set<ReportFormat> formats, final Specification spec)
         throws IOException {
+        return open(dir, formats, spec, EvidencePolicy.FAILURES);
+    }
+
+    /**
+     * As {@link #open(Path, Set, Specification)}, choosing which cases carry their frames in {@code report.json} and
+     * {@code report.html} ({@code evidence.pcapng} always has them all).
+     */
+    public static RunListener open(final Path dir, final Set<ReportFormat> formats, final Specification spec,
+                                   final EvidencePolicy evidence) throws IOException {
         if (formats.isEmpty()) {
             throw new IllegalArgumentException("no report format asked for; formats are "
                 + EnumSet.allOf(ReportFormat.class));
@@ -59,13 +68,13 @@ public final class Reports {
             final Path file = dir.resolve(format.fileName());
             switch (format) {
                 case JSON:
-                    writers.add(new JsonReportWriter(file));
+                    writers.add(new JsonReportWriter(file, evidence));
                     break;
                 case JUNIT:
                     writers.add(new JunitXmlWriter(file));
                     break;
                 case HTML:
-                    writers.add(new HtmlReportWriter(file));
+                    writers.add(new HtmlReportWriter(file, evidence));
                     break;
                 case MARKDOWN:
                     writers.add(new MarkdownSummaryWriter(file, siblings(formats)));

@@ -236,4 +236,29 @@ class JsonReportTest {
         }
         throw new AssertionError("no " + key + "=" + value + " in " + array);
     }
+
+    @Test
+    void passingCasesLeaveTheirFramesAndControlRecordsToThePcapngByDefault() throws IOException {
+        final List<CaseResult> cases = Synthetic.allVerdicts();
+        final JsonNode report = writeRun(cases);
+        int checked = 0;
+        for (int i = 0; i < cases.size(); i++) {
+            final CaseResult result = cases.get(i);
+            final JsonNode node = report.get("cases").get(i);
+            assertThat(node.get("evidenceFrames").asInt()).isEqualTo(result.evidence().size());
+            assertThat(node.get("controlRecords").asInt()).isEqualTo(result.control().size());
+            final boolean kept = result.verdict() != Verdict.PASS && result.verdict() != Verdict.NOT_APPLICABLE;
+            assertThat(node.get("evidence").size()).as(result.id()).isEqualTo(kept ? result.evidence().size() : 0);
+            assertThat(node.get("control").size()).as(result.id()).isEqualTo(kept ? result.control().size() : 0);
+            checked += result.evidence().isEmpty() ? 0 : 1;
+        }
+        assertThat(checked).as("some synthetic cases have frames").isPositive();
+        Files.delete(dir.resolve("report.json"));
+        final RunListener all = Reports.open(dir, EnumSet.of(ReportFormat.JSON), Synthetic.spec(), EvidencePolicy.ALL);
+        Synthetic.run(all, cases, Synthetic.baseline());
+        final JsonNode full = MAPPER.readTree(dir.resolve("report.json").toFile());
+        for (int i = 0; i < cases.size(); i++) {
+            assertThat(full.get("cases").get(i).get("evidence").size()).isEqualTo(cases.get(i).evidence().size());
+        }
+    }
 }

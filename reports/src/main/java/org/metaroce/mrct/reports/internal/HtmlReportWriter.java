@@ -28,10 +28,16 @@ public final class HtmlReportWriter implements ReportWriter {
     public static final int FRAME_BYTES = 256;
 
     private final Path file;
+    private final org.metaroce.mrct.reports.EvidencePolicy evidence;
     private final List<byte[]> fragments = new ArrayList<>();
     private final Set<String> ruleIds = new TreeSet<>(RuleMatrix.RULE_ORDER);
 
     public HtmlReportWriter(final Path file) {
+        this(file, org.metaroce.mrct.reports.EvidencePolicy.ALL);
+    }
+
+    public HtmlReportWriter(final Path file, final org.metaroce.mrct.reports.EvidencePolicy evidence) {
+        this.evidence = evidence;
         this.file = file;
     }
 
@@ -48,7 +54,7 @@ public final class HtmlReportWriter implements ReportWriter {
 
     @Override
     public void caseAdded(final CaseResult result, final RunState state) {
-        fragments.add(JsonText.HTML_SAFE.bytes(JsonModel.caseResult(result, FRAME_BYTES), 0));
+        fragments.add(JsonText.HTML_SAFE.bytes(JsonModel.caseResult(result, FRAME_BYTES, evidence.keeps(result)), 0));
         ruleIds.addAll(result.rules());
         if (result.failure() != null && result.failure().rule() != null) {
             ruleIds.add(result.failure().rule());

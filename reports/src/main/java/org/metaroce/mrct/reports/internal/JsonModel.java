@@ -66,6 +66,15 @@ public final class JsonModel {
      * {@code bytesLength}, its whole length (the HTML report shows the headers, not whole payloads).
      */
     public static ObjectNode caseResult(final CaseResult result, final int maxFrameBytes) {
+        return caseResult(result, maxFrameBytes, true);
+    }
+
+    /**
+     * One case; with {@code withEvidence} false its frames and control-plane records are left out ({@code evidence}
+     * and {@code control} are empty); {@code evidenceFrames} and {@code controlRecords} count them either way, and
+     * {@code evidence.pcapng} has them all.
+     */
+    public static ObjectNode caseResult(final CaseResult result, final int maxFrameBytes, final boolean withEvidence) {
         final ObjectNode node = NODES.objectNode();
         node.put("id", text(result.id()));
         node.put("caseId", text(result.caseId()));
@@ -83,9 +92,12 @@ public final class JsonModel {
         node.put("deviceNanos", result.deviceNanos());
         node.put("attempts", result.attempts());
         final ArrayNode evidence = node.putArray("evidence");
-        for (final FrameRecord frame : result.evidence()) {
-            evidence.add(frame(frame, maxFrameBytes));
+        if (withEvidence) {
+            for (final FrameRecord frame : result.evidence()) {
+                evidence.add(frame(frame, maxFrameBytes));
+            }
         }
+        node.put("evidenceFrames", result.evidence().size());
         node.set("notes", strings(result.notes()));
         final ObjectNode series = node.putObject("series");
         for (final Map.Entry<String, List<double[]>> entry : new TreeMap<>(result.series()).entrySet()) {
@@ -95,9 +107,12 @@ public final class JsonModel {
             }
         }
         final ArrayNode control = node.putArray("control");
-        for (final ControlRecord record : result.control()) {
-            control.add(control(record));
+        if (withEvidence) {
+            for (final ControlRecord record : result.control()) {
+                control.add(control(record));
+            }
         }
+        node.put("controlRecords", result.control().size());
         return node;
     }
 

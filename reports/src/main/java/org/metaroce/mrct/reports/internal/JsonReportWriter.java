@@ -9,9 +9,15 @@ import org.metaroce.mrct.harness.result.CaseResult;
 /** Maintains {@code report.json}. */
 public final class JsonReportWriter implements ReportWriter {
     private final Path file;
+    private final org.metaroce.mrct.reports.EvidencePolicy evidence;
     private final List<byte[]> fragments = new ArrayList<>();
 
     public JsonReportWriter(final Path file) {
+        this(file, org.metaroce.mrct.reports.EvidencePolicy.ALL);
+    }
+
+    public JsonReportWriter(final Path file, final org.metaroce.mrct.reports.EvidencePolicy evidence) {
+        this.evidence = evidence;
         this.file = file;
     }
 
@@ -27,7 +33,8 @@ public final class JsonReportWriter implements ReportWriter {
 
     @Override
     public void caseAdded(final CaseResult result, final RunState state) {
-        fragments.add(JsonText.PRETTY.bytes(JsonModel.caseResult(result), JsonReport.CASE_DEPTH));
+        fragments.add(JsonText.PRETTY.bytes(JsonModel.caseResult(result, Integer.MAX_VALUE,
+            evidence.keeps(result)), JsonReport.CASE_DEPTH));
     }
 
     @Override
