@@ -92,7 +92,8 @@ class HtmlReportTest {
                 Synthetic.frame(1, org.metaroce.mrct.harness.result.Direction.FROM_DUT, 10, Synthetic.ack(0), 1,
                     "matched")),
             List.of(), java.util.Map.of());
-        final RunListener listener = Reports.open(dir, EnumSet.of(ReportFormat.HTML, ReportFormat.JSON), null);
+        final RunListener listener = Reports.open(dir, EnumSet.of(ReportFormat.HTML, ReportFormat.JSON), null,
+            EvidencePolicy.ALL);
         Synthetic.run(listener, List.of(large), null);
         final JsonNode page = HtmlData.report(Files.readString(dir.resolve("report.html"))).at("/cases/0/evidence");
         assertThat(page.get(0).get("bytes").asText()).isEqualTo(HexFormat.of().formatHex(big, 0, 256));
