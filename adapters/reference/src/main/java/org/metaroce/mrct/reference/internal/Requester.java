@@ -134,7 +134,8 @@ final class Requester {
         while (!retransmit.isEmpty()) {
             final int psn = retransmit.pollFirst();
             final PsnState state = flight.get(psn);
-            if (state == null || state.delivered) {
+            // the go-back-N fault resends SACKed PSNs too, as its description says
+            if (state == null || state.delivered && !device.has(Fault.GO_BACK_N_RETRANSMIT)) {
                 continue;
             }
             return resend(psn, state, now);
@@ -191,8 +192,12 @@ final class Requester {
             final boolean arrived = readArrived(work);
             final int from = arrived ? state.index : 0;
             final int at = Psn.add(work.firstPsn, from);
+            work.legacyFrom = from;
             for (int k = from; k < work.span; k++) {
                 final PsnState later = flight.get(Psn.add(work.firstPsn, k));
+                // the request counts as the retransmission of every later PSN of the span (section 13.6): loss
+                // events already queued for them are answered by it, not by another READ REQUEST
+                retransmit.remove(Integer.valueOf(Psn.add(work.firstPsn, k)));
                 if (later != null && !later.delivered) {
                     later.txSeq = ++txSeq;
                     later.retransmitQueued = false;
@@ -314,7 +319,9 @@ final class Requester {
         final int k = state.index;
         final long offset = (long) k * qp.pmtu;
         final int expectedLength = (int) Math.max(0, Math.min(qp.pmtu, work.wqe.length() - offset));
-        final Opcode expected = work.span == 1 ? Opcode.RDMA_READ_RESPONSE_ONLY : k == 0
+        // a tver 0 READ REQUEST for the rest of a read is answered as a new read from its PSN (section 16)
+        final int start = qp.tver == 0 ? work.legacyFrom : 0;
+        final Opcode expected = work.span - start == 1 ? Opcode.RDMA_READ_RESPONSE_ONLY : k == start
             ? Opcode.RDMA_READ_RESPONSE_FIRST : k == work.span - 1 ? Opcode.RDMA_READ_RESPONSE_LAST
             : Opcode.RDMA_READ_RESPONSE_MIDDLE;
         final boolean plethOk = qp.tver == 0 || f.has(HeaderKind.PLETH) && f.pleth().msn() == work.msn

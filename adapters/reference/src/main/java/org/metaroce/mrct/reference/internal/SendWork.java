@@ -19,6 +19,8 @@ final class SendWork {
     int sent;
     /** READ: bytes placed so far, per response PSN received. */
     boolean[] responded;
+    /** tver 0 READ: index in the span of the latest READ REQUEST, whose responses start with FIRST there. */
+    int legacyFrom;
     boolean completed;
     CompletionStatus status;
     /** Atomic: the original value returned. */
