@@ -447,14 +447,30 @@ final class RequesterChecker {
         while (una < nextFirst && delivered(una)) {
             una++;
         }
-        if (una != before) {
+        if (una != before || cumulativeByResponse(f)) {
             retries = 0;
+        }
+        if (una != before) {
             if (una < nextFirst) {
                 startTimer(time);
             } else {
                 timerStart = NONE;
             }
         }
+    }
+
+    /**
+     * A read response or atomic acknowledgement for a request after una: a device using MR-CMP-015 (a MAY) takes it as
+     * a cumulative acknowledgement, so it may have made progress the checker does not model; its retry counter may
+     * have been reset (MR-RTX-011), and the checker gives it that benefit when judging MR-RTX-010.
+     */
+    private boolean cumulativeByResponse(final DecodedFrame f) {
+        if (f.opcode().kind() != OpKind.RDMA_READ_RESPONSE && f.opcode() != Opcode.ATOMIC_ACKNOWLEDGE) {
+            return false;
+        }
+        final int psn = relative(f.bth().psn());
+        final SendQueueModel.Work work = psn < Psn.HALF ? model.byPsn(psn) : null;
+        return work != null && work.firstPsn > una;
     }
 
     private void acknowledge(final DecodedFrame f, final long time) {

@@ -102,6 +102,25 @@ class RequesterCheckerTest {
     }
 
     @Test
+    void aResponseForALaterRequestMayResetTheRetryCounterUnderCmp015() {
+        final Connection c = connection(1);
+        final SendQueueModel model = new SendQueueModel(PMTU);
+        final RequesterChecker checker = checker(c, model, 1);
+        work(model, WorkOpcode.RDMA_WRITE, 64);
+        work(model, WorkOpcode.RDMA_READ, 64);
+        assertThat(checker.device(writeOnly(0, 0, 64), 0, 0)).isNull();
+        assertThat(checker.device(decode(fromDevice(Opcode.RDMA_READ_REQUEST, 1, 1).with("bth.ackreq", 1)
+            .with("pleth.msn", 1).with("pleth.first", 1).with("pleth.last", 1).with("reth.va", VA)
+            .with("reth.rkey", RKEY).with("reth.dmalen", 64).build()), 10, 1)).isNull();
+        assertThat(checker.device(writeOnly(0, 0, 64), RTO_LOW, 2)).isNull();
+        checker.toDevice(decode(toDevice(Opcode.RDMA_READ_RESPONSE_ONLY, 1, 1).payload(new byte[64])
+            .with("pleth.msn", 1).with("pleth.first", 1).with("pleth.last", 1).with("aeth.syndrome", 0x1F)
+            .with("aeth.msn", 2).build()), RTO_LOW + 10);
+        assertThat(checker.device(writeOnly(0, 0, 64), 2 * RTO_LOW, 3))
+            .as("the read response may count as a cumulative acknowledgement of PSN 0 (MR-CMP-015)").isNull();
+    }
+
+    @Test
     void aLegacyReadRequestForTheRestOfTheReadMustAdvanceTheReth() {
         final Connection c = connection(0);
         final SendQueueModel model = new SendQueueModel(PMTU, true);
