@@ -320,7 +320,7 @@ final class Requester {
         final long offset = (long) k * qp.pmtu;
         final int expectedLength = (int) Math.max(0, Math.min(qp.pmtu, work.wqe.length() - offset));
         // a tver 0 READ REQUEST for the rest of a read is answered as a new read from its PSN (section 16)
-        final int start = qp.tver == 0 ? work.legacyFrom : 0;
+        final int start = qp.tver == 0 && k >= work.legacyFrom ? work.legacyFrom : 0;
         final Opcode expected = work.span - start == 1 ? Opcode.RDMA_READ_RESPONSE_ONLY : k == start
             ? Opcode.RDMA_READ_RESPONSE_FIRST : k == work.span - 1 ? Opcode.RDMA_READ_RESPONSE_LAST
             : Opcode.RDMA_READ_RESPONSE_MIDDLE;
