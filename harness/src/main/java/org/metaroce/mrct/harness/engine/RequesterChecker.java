@@ -75,6 +75,8 @@ final class RequesterChecker {
     private int maxInFlight;
     private final List<Sent> sent = new ArrayList<>();
     private final List<Long> cnps = new ArrayList<>();
+    /** tver 0 READs: the PSN of the latest READ REQUEST sent for the READ whose span starts at the key. */
+    private final java.util.Map<Integer, Integer> legacyReadFrom = new java.util.HashMap<>();
     private int dataPackets;
 
     RequesterChecker(final Connection connection, final SendQueueModel model, final Parameters parameters,
@@ -175,6 +177,9 @@ final class RequesterChecker {
                     : "0.." + (model.nextPsn() - 1), Integer.toString(psn)));
         }
         final boolean retransmission = psn < nextFirst;
+        if (p.legacy() && work.isRead()) {
+            legacyReadFrom.put(work.firstPsn, psn);
+        }
         final List<SendQueueModel.Violation> content = model.check(f, work, psn, retransmission);
         if (!content.isEmpty()) {
             final SendQueueModel.Violation v = content.get(0);
@@ -299,7 +304,7 @@ final class RequesterChecker {
                 + "the device learnt at " + at(deliveredAt[psn]) + " that it was delivered",
                 new FieldDiff("bth.psn", "not a delivered PSN", psn + " (delivered)"));
         }
-        if (work.isRead() && psn > work.firstPsn && !readEvidence[work.firstPsn]) {
+        if (!p.legacy() && work.isRead() && psn > work.firstPsn && !readEvidence[work.firstPsn]) {
             return failure("MR-RTX-017", evidence, "READ re-request at PSN " + psn + " of " + work.describe()
                 + " without evidence that the READ REQUEST arrived", new FieldDiff("bth.psn",
                     work.firstPsn + " (the original READ REQUEST)", Integer.toString(psn)));
@@ -319,6 +324,12 @@ final class RequesterChecker {
                         + at(time)));
             }
             if (psn == una && !rnr) {
+                if (retries >= p.retryCnt()) {
+                    return failure("MR-RTX-010", evidence, "una (PSN " + psn + ") is sent again after retry_cnt = "
+                        + p.retryCnt() + " timeouts and loss events for it since the last progress: the retries are "
+                        + "exhausted", new FieldDiff("retransmission of una", "none (QP to ERROR, RETRY_EXCEEDED)",
+                            "PSN " + psn + " at " + at(time)));
+                }
                 retries++;
                 if (!eligible) {
                     startTimer(time);
@@ -467,7 +478,8 @@ final class RequesterChecker {
         } else if (opcode.kind() == OpKind.RDMA_READ_RESPONSE) {
             final int psn = relative(f.bth().psn());
             final SendQueueModel.Work work = psn < Psn.HALF ? model.byPsn(psn) : null;
-            if (work != null && work.isRead() && psn < nextFirst && readResponseFits(f, work, psn)) {
+            if (work != null && work.isRead() && psn < nextFirst
+                && (p.legacy() ? legacyAccepts(f, work, psn) : readResponseFits(f, work, psn))) {
                 readEvidence[work.firstPsn] = true;
                 respondedBefore = Math.max(respondedBefore, work.firstPsn);
                 deliver(psn, time);
@@ -483,8 +495,10 @@ final class RequesterChecker {
         while (una < nextFirst && delivered(una)) {
             una++;
         }
-        if (una != before) {
+        if (una != before || cumulativeByResponse(f)) {
             retries = 0;
+        }
+        if (una != before) {
             if (una < nextFirst) {
                 startTimer(time);
             } else if (awaited(true) >= 0) {
@@ -541,6 +555,20 @@ final class RequesterChecker {
             && f.pleth().messageOffset() == offset;
     }
 
+    /**
+     * A read response or atomic acknowledgement for a request after una: a device using MR-CMP-015 (a MAY) takes it as
+     * a cumulative acknowledgement, so it may have made progress the checker does not model; its retry counter may
+     * have been reset (MR-RTX-011), and the checker gives it that benefit when judging MR-RTX-010.
+     */
+    private boolean cumulativeByResponse(final DecodedFrame f) {
+        if (f.opcode().kind() != OpKind.RDMA_READ_RESPONSE && f.opcode() != Opcode.ATOMIC_ACKNOWLEDGE) {
+            return false;
+        }
+        final int psn = relative(f.bth().psn());
+        final SendQueueModel.Work work = psn < Psn.HALF ? model.byPsn(psn) : null;
+        return work != null && work.firstPsn > una;
+    }
+
     private void acknowledge(final DecodedFrame f, final long time) {
         final int syndrome = f.aeth().syndromeValue();
         if (f.has(HeaderKind.SACKETH)) {
@@ -557,8 +585,9 @@ final class RequesterChecker {
                     }
                 }
             }
-        } else if (syndrome == 0x1F) {
-            final int cumulative = relative(Psn.add(f.bth().psn(), 1));
+        } else if (syndrome == 0x1F || p.legacy() && syndrome == 0x60) {
+            // a tver 0 ACK acknowledges up to bth.psn; a NAK 0x60 names the first PSN not received (MR-LEG-008)
+            final int cumulative = relative(syndrome == 0x60 ? f.bth().psn() : Psn.add(f.bth().psn(), 1));
             if (cumulative < Psn.HALF) {
                 ackCumulative = Math.max(ackCumulative, Math.min(cumulative, nextFirst));
             }
@@ -580,6 +609,22 @@ final class RequesterChecker {
                 }
             }
         }
+    }
+
+    /**
+     * A tver 0 requester accepts only the next expected response of a READ (MR-LEG-010), with the opcode of its
+     * position in the read the latest READ REQUEST asked for: a request for the rest of a read from PSN s is answered
+     * as a new read, FIRST (or ONLY) at s.
+     */
+    private boolean legacyAccepts(final DecodedFrame f, final SendQueueModel.Work work, final int psn) {
+        if (psn > work.firstPsn && !delivered(psn - 1)) {
+            return false;
+        }
+        final int start = legacyReadFrom.getOrDefault(work.firstPsn, work.firstPsn);
+        final Opcode expected = work.lastPsn() == start ? Opcode.RDMA_READ_RESPONSE_ONLY : psn == start
+            ? Opcode.RDMA_READ_RESPONSE_FIRST : psn == work.lastPsn() ? Opcode.RDMA_READ_RESPONSE_LAST
+            : Opcode.RDMA_READ_RESPONSE_MIDDLE;
+        return psn >= start && f.opcode() == expected;
     }
 
     /** A cumulative point or SACK bit: delivers SEND and WRITE PSNs, and is evidence that a READ arrived. */

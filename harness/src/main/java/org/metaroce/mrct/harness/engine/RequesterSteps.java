@@ -59,7 +59,7 @@ final class RequesterSteps {
     /** The connection's checker, created with the QP's requester parameters on first use. */
     RequesterChecker checker(final Connection c) {
         if (c.requester == null) {
-            c.sendQueue = new SendQueueModel(c.pmtu);
+            c.sendQueue = new SendQueueModel(c.pmtu, c.tver == 0);
             c.requester = new RequesterChecker(c, c.sendQueue, new RequesterChecker.Parameters(c.pmtu,
                 (int) parameter(c, "send_window", 128), (int) parameter(c, "ack_req_interval", 64),
                 (int) parameter(c, "reorder_threshold", 16), parameter(c, "reorder_time_ns", 25_000),
@@ -184,8 +184,8 @@ final class RequesterSteps {
         if (e.sportsBalanced() != null && e.sportsBalanced()) {
             final String imbalance = imbalance(sent);
             if (imbalance != null) {
-                diffs.add(new FieldDiff("udp.sport shares", "each within 50% of the mean in 1024 packets",
-                    imbalance));
+                diffs.add(new FieldDiff("udp.sport shares", "no value more than twice as often as another in any "
+                    + "1024 consecutive data packets", imbalance));
             }
         }
         final SwitchPort port = network == null ? null : network.port();
@@ -218,19 +218,35 @@ final class RequesterSteps {
         }
     }
 
-    /** Null when every window of 1024 data packets uses its ports within 50% of the mean share (MR-MP-003). */
-    private static String imbalance(final List<RequesterChecker.Sent> sent) {
-        for (int from = 0; from + 1024 <= sent.size(); from += 256) {
-            final Map<Integer, Integer> counts = new HashMap<>();
-            for (int i = from; i < from + 1024; i++) {
-                counts.merge(sent.get(i).sport(), 1, Integer::sum);
+    /**
+     * Null when, in every window of 1024 consecutive data packets, no udp.sport value occurs more than twice as often
+     * as any other value the window uses (MR-MP-003); otherwise the first offending window. Fewer than 1024 packets
+     * make no window.
+     */
+    static String imbalance(final List<RequesterChecker.Sent> sent) {
+        final Map<Integer, Integer> counts = new HashMap<>();
+        for (int i = 0; i < sent.size(); i++) {
+            counts.merge(sent.get(i).sport(), 1, Integer::sum);
+            if (i >= 1024) {
+                counts.computeIfPresent(sent.get(i - 1024).sport(), (port, n) -> n == 1 ? null : n - 1);
             }
-            final double mean = 1024.0 / counts.size();
+            if (i < 1023) {
+                continue;
+            }
+            Map.Entry<Integer, Integer> most = null;
+            Map.Entry<Integer, Integer> least = null;
             for (final Map.Entry<Integer, Integer> entry : counts.entrySet()) {
-                if (entry.getValue() < mean * 0.5 || entry.getValue() > mean * 1.5) {
-                    return "udp.sport " + entry.getKey() + " carries " + entry.getValue() + " of packets " + from
-                        + ".." + (from + 1023) + " (mean " + String.format(Locale.ROOT, "%.1f", mean) + ")";
+                if (most == null || entry.getValue() > most.getValue()) {
+                    most = entry;
                 }
+                if (least == null || entry.getValue() < least.getValue()) {
+                    least = entry;
+                }
+            }
+            if (most.getValue() > 2 * least.getValue()) {
+                final int from = i - 1023;
+                return String.format(Locale.ROOT, "in data packets %d..%d udp.sport 0x%04x occurs %d times and 0x%04x "
+                    + "%d times", from, i, most.getKey(), most.getValue(), least.getKey(), least.getValue());
             }
         }
         return null;

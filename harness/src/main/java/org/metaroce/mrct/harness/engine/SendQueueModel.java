@@ -85,12 +85,19 @@ final class SendQueueModel {
     }
 
     private final int pmtu;
+    /** A tver 0 QP (section 16): Table D-4 headers, no PLETH, RETH on RDMA WRITE FIRST and ONLY only. */
+    private final boolean legacy;
     private final List<Work> works = new ArrayList<>();
     private int nextPsn;
     private int nextRsn;
 
     SendQueueModel(final int pmtu) {
+        this(pmtu, false);
+    }
+
+    SendQueueModel(final int pmtu, final boolean legacy) {
         this.pmtu = pmtu;
+        this.legacy = legacy;
     }
 
     List<Work> works() {
@@ -146,6 +153,15 @@ final class SendQueueModel {
             if (opcode != Opcode.RDMA_READ_REQUEST) {
                 return out;
             }
+            if (legacy) {
+                // RoCEv2 read recovery (Table 16-1): a request at PSN first + k asks for the bytes from k x PMTU on
+                final String rule = k > 0 ? "MR-LEG-010" : retransmission ? "MR-RTX-006" : "MR-LEG-001";
+                number(out, rule, frame, "reth.va", work.remoteVa + (long) k * pmtu);
+                number(out, rule, frame, "reth.rkey", Integer.toUnsignedLong(work.rkey));
+                number(out, rule, frame, "reth.dmalen", work.length - (long) k * pmtu);
+                number(out, "MR-REQ-010", frame, "bth.ackreq", 1);
+                return out;
+            }
             final String rule = k == 0 ? (retransmission ? "MR-RTX-017" : "MR-REQ-009") : "MR-RTX-016";
             number(out, rule, frame, "pleth.offset", (long) k * pmtu);
             number(out, rule, frame, "pleth.first", 1);
@@ -169,8 +185,10 @@ final class SendQueueModel {
             number(out, rule, frame, "atomiceth.rkey", Integer.toUnsignedLong(work.rkey));
             number(out, rule, frame, "atomiceth.swap", work.swapAdd);
             number(out, rule, frame, "atomiceth.compare", work.op == WorkOpcode.COMPARE_SWAP ? work.compare : 0);
-            number(out, retransmission ? rule : "MR-REQ-007", frame, "pleth.msn", work.msn);
-            number(out, "MR-HDR-005", frame, "pleth.rsn", 0);
+            if (!legacy) {
+                number(out, retransmission ? rule : "MR-REQ-007", frame, "pleth.msn", work.msn);
+                number(out, "MR-HDR-005", frame, "pleth.rsn", 0);
+            }
             number(out, "MR-REQ-010", frame, "bth.ackreq", 1);
             return out;
         }
@@ -195,16 +213,20 @@ final class SendQueueModel {
                     FrameCheck.firstDifference(want2, actual))));
             }
         }
-        number(out, again != null ? again : "MR-HDR-004", frame, "pleth.offset", offset);
-        number(out, again != null ? again : "MR-REQ-007", frame, "pleth.msn", work.msn);
-        number(out, again != null ? again : "MR-HDR-005", frame, "pleth.rsn", work.consumesReceive() ? work.rsn : 0);
+        if (!legacy) {
+            number(out, again != null ? again : "MR-HDR-004", frame, "pleth.offset", offset);
+            number(out, again != null ? again : "MR-REQ-007", frame, "pleth.msn", work.msn);
+            number(out, again != null ? again : "MR-HDR-005", frame, "pleth.rsn",
+                work.consumesReceive() ? work.rsn : 0);
+        }
         if (last) {
             number(out, "MR-REQ-010", frame, "bth.ackreq", 1);
         }
         if (frame.has(HeaderKind.RETH)) {
-            number(out, "MR-HDR-007", frame, "reth.va", work.remoteVa);
-            number(out, "MR-HDR-007", frame, "reth.rkey", Integer.toUnsignedLong(work.rkey));
-            number(out, "MR-HDR-007", frame, "reth.dmalen", work.length);
+            final String rule = legacy ? again != null ? again : "MR-LEG-001" : "MR-HDR-007";
+            number(out, rule, frame, "reth.va", work.remoteVa);
+            number(out, rule, frame, "reth.rkey", Integer.toUnsignedLong(work.rkey));
+            number(out, rule, frame, "reth.dmalen", work.length);
         }
         if (frame.has(HeaderKind.IMMDT)) {
             number(out, again != null ? again : "MR-HDR-010", frame, "immdt", Integer.toUnsignedLong(work.immediate));

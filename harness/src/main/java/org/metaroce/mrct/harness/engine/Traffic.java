@@ -51,11 +51,16 @@ final class Traffic {
             null);
     }
 
+    /** bth.tver of a frame whose step gives none: the connection's, except for a CNP, whose TVer is always 0. */
+    static int defaultTver(final Opcode opcode, final int connectionTver) {
+        return opcode == Opcode.CNP ? 0 : connectionTver;
+    }
+
     /** One frame of a {@code send} step. */
     Outgoing packet(final PacketSpec spec, final Connection c, final Map<String, Region> regions,
                     final Function<String, Long> names) {
         final Opcode opcode = Opcode.byName(spec.opcode());
-        final int tver = spec.tver() != null ? (int) spec.tver().eval(names) : c.tver;
+        final int tver = spec.tver() != null ? (int) spec.tver().eval(names) : defaultTver(opcode, c.tver);
         final Position position = opcode.position();
         final boolean starts = position.isFirst() || position == Position.NONE;
         final boolean ends = position.isLast() || position == Position.NONE;

@@ -3,6 +3,7 @@ package org.metaroce.mrct.harness.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import org.metaroce.mrct.wire.Opcode;
 
 /** The PSN span of READ REQUESTs the harness sends, first transmissions and re-requests (sections 8.1 and 13.6). */
 class TrafficTest {
@@ -21,5 +22,13 @@ class TrafficTest {
         assertThat(Traffic.readSpan(4000, 3072, 1024)).isEqualTo(1);
         assertThat(Traffic.readSpan(4096, 4096, 1024)).isEqualTo(1);
         assertThat(Traffic.readSpan(4096, 100, 1024)).isEqualTo(4);
+    }
+
+    @Test
+    void aCnpIsTver0WhateverTheConnectionAndOtherFramesFollowIt() {
+        assertThat(Traffic.defaultTver(Opcode.CNP, 1)).isZero();
+        assertThat(Traffic.defaultTver(Opcode.CNP, 0)).isZero();
+        assertThat(Traffic.defaultTver(Opcode.ACKNOWLEDGE, 1)).isEqualTo(1);
+        assertThat(Traffic.defaultTver(Opcode.RDMA_WRITE_ONLY, 0)).isZero();
     }
 }

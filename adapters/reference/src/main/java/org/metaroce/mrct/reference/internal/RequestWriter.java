@@ -88,8 +88,10 @@ final class RequestWriter {
                 case PLETH -> w.pleth(d, work.msn, opcode.position().isFirst() || read || work.isAtomic(),
                     opcode.position().isLast() || read || work.isAtomic(), offset, work.consumesWqe() ? work.rsn : 0);
                 case RETH -> {
-                    reth.wrap(d.buffer, d.cursor).va(work.wqe.remoteVa()).rkey(work.wqe.rkey())
-                        .dmaLength(work.wqe.length());
+                    // a tver 0 READ REQUEST after the first PSN asks for the rest of the read (MR-LEG-010)
+                    final long skip = read && qp.tver == 0 ? offset : 0;
+                    reth.wrap(d.buffer, d.cursor).va(work.wqe.remoteVa() + skip).rkey(work.wqe.rkey())
+                        .dmaLength(work.wqe.length() - skip);
                     w.skip(d, HeaderKind.RETH.length());
                 }
                 case IMMDT -> {

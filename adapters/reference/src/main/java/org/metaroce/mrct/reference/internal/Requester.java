@@ -150,8 +150,10 @@ final class Requester {
         while (!retransmit.isEmpty()) {
             final int psn = retransmit.pollFirst();
             final PsnState state = flight.get(psn);
-            if (state == null || state.delivered || !state.retransmitQueued) {
-                continue; // delivered meanwhile, or covered by a READ re-request of an earlier PSN of its span
+            // delivered meanwhile (the go-back-N fault resends SACKed PSNs too, as its description says), or covered
+            // by a READ re-request of an earlier PSN of its span
+            if (state == null || state.delivered && !device.has(Fault.GO_BACK_N_RETRANSMIT) || !state.retransmitQueued) {
+                continue;
             }
             return resend(psn, state, now);
         }
@@ -210,8 +212,12 @@ final class Requester {
             // one frame retransmits every PSN it asks for: they share one transmission (section 13.6), so a later
             // response of the same re-request is no fresh evidence about an earlier PSN of it (section 13.3)
             final long seq = ++txSeq;
+            work.legacyFrom = from;
             for (int k = from; k < work.span; k++) {
                 final PsnState later = flight.get(Psn.add(work.firstPsn, k));
+                // the request counts as the retransmission of every later PSN of the span (section 13.6): loss
+                // events already queued for them are answered by it, not by another READ REQUEST
+                retransmit.remove(Integer.valueOf(Psn.add(work.firstPsn, k)));
                 if (later != null && !later.delivered) {
                     later.txSeq = seq;
                     later.retransmitQueued = false;
@@ -346,7 +352,9 @@ final class Requester {
         final int k = state.index;
         final long offset = (long) k * qp.pmtu;
         final int expectedLength = (int) Math.max(0, Math.min(qp.pmtu, work.wqe.length() - offset));
-        final Opcode expected = work.span == 1 ? Opcode.RDMA_READ_RESPONSE_ONLY : k == 0
+        // a tver 0 READ REQUEST for the rest of a read is answered as a new read from its PSN (section 16)
+        final int start = qp.tver == 0 && k >= work.legacyFrom ? work.legacyFrom : 0;
+        final Opcode expected = work.span - start == 1 ? Opcode.RDMA_READ_RESPONSE_ONLY : k == start
             ? Opcode.RDMA_READ_RESPONSE_FIRST : k == work.span - 1 ? Opcode.RDMA_READ_RESPONSE_LAST
             : Opcode.RDMA_READ_RESPONSE_MIDDLE;
         final boolean plethOk = qp.tver == 0 || f.has(HeaderKind.PLETH) && f.pleth().msn() == work.msn

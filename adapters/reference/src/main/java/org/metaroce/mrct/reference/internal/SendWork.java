@@ -21,6 +21,8 @@ final class SendWork {
     boolean[] responded;
     /** READ: a SACK bit for a PSN of its span showed that the READ REQUEST reached the responder (section 13.6). */
     boolean requestArrived;
+    /** tver 0 READ: index in the span of the latest READ REQUEST, whose responses start with FIRST there. */
+    int legacyFrom;
     boolean completed;
     CompletionStatus status;
     /** Atomic: the original value returned. */
