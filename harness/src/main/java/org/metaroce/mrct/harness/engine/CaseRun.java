@@ -145,7 +145,10 @@ final class CaseRun {
             currentStep = null;
             finish();
         } catch (StepFailure e) {
-            final Level level = strongestLevel();
+            // a per-frame check may find a MUST rule broken inside a case about a SHOULD: that is a FAIL
+            final Rule broken = e.rule == null ? null : run.spec().rule(e.rule);
+            final Level level = broken != null && broken.level().ordinal() < strongestLevel().ordinal()
+                ? broken.level() : strongestLevel();
             verdict = e.inconclusive ? Verdict.INCONCLUSIVE
                 : level == Level.MUST || run.strict() ? Verdict.FAIL : Verdict.WARN;
             final String rule = e.rule != null ? e.rule : def.rules().isEmpty() ? "" : def.rules().get(0);
@@ -185,7 +188,11 @@ final class CaseRun {
         for (final Map.Entry<String, Expr> entry : row.entrySet()) {
             parameters.put(entry.getKey(), values.get(entry.getKey()));
         }
-        final Level level = strongestLevel();
+        Level level = strongestLevel();
+        final Rule failed = failure == null ? null : run.spec().rule(failure.rule());
+        if (failed != null && failed.level().ordinal() < level.ordinal()) {
+            level = failed.level();
+        }
         return new CaseResult(id, def.id(), def.title(), def.area(), def.rules(), level.name(), def.role(), def.file(),
             parameters, verdict, reason, failure, System.nanoTime() - wallStart, deviceNanos, 1, evidence.records(),
             notes, series, control.records());
