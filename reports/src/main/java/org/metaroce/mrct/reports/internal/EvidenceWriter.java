@@ -120,6 +120,10 @@ public final class EvidenceWriter implements ReportWriter {
             writer.write(toDut ? TO_DUT : FROM_DUT, ts, ByteBuffer.wrap(bytes), 0, bytes.length,
                 EvidenceComment.format(fields));
         }
+        // one generator for all the records of the case (a scale case makes hundreds of thousands of calls)
+        final java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream(512);
+        final com.fasterxml.jackson.core.JsonGenerator generator = JsonText.HTML_SAFE.generator(buffer);
+        generator.setRootValueSeparator(null);
         for (final ControlRecord record : result.control()) {
             final long ts = Math.max(last, caseBase + Math.max(0, record.timestampNanos()));
             final Map<String, String> fields = new LinkedHashMap<>();
@@ -129,7 +133,10 @@ public final class EvidenceWriter implements ReportWriter {
             fields.put("index", Integer.toString(record.index()));
             fields.put("verdict", result.verdict() == null ? "" : result.verdict().name());
             fields.put("note", record.op());
-            final byte[] json = JsonText.HTML_SAFE.bytes(JsonModel.control(record), 0);
+            buffer.reset();
+            JsonText.write(generator, JsonModel.control(record));
+            generator.flush();
+            final byte[] json = buffer.toByteArray();
             writer.write(CONTROL, ts, ByteBuffer.wrap(json), 0, json.length, EvidenceComment.format(fields));
         }
         caseBase = end + CASE_GAP_NANOS;

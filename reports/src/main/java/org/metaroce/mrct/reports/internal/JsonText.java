@@ -41,6 +41,11 @@ public enum JsonText {
         return out.toByteArray();
     }
 
+    /** Writes {@code node} with {@code generator} (one of {@link #generator}'s). */
+    public static void write(final JsonGenerator generator, final JsonNode node) throws IOException {
+        MAPPER.writeTree(generator, node);
+    }
+
     /** A generator writing a whole document to {@code out} (UTF-8); the caller closes it. */
     public JsonGenerator generator(final OutputStream out) throws IOException {
         final JsonGenerator generator = MAPPER.getFactory().createGenerator(out);

@@ -53,8 +53,9 @@ public final class RuleMatrix {
     }
 
     private static int areaIndex(final String ruleId) {
-        final String[] parts = ruleId.split("-");
-        final int index = parts.length >= 2 ? Specification.AREAS.indexOf(parts[1]) : -1;
+        final int dash = ruleId.indexOf('-');
+        final int next = dash < 0 ? -1 : ruleId.indexOf('-', dash + 1);
+        final int index = next < 0 ? -1 : Specification.AREAS.indexOf(ruleId.substring(dash + 1, next));
         return index < 0 ? Specification.AREAS.size() : index;
     }
 }

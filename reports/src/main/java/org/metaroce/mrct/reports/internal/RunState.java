@@ -28,6 +28,8 @@ public final class RunState {
     private final List<CaseEntry> cases = new ArrayList<>();
     private RunInfo info;
     private RunSummary summary;
+    private List<RuleVerdict> matrix;
+    private int matrixCases = -1;
 
     public RunState(final Specification spec) {
         this.spec = spec;
@@ -38,6 +40,7 @@ public final class RunState {
         this.info = runInfo;
         this.summary = null;
         this.cases.clear();
+        this.matrix = null;
     }
 
     /** {@code caseFinished}: records the case. */
@@ -132,7 +135,12 @@ public final class RunState {
         if (summary != null) {
             return summary.rules();
         }
-        return RuleMatrix.of(cases, spec, new LinkedHashSet<>(info.pics()));
+        // every writer asks after every case: computed once per case added, not once per writer
+        if (matrix == null || matrixCases != cases.size()) {
+            matrix = RuleMatrix.of(cases, spec, new LinkedHashSet<>(info.pics()));
+            matrixCases = cases.size();
+        }
+        return matrix;
     }
 
     /** The baseline comparison, or null (there is none before the run finishes). */
