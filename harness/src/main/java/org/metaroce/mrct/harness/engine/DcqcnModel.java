@@ -139,10 +139,15 @@ final class DcqcnModel {
 
     /** The smallest Rc in force at any moment of [from, to]. */
     double min(final long from, final long to) {
-        double min = at(from).rc();
+        return lowest(from, to).rc();
+    }
+
+    /** The point whose Rc is the smallest in force during [from, to] (the earliest of equals). */
+    Point lowest(final long from, final long to) {
+        Point min = at(from);
         for (final Point point : points) {
-            if (point.time() > from && point.time() <= to) {
-                min = Math.min(min, point.rc());
+            if (point.time() > from && point.time() <= to && point.rc() < min.rc()) {
+                min = point;
             }
         }
         return min;

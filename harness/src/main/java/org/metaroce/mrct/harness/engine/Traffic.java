@@ -55,7 +55,8 @@ final class Traffic {
     Outgoing packet(final PacketSpec spec, final Connection c, final Map<String, Region> regions,
                     final Function<String, Long> names) {
         final Opcode opcode = Opcode.byName(spec.opcode());
-        final int tver = spec.tver() != null ? (int) spec.tver().eval(names) : c.tver;
+        // a CNP is a TVer 0 frame whatever the QP's tver (Table 2-11); a TVer 1 CNP is unsupported (Table 11-1 step 9)
+        final int tver = spec.tver() != null ? (int) spec.tver().eval(names) : opcode == Opcode.CNP ? 0 : c.tver;
         final Position position = opcode.position();
         final boolean starts = position.isFirst() || position == Position.NONE;
         final boolean ends = position.isLast() || position == Position.NONE;
