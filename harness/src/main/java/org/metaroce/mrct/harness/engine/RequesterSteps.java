@@ -240,12 +240,37 @@ final class RequesterSteps {
 
     /** The DCQCN model of the connection's QP up to {@code until}. */
     DcqcnModel model(final Connection c, final long until) {
+        return model(c, constants(c), until);
+    }
+
+    private DcqcnModel model(final Connection c, final DcqcnModel.Constants k, final long until) {
         final RequesterChecker checker = checker(c);
         final List<DcqcnModel.Packet> packets = new ArrayList<>();
         for (final RequesterChecker.Sent s : checker.sent()) {
             packets.add(new DcqcnModel.Packet(s.time(), s.wireBytes()));
         }
-        return new DcqcnModel(constants(c), start, checker.cnps(), packets, until);
+        return new DcqcnModel(k, start, checker.cnps(), packets, until);
+    }
+
+    /**
+     * The constants with both DCQCN timers as late as the timer window of the front matter allows (T + T/10 + 2000
+     * ns, plus the harness's own tolerance): each expiry counts from the previous one, so a device may fall that far
+     * behind at every period. Later decays leave alpha larger and later increases leave Rc lower, so this model bounds
+     * Rc from below where the exact one bounds it from above.
+     */
+    static DcqcnModel.Constants latest(final DcqcnModel.Constants k, final long toleranceNs) {
+        return new DcqcnModel.Constants(k.lineRateMbps(), k.g(), k.alphaInit(),
+            k.alphaTimerNs() + k.alphaTimerNs() / 10 + 2000 + toleranceNs,
+            k.rateTimerNs() + k.rateTimerNs() / 10 + 2000 + toleranceNs, k.byteCounter(), k.f(), k.raiMbps(),
+            k.rhaiMbps(), k.minRateMbps());
+    }
+
+    /** The point of the smaller Rc of the two models' smallest in [from, to]. */
+    private static DcqcnModel.Point lowest(final DcqcnModel exact, final DcqcnModel late, final long from,
+                                          final long to) {
+        final DcqcnModel.Point a = exact.lowest(from, to);
+        final DcqcnModel.Point b = late.lowest(from, to);
+        return b.rc() < a.rc() ? b : a;
     }
 
     private DcqcnModel.Constants constants(final Connection c) {
@@ -312,6 +337,7 @@ final class RequesterSteps {
         if (e.model()) {
             final DcqcnModel model = model(c, now);
             final DcqcnModel.Constants k = constants(c);
+            final DcqcnModel late = model(c, latest(k, toleranceNs), now);
             final long slack = k.rateTimerNs() / 10 + 2000 + toleranceNs;
             for (final double[] window : windowRates(sent)) {
                 final int first = (int) window[2];
@@ -331,7 +357,7 @@ final class RequesterSteps {
                         + Math.round(tolerance * 100) + "%)", point);
                 }
                 // too slow: blame the event that set the smallest Rc the window had to keep up with
-                final DcqcnModel.Point lowest = model.lowest(Math.max(start, t0 - slack), t16);
+                final DcqcnModel.Point lowest = lowest(model, late, Math.max(start, t0 - slack), t16);
                 final double min = lowest.rc();
                 if (rate < min * (1 - tolerance)) {
                     throw rateFailure(lowest.rule(), c, sent.get(first).evidence(), t0, t16, rate, "at least "
@@ -345,7 +371,7 @@ final class RequesterSteps {
                 final double[] open = openWindow(sent, to);
                 if (open != null && sent.get((int) open[2]).time() >= from) {
                     final long t0 = sent.get((int) open[2]).time();
-                    final DcqcnModel.Point lowest = model.lowest(Math.max(start, t0 - slack), to);
+                    final DcqcnModel.Point lowest = lowest(model, late, Math.max(start, t0 - slack), to);
                     final double min = lowest.rc();
                     if (open[1] < min * (1 - tolerance)) {
                         throw rateFailure(lowest.rule(), c, sent.get((int) open[2]).evidence(), t0, to, open[1],

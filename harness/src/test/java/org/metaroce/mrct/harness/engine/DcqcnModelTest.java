@@ -131,4 +131,21 @@ class DcqcnModelTest {
             org.metaroce.mrct.wire.Encapsulation.ipv4("198.51.100.1", "198.51.100.2"), 1, 0xFFFF, 1024, 128);
         assertThat(steps.model(plain, 0).at(0).alpha()).isEqualTo(1.0);
     }
+
+    @Test
+    void theLatestTimersBoundRcFromBelow() {
+        final DcqcnModel.Constants k = constants(1_000, 10_000, 1L << 30, 5);
+        final DcqcnModel.Constants late = RequesterSteps.latest(k, 100);
+        assertThat(late.alphaTimerNs()).isEqualTo(1_000 + 100 + 2_000 + 100);
+        assertThat(late.rateTimerNs()).isEqualTo(10_000 + 1_000 + 2_000 + 100);
+        assertThat(late.byteCounter()).isEqualTo(k.byteCounter());
+        // 30 us after a CNP: exact timers decayed alpha 29 times more before the second CNP and stepped Rc 3 times
+        final List<Long> cnps = List.of(1_000L, 31_000L);
+        final DcqcnModel exact = new DcqcnModel(k, 0, cnps, List.of(), 60_000);
+        final DcqcnModel slow = new DcqcnModel(late, 0, cnps, List.of(), 60_000);
+        assertThat(slow.at(31_000).alpha()).isGreaterThan(exact.at(31_000).alpha());
+        assertThat(slow.at(30_999).rc()).isLessThan(exact.at(30_999).rc());
+        assertThat(slow.at(31_000).rc()).isLessThan(exact.at(31_000).rc());
+        assertThat(slow.at(60_000).rc()).isLessThan(exact.at(60_000).rc());
+    }
 }
