@@ -24,6 +24,7 @@ final class DcqcnModel {
     }
 
     private final Constants k;
+    private final boolean rtLimitedFirst;
     private final List<Point> points = new ArrayList<>();
 
     private double rc;
@@ -39,7 +40,18 @@ final class DcqcnModel {
      */
     DcqcnModel(final Constants constants, final long rts, final List<Long> cnps, final List<Packet> packets,
                final long until) {
+        this(constants, false, rts, cnps, packets, until);
+    }
+
+    /**
+     * With {@code rtLimitedFirst}, an increase step limits Rt to the line rate before it computes Rc := (Rt + Rc) / 2,
+     * the other reading of "after every action" in Table 14-3 (section 14.3 applies the limits after the whole
+     * action, so Rc may be computed from an Rt above the line rate); it never gives a higher Rc.
+     */
+    DcqcnModel(final Constants constants, final boolean rtLimitedFirst, final long rts, final List<Long> cnps,
+               final List<Packet> packets, final long until) {
         this.k = constants;
+        this.rtLimitedFirst = rtLimitedFirst;
         rc = k.lineRateMbps();
         rt = k.lineRateMbps();
         alpha = k.alphaInit();
@@ -95,6 +107,9 @@ final class DcqcnModel {
         } else {
             rt += k.raiMbps();
             step = "additive increase";
+        }
+        if (rtLimitedFirst) {
+            rt = Math.min(rt, k.lineRateMbps());
         }
         rc = (rt + rc) / 2;
         rt = Math.min(rt, k.lineRateMbps());

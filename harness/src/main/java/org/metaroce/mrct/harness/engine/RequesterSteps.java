@@ -240,16 +240,17 @@ final class RequesterSteps {
 
     /** The DCQCN model of the connection's QP up to {@code until}. */
     DcqcnModel model(final Connection c, final long until) {
-        return model(c, constants(c), until);
+        return model(c, constants(c), false, until);
     }
 
-    private DcqcnModel model(final Connection c, final DcqcnModel.Constants k, final long until) {
+    private DcqcnModel model(final Connection c, final DcqcnModel.Constants k, final boolean rtLimitedFirst,
+                             final long until) {
         final RequesterChecker checker = checker(c);
         final List<DcqcnModel.Packet> packets = new ArrayList<>();
         for (final RequesterChecker.Sent s : checker.sent()) {
             packets.add(new DcqcnModel.Packet(s.time(), s.wireBytes()));
         }
-        return new DcqcnModel(k, start, checker.cnps(), packets, until);
+        return new DcqcnModel(k, rtLimitedFirst, start, checker.cnps(), packets, until);
     }
 
     /**
@@ -337,7 +338,8 @@ final class RequesterSteps {
         if (e.model()) {
             final DcqcnModel model = model(c, now);
             final DcqcnModel.Constants k = constants(c);
-            final DcqcnModel late = model(c, latest(k, toleranceNs), now);
+            // the lower bound: the latest timers, and Rt limited before Rc follows it (both readings of Table 14-3)
+            final DcqcnModel late = model(c, latest(k, toleranceNs), true, now);
             final long slack = k.rateTimerNs() / 10 + 2000 + toleranceNs;
             for (final double[] window : windowRates(sent)) {
                 final int first = (int) window[2];

@@ -148,4 +148,16 @@ class DcqcnModelTest {
         assertThat(slow.at(31_000).rc()).isLessThan(exact.at(31_000).rc());
         assertThat(slow.at(60_000).rc()).isLessThan(exact.at(60_000).rc());
     }
+
+    @Test
+    void limitingRtBeforeRcFollowsItGivesALowerRcNearTheLineRate() {
+        // after the CNP Rc 50000, Rt 100000; with F = 1 the first timer step is additive: Rt 100040 before the limit
+        final DcqcnModel.Constants k = constants(10_000_000, 1_000, 1L << 30, 1);
+        final DcqcnModel literal = new DcqcnModel(k, 0, List.of(500L), List.of(), 1_600);
+        final DcqcnModel limitedFirst = new DcqcnModel(k, true, 0, List.of(500L), List.of(), 1_600);
+        assertThat(literal.at(1_500).rc()).isEqualTo((100_040 + 50_000) / 2.0);
+        assertThat(limitedFirst.at(1_500).rc()).isEqualTo((100_000 + 50_000) / 2.0);
+        assertThat(limitedFirst.at(1_500).rt()).isEqualTo(100_000);
+        assertThat(literal.at(1_500).rt()).isEqualTo(100_000);
+    }
 }
