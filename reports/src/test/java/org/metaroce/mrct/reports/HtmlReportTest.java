@@ -150,6 +150,55 @@ class HtmlReportTest {
     }
 
     @Test
+    void aRequesterCaseGetsItsRateModelCnpAndQueuePlots(@TempDir final Path profile) throws Exception {
+        Chromium.assumeAvailable();
+        final Chromium.Page page = Chromium.load(write(List.of(Synthetic.requesterCongestion())), "expand", profile);
+        assertRendered(page);
+        final String section = caseSection(page.dom(), 0);
+        assertThat(section).contains("<h4>q: window rate, model Rc and CNPs</h4>", "<h4>switch egress queue</h4>");
+        assertThat(countOf(section, "<svg class=\"plot cc\"")).isEqualTo(2);
+        // axes with units, shared time axis 0-100 us; rates up to 100000 Mb/s, the queue up to 30000 bytes
+        assertThat(section).contains(">rate (Mb/s)</text>", ">queue (bytes)</text>",
+            ">time since the case started (µs)</text>", ">100000</text>", ">30000</text>", ">100</text>");
+        // the model's Rc as a step line: 100000 until 10 us, 50000 until 65 us, then 75000 to the end of the axis
+        assertThat(section).contains("<path d=\"M78.0 12.0 L127.2 12.0 L127.2 116.0 L397.8 116.0 L397.8 64.0 "
+            + "L570.0 64.0\" class=\"series rc\" stroke=\"#1a7f37\" data-series=\"q.model_rc_mbps\"><title>model Rc of q "
+            + "(Mb/s): 100000 from 0 µs, 50000 from 10 µs, 75000 from 65 µs</title></path>");
+        // the window rate as a line through its 20 windows, starting at (5 us, 99000 Mb/s)
+        assertThat(section).containsPattern("<path d=\"M102\\.6 14\\.1( L[0-9.]+ [0-9.]+){19}\" class=\"series rate\" "
+            + "stroke=\"#0969da\" data-series=\"q.rate_mbps\"><title>window rate of q \\(Mb/s, 16 packets each, at the "
+            + "time of the 17th\\): 20 windows</title>");
+        // one tick per CNP at the bottom of the plot area
+        assertThat(section).contains("<g class=\"cnps\" data-series=\"q.cnp\" data-count=\"2\">",
+            "<line x1=\"127.2\" y1=\"220\" x2=\"127.2\" y2=\"210\" stroke=\"#cf222e\" class=\"cnp\" data-time=\"10\">"
+                + "<title>CNP at 10 µs</title></line>", "data-time=\"60\"><title>CNP at 60 µs</title>");
+        assertThat(section).contains(">model Rc (Mb/s)</text>", ">window rate (Mb/s)</text>",
+            ">CNP received (2)</text>", ">switch queue (bytes)</text>");
+        assertThat(section).contains("data-series=\"switch.queue_bytes\"><title>switch queue (bytes) at each arrival: "
+            + "largest 30000</title>");
+        // a series of another kind keeps the plain plot
+        assertThat(section).contains("<svg class=\"plot\"", "data-series=\"other\"", ">value</text>");
+        assertThat(section).doesNotContain("data-series=\"other\"><title>model");
+    }
+
+    @Test
+    void theCongestionPlotDataIsInThePageAsWritten() throws Exception {
+        final String html = Files.readString(write(List.of(Synthetic.requesterCongestion())));
+        final JsonNode series = HtmlData.report(html).at("/cases/0/series");
+        assertThat(series.get("q.model_rc_mbps").toString()).isEqualTo("[[0.0,100000.0],[10.0,50000.0],"
+            + "[65.0,75000.0]]");
+        assertThat(series.get("q.cnp").toString()).isEqualTo("[[10.0,0.0],[60.0,0.0]]");
+        assertThat(series.get("switch.queue_bytes")).hasSize(11);
+        assertThat(series.get("q.rate_mbps")).hasSize(20);
+        // the same result gives the same page, byte for byte (apart from the run's clock)
+        final Path other = dir.resolve("again");
+        final RunListener listener = Reports.open(other, EnumSet.of(ReportFormat.HTML), Synthetic.spec());
+        Synthetic.run(listener, List.of(Synthetic.requesterCongestion()), Synthetic.baseline());
+        assertThat(HtmlData.report(Files.readString(other.resolve("report.html"))).at("/cases"))
+            .isEqualTo(HtmlData.report(html).at("/cases"));
+    }
+
+    @Test
     void hostileStringsAreShownAsText(@TempDir final Path profile) throws Exception {
         Chromium.assumeAvailable();
         final Chromium.Page page = Chromium.load(write(allWithHostile()), "expand", profile);

@@ -57,6 +57,17 @@ class ReportSchemaTest {
     }
 
     @Test
+    void theSeriesOfARequesterCaseConform() throws Exception {
+        Synthetic.run(Reports.open(dir, EnumSet.of(ReportFormat.JSON), null), List.of(Synthetic.requesterCongestion()),
+            null);
+        final JsonNode report = report();
+        assertThat(checker().check(report)).isEmpty();
+        final List<String> names = new ArrayList<>();
+        report.at("/cases/0/series").fieldNames().forEachRemaining(names::add);
+        assertThat(names).containsExactly("other", "q.cnp", "q.model_rc_mbps", "q.rate_mbps", "switch.queue_bytes");
+    }
+
+    @Test
     void theCheckerCatchesADocumentThatDrifted() throws Exception {
         final SchemaChecker checker = checker();
         Synthetic.run(Reports.open(dir, EnumSet.of(ReportFormat.JSON), null), Synthetic.allVerdicts(),

@@ -203,6 +203,31 @@ final class Synthetic {
             List.of(frame(0, Direction.FROM_DUT, 0, send(0), 0, "matched")), List.of(), series);
     }
 
+    /**
+     * A requester congestion case with the series the harness gathers: a QP's window rate, its DCQCN model Rc (a step
+     * function), the CNPs it received and the switch queue (times in microseconds), plus one series of another kind.
+     */
+    static CaseResult requesterCongestion() {
+        final Map<String, List<double[]>> series = new LinkedHashMap<>();
+        final List<double[]> rate = new ArrayList<>();
+        for (int i = 1; i <= 20; i++) {
+            rate.add(new double[] {i * 5.0, i * 5 <= 10 ? 99_000.0 : i * 5 <= 65 ? 49_500.0 : 74_000.0});
+        }
+        final List<double[]> queue = new ArrayList<>();
+        for (int i = 0; i <= 10; i++) {
+            queue.add(new double[] {i * 10.0, i <= 3 ? i * 10_000.0 : 4186.0});
+        }
+        series.put("q.cnp", List.of(new double[] {10, 0}, new double[] {60, 0}));
+        series.put("q.model_rc_mbps", List.of(new double[] {0, 100_000}, new double[] {10, 50_000},
+            new double[] {65, 75_000}));
+        series.put("q.rate_mbps", rate);
+        series.put("switch.queue_bytes", queue);
+        series.put("other", List.of(new double[] {0, 1}, new double[] {100, 2}));
+        return new CaseResult("CC-010", "CC-010", "Each CNP cuts the rate", "cc", List.of("MR-CC-010"), "MUST",
+            "requester", "cc/cc-010.yaml", Map.of(), Verdict.PASS, "every expectation held", null, 8_000_000L,
+            100_000L, 1, List.of(frame(0, Direction.FROM_DUT, 0, send(0), 0, "to the peer")), List.of(), series);
+    }
+
     /** One case of each verdict (two rows of a table case), in run order. */
     static List<CaseResult> allVerdicts() {
         return List.of(pass(), fail(), warn(), passRow(), notApplicable(), inconclusive(), error(), congestion());

@@ -311,7 +311,11 @@ final class CaseReader {
             names.add(name + "." + suffix);
         }
         final String connection = b.optionalString(map, "connection", "region");
-        if (connection != null && !connections.contains(connection)) {
+        // one QP of a connection with a count: q[2] (a literal index)
+        final java.util.regex.Matcher indexed = connection == null ? null
+            : java.util.regex.Pattern.compile("(.+)\\[(\\d+)]").matcher(connection);
+        if (connection != null && !connections.contains(connection)
+            && !(indexed.matches() && connections.contains(indexed.group(1)))) {
             b.problem(file, map.keyLine("connection"), "unknown connection '" + connection + "'");
         }
         final String pd = b.optionalString(map, "pd", "region");

@@ -286,6 +286,9 @@ final class CaseRun {
             final Connection owner = rd.connection() != null ? firstNamed(rd.connection())
                 : rd.onPeer() ? connections.values().stream().filter(c -> c.peer).findFirst().orElse(null)
                 : connections.values().iterator().next();
+            if (owner == null && rd.connection() != null) {
+                throw new IllegalArgumentException("region " + rd.name() + ": no connection '" + rd.connection() + "'");
+            }
             if (rd.onPeer() && (owner == null || !owner.peer)) {
                 throw new IllegalArgumentException("region " + rd.name() + " is on the peer, so its connection must "
                     + "be a peer connection");
@@ -700,8 +703,9 @@ final class CaseRun {
             return;
         }
         final Connection c = byDeviceQpn.get(decoded.bth().destQp());
-        if (c != null && c.requester != null) {
-            c.requester.toDevice(decoded, now);
+        if (c != null && (c.requester != null || "requester".equals(def.role()))) {
+            // in a requester case a CNP before the first post_send still sets the QP's rate (DCQCN model)
+            requesterSteps.checker(c).toDevice(decoded, now);
         }
     }
 

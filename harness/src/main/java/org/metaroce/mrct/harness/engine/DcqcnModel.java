@@ -24,6 +24,7 @@ final class DcqcnModel {
     }
 
     private final Constants k;
+    private final boolean rtLimitedFirst;
     private final List<Point> points = new ArrayList<>();
 
     private double rc;
@@ -39,7 +40,18 @@ final class DcqcnModel {
      */
     DcqcnModel(final Constants constants, final long rts, final List<Long> cnps, final List<Packet> packets,
                final long until) {
+        this(constants, false, rts, cnps, packets, until);
+    }
+
+    /**
+     * With {@code rtLimitedFirst}, an increase step limits Rt to the line rate before it computes Rc := (Rt + Rc) / 2,
+     * the other reading of "after every action" in Table 14-3 (section 14.3 applies the limits after the whole
+     * action, so Rc may be computed from an Rt above the line rate); it never gives a higher Rc.
+     */
+    DcqcnModel(final Constants constants, final boolean rtLimitedFirst, final long rts, final List<Long> cnps,
+               final List<Packet> packets, final long until) {
         this.k = constants;
+        this.rtLimitedFirst = rtLimitedFirst;
         rc = k.lineRateMbps();
         rt = k.lineRateMbps();
         alpha = k.alphaInit();
@@ -96,6 +108,9 @@ final class DcqcnModel {
             rt += k.raiMbps();
             step = "additive increase";
         }
+        if (rtLimitedFirst) {
+            rt = Math.min(rt, k.lineRateMbps());
+        }
         rc = (rt + rc) / 2;
         rt = Math.min(rt, k.lineRateMbps());
         rc = Math.max(k.minRateMbps(), Math.min(rc, k.lineRateMbps()));
@@ -139,10 +154,15 @@ final class DcqcnModel {
 
     /** The smallest Rc in force at any moment of [from, to]. */
     double min(final long from, final long to) {
-        double min = at(from).rc();
+        return lowest(from, to).rc();
+    }
+
+    /** The point whose Rc is the smallest in force during [from, to] (the earliest of equals). */
+    Point lowest(final long from, final long to) {
+        Point min = at(from);
         for (final Point point : points) {
-            if (point.time() > from && point.time() <= to) {
-                min = Math.min(min, point.rc());
+            if (point.time() > from && point.time() <= to && point.rc() < min.rc()) {
+                min = point;
             }
         }
         return min;

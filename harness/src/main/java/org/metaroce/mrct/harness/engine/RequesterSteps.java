@@ -256,24 +256,55 @@ final class RequesterSteps {
 
     /** The DCQCN model of the connection's QP up to {@code until}. */
     DcqcnModel model(final Connection c, final long until) {
+        return model(c, constants(c), false, until);
+    }
+
+    private DcqcnModel model(final Connection c, final DcqcnModel.Constants k, final boolean rtLimitedFirst,
+                             final long until) {
         final RequesterChecker checker = checker(c);
         final List<DcqcnModel.Packet> packets = new ArrayList<>();
         for (final RequesterChecker.Sent s : checker.sent()) {
             packets.add(new DcqcnModel.Packet(s.time(), s.wireBytes()));
         }
-        return new DcqcnModel(constants(c), start, checker.cnps(), packets, until);
+        return new DcqcnModel(k, rtLimitedFirst, start, checker.cnps(), packets, until);
+    }
+
+    /**
+     * The constants with both DCQCN timers as late as the timer window of the front matter allows (T + T/10 + 2000
+     * ns, plus the harness's own tolerance): each expiry counts from the previous one, so a device may fall that far
+     * behind at every period. Later decays leave alpha larger and later increases leave Rc lower, so this model bounds
+     * Rc from below where the exact one bounds it from above.
+     */
+    static DcqcnModel.Constants latest(final DcqcnModel.Constants k, final long toleranceNs) {
+        return new DcqcnModel.Constants(k.lineRateMbps(), k.g(), k.alphaInit(),
+            k.alphaTimerNs() + k.alphaTimerNs() / 10 + 2000 + toleranceNs,
+            k.rateTimerNs() + k.rateTimerNs() / 10 + 2000 + toleranceNs, k.byteCounter(), k.f(), k.raiMbps(),
+            k.rhaiMbps(), k.minRateMbps());
+    }
+
+    /** The point of the smaller Rc of the two models' smallest in [from, to]. */
+    private static DcqcnModel.Point lowest(final DcqcnModel exact, final DcqcnModel late, final long from,
+                                          final long to) {
+        final DcqcnModel.Point a = exact.lowest(from, to);
+        final DcqcnModel.Point b = late.lowest(from, to);
+        return b.rc() < a.rc() ? b : a;
     }
 
     private DcqcnModel.Constants constants(final Connection c) {
-        return new DcqcnModel.Constants(parameter(c, "line_rate_mbps", 100_000), ratio("dcqcn_g", 1.0 / 256),
-            ratio("dcqcn_alpha_init", 1.0), parameter(c, "dcqcn_alpha_timer_ns", 55_000),
+        return new DcqcnModel.Constants(parameter(c, "line_rate_mbps", 100_000), ratio(c, "dcqcn_g", 1.0 / 256),
+            ratio(c, "dcqcn_alpha_init", 1.0), parameter(c, "dcqcn_alpha_timer_ns", 55_000),
             parameter(c, "dcqcn_rate_timer_ns", 55_000), parameter(c, "dcqcn_byte_counter", 10_485_760),
             (int) parameter(c, "dcqcn_f", 5), parameter(c, "dcqcn_rai_mbps", 40),
             parameter(c, "dcqcn_rhai_mbps", 400), parameter(c, "dcqcn_min_rate_mbps", 10));
     }
 
-    /** A ratio parameter (dcqcn_g, dcqcn_alpha_init). */
-    private double ratio(final String name, final double fallback) {
+    /** A ratio parameter (dcqcn_g, dcqcn_alpha_init): the QP's attribute when the case set one, else the profile's. */
+    private double ratio(final Connection c, final String name, final double fallback) {
+        final Object attribute = c.created.asMap().entrySet().stream().filter(e -> e.getKey().label().equals(name))
+            .map(Map.Entry::getValue).findFirst().orElse(null);
+        if (attribute instanceof Number n) {
+            return n.doubleValue();
+        }
         return parameters.get(name) instanceof Number n ? n.doubleValue() : fallback;
     }
 
@@ -294,6 +325,26 @@ final class RequesterSteps {
         return out;
     }
 
+    /**
+     * The window of the last 16 data packets sent by {@code to}, closed at {@code to} instead of by a 17th packet:
+     * (to, the most its window rate can still be in Mb/s, index of its first packet), or null with fewer than 16
+     * packets or when {@code to} is not after the first. A window rate below a bound by then stays below it.
+     */
+    static double[] openWindow(final List<RequesterChecker.Sent> sent, final long to) {
+        int end = sent.size();
+        while (end > 0 && sent.get(end - 1).time() > to) {
+            end--;
+        }
+        if (end < 16 || to <= sent.get(end - 16).time()) {
+            return null;
+        }
+        long bits = 0;
+        for (int i = end - 16; i < end; i++) {
+            bits += sent.get(i).wireBytes() * 8L;
+        }
+        return new double[] {to, bits * 1000.0 / (to - sent.get(end - 16).time()), end - 16};
+    }
+
     void expectRate(final RateExpectation e, final Connection c, final long now) {
         final RequesterChecker checker = checker(c);
         final long from = start + (e.from() == null ? 0 : eval(e.from()));
@@ -303,6 +354,8 @@ final class RequesterSteps {
         if (e.model()) {
             final DcqcnModel model = model(c, now);
             final DcqcnModel.Constants k = constants(c);
+            // the lower bound: the latest timers, and Rt limited before Rc follows it (both readings of Table 14-3)
+            final DcqcnModel late = model(c, latest(k, toleranceNs), true, now);
             final long slack = k.rateTimerNs() / 10 + 2000 + toleranceNs;
             for (final double[] window : windowRates(sent)) {
                 final int first = (int) window[2];
@@ -321,11 +374,29 @@ final class RequesterSteps {
                         + mbps(max * (1 + tolerance)) + " (largest model Rc " + mbps(max) + " + "
                         + Math.round(tolerance * 100) + "%)", point);
                 }
-                final double min = model.min(Math.max(start, t0 - slack), t16);
+                // too slow: blame the event that set the smallest Rc the window had to keep up with
+                final DcqcnModel.Point lowest = lowest(model, late, Math.max(start, t0 - slack), t16);
+                final double min = lowest.rc();
                 if (rate < min * (1 - tolerance)) {
-                    throw rateFailure(point.rule(), c, sent.get(first).evidence(), t0, t16, rate, "at least "
+                    throw rateFailure(lowest.rule(), c, sent.get(first).evidence(), t0, t16, rate, "at least "
                         + mbps(min * (1 - tolerance)) + " (smallest model Rc " + mbps(min) + " - "
-                        + Math.round(tolerance * 100) + "%; the QP is kept backlogged)", point);
+                        + Math.round(tolerance * 100) + "%; the QP is kept backlogged)", lowest);
+                }
+            }
+            // the window still open at the end of the interval: a QP with PSNs not yet sent whose 17th packet has
+            // not come by then has a window rate of at most its last 16 packets' bits over the time since the first
+            if (checker.firstTransmissions() < c.sendQueue.nextPsn()) {
+                final double[] open = openWindow(sent, to);
+                if (open != null && sent.get((int) open[2]).time() >= from) {
+                    final long t0 = sent.get((int) open[2]).time();
+                    final DcqcnModel.Point lowest = lowest(model, late, Math.max(start, t0 - slack), to);
+                    final double min = lowest.rc();
+                    if (open[1] < min * (1 - tolerance)) {
+                        throw rateFailure(lowest.rule(), c, sent.get((int) open[2]).evidence(), t0, to, open[1],
+                            "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc " + mbps(min) + " - "
+                            + Math.round(tolerance * 100) + "%; the QP is kept backlogged, and no 17th packet came "
+                            + "by " + CaseRun.nanos(to - start) + ")", lowest);
+                    }
                 }
             }
         }

@@ -65,4 +65,18 @@ class CaseReaderTest {
             + "steps:\n  - expect_none: 1us\n", problems);
         assertThat(problems).hasSize(2).allSatisfy(p -> assertThat(p.message()).contains("declared before it"));
     }
+
+    @Test
+    void aRegionMayBelongToOneQpOfAConnectionWithACount() {
+        final List<YamlProblem> problems = new ArrayList<>();
+        final CaseDef def = parse(HEAD + "setup:\n  connections:\n    - {name: q, count: 3}\n  regions:\n"
+            + "    - {name: a, connection: \"q[2]\", length: 64}\nsteps:\n  - expect_none: 1us\n", problems);
+        assertThat(problems).isEmpty();
+        assertThat(def.regions().get(0).connection()).isEqualTo("q[2]");
+        parse(HEAD + "setup:\n  connections:\n    - {name: q, count: 3}\n  regions:\n"
+            + "    - {name: b, connection: \"r[0]\", length: 64}\n    - {name: c, connection: \"q[i]\", length: 64}\n"
+            + "steps:\n  - expect_none: 1us\n", problems);
+        assertThat(problems).extracting(YamlProblem::message).containsExactly("unknown connection 'r[0]'",
+            "unknown connection 'q[i]'");
+    }
 }
