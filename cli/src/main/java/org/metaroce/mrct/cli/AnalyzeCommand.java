@@ -1,5 +1,7 @@
 package org.metaroce.mrct.cli;
 
+import java.io.IOException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Clock;
@@ -8,12 +10,15 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.harness.result.RunListener;
+import org.metaroce.mrct.harness.result.RunSummary;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.pcap.CaptureAnalyzer;
@@ -108,7 +113,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         for (final String name : files) {
             try {
                 paths.add(Path.of(name));
-            } catch (java.nio.file.InvalidPathException e) {
+            } catch (InvalidPathException e) {
                 main.err().println("mrct analyze: " + name + ": not a valid path: " + e.getReason());
                 return ExitStatus.UNREADABLE;
             }
@@ -121,7 +126,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             final RunListener reports = Reports.open(dir, chosen, spec);
             outcome = analyzer.analyze(paths, files, new RunListener() {
                 @Override
-                public void runStarted(final org.metaroce.mrct.harness.result.RunInfo info) {
+                public void runStarted(final RunInfo info) {
                     reports.runStarted(info);
                 }
 
@@ -137,12 +142,11 @@ final class AnalyzeCommand implements Callable<Integer> {
                 }
 
                 @Override
-                public void runFinished(final org.metaroce.mrct.harness.result.RunInfo info,
-                                        final org.metaroce.mrct.harness.result.RunSummary runSummary) {
+                public void runFinished(final RunInfo info, final RunSummary runSummary) {
                     reports.runFinished(info, runSummary);
                 }
             });
-        } catch (java.io.IOException | ReportWriteException e) {
+        } catch (IOException | ReportWriteException e) {
             main.err().println("mrct analyze: cannot write the reports: " + e.getMessage());
             return ExitStatus.UNREADABLE;
         }
@@ -178,7 +182,7 @@ final class AnalyzeCommand implements Callable<Integer> {
                 + (file.evidence() ? " (mrct evidence: the device's frames judged, case by case)" : "")
                 + (file.cutFrames() > 0 ? ", " + file.cutFrames() + " cut short by the snap length" : "")
                 + (file.otherLinkFrames() > 0 ? ", " + file.otherLinkFrames() + " not analysed (link type or RoCEv1)"
-                : "") + String.format(java.util.Locale.ROOT, " in %.2f s", file.elapsedNs() / 1e9));
+                : "") + String.format(Locale.ROOT, " in %.2f s", file.elapsedNs() / 1e9));
         }
         int shown = 0;
         for (final String line : summary.connections) {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.metaroce.mrct.harness.engine.Summaries;
@@ -67,18 +68,22 @@ public final class CaptureAnalyzer {
             return new Options(Mode.AUTO, null, false, "dev");
         }
 
+        /** These options with another mode. */
         public Options withMode(final Mode value) {
             return new Options(value, profile, complete, suiteVersion);
         }
 
+        /** These options with another profile (null: the defaults of Appendix B). */
         public Options withProfile(final DeviceProfile value) {
             return new Options(mode, value, complete, suiteVersion);
         }
 
+        /** These options with {@code complete} set or cleared. */
         public Options withComplete(final boolean value) {
             return new Options(mode, profile, value, suiteVersion);
         }
 
+        /** These options with another suite version. */
         public Options withSuiteVersion(final String value) {
             return new Options(mode, profile, complete, value);
         }
@@ -168,13 +173,13 @@ public final class CaptureAnalyzer {
         final DeviceProfile profile = options.profile();
         final Map<String, Object> parameters = new LinkedHashMap<>(analysis.parameters().all());
         parameters.put("analysis.parameters", analysis.parameters().source());
-        parameters.put("analysis.mode", options.mode().name().toLowerCase(java.util.Locale.ROOT));
+        parameters.put("analysis.mode", options.mode().name().toLowerCase(Locale.ROOT));
         parameters.put("analysis.complete", options.complete());
         final List<String> selection = new ArrayList<>();
         for (final String name : names) {
             selection.add("capture " + name);
         }
-        selection.add("mode " + options.mode().name().toLowerCase(java.util.Locale.ROOT));
+        selection.add("mode " + options.mode().name().toLowerCase(Locale.ROOT));
         if (options.complete()) {
             selection.add("complete");
         }

@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashMap;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import org.metaroce.mrct.wire.Encapsulation;
@@ -84,11 +87,11 @@ public final class TrafficGenerator {
     // network and responder
     private int ePsn;
     private int responderMsn;
-    private final java.util.BitSet recorded = new java.util.BitSet();
+    private final BitSet recorded = new BitSet();
     private final ArrayDeque<int[]> lost = new ArrayDeque<>();
-    private final java.util.HashMap<Integer, FrameBuilder> sentFrames = new java.util.HashMap<>();
-    private final java.util.HashMap<Integer, Boolean> messageEnds = new java.util.HashMap<>();
-    private final java.util.HashMap<Integer, Boolean> ackReqs = new java.util.HashMap<>();
+    private final HashMap<Integer, FrameBuilder> sentFrames = new HashMap<>();
+    private final HashMap<Integer, Boolean> messageEnds = new HashMap<>();
+    private final HashMap<Integer, Boolean> ackReqs = new HashMap<>();
     private long lastCnp = Long.MIN_VALUE / 2;
 
     private TrafficGenerator(final Options options) {
@@ -134,7 +137,7 @@ public final class TrafficGenerator {
             final int psn = nextPsn;
             nextPsn = Psn.add(nextPsn, 1);
             FrameBuilder request = FrameBuilder.of(forward.withUdpSourcePort(port(psn)), opcode)
-                .payload(java.util.Arrays.copyOf(payload, size)).psn(psn).destQp(RESPONDER_QPN).ackReq(ackReq)
+                .payload(Arrays.copyOf(payload, size)).psn(psn).destQp(RESPONDER_QPN).ackReq(ackReq)
                 .with("pleth.msn", msn).with("pleth.offset", (long) k * PMTU).with("reth.va", va)
                 .with("reth.rkey", rkey).with("reth.dmalen", length);
             final boolean ce = options.ceEvery() > 0 && random.nextInt(options.ceEvery()) == 0;
@@ -185,7 +188,7 @@ public final class TrafficGenerator {
             messageEnds.remove(ePsn);
             ackReqs.remove(ePsn);
             ePsn = Psn.add(ePsn, 1);
-            final java.util.BitSet shifted = recorded.get(1, Math.max(1, recorded.length()));
+            final BitSet shifted = recorded.get(1, Math.max(1, recorded.length()));
             recorded.clear();
             recorded.or(shifted);
             moved++;

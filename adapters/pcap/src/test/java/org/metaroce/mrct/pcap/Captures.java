@@ -5,6 +5,12 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.metaroce.mrct.wire.BigEndian;
+import org.metaroce.mrct.wire.Checksums;
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.FrameDecoder;
+import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.LittleEndian;
 import org.metaroce.mrct.wire.capture.CaptureFormat;
 import org.metaroce.mrct.wire.capture.CaptureReader;
 import org.metaroce.mrct.wire.capture.PcapWriter;
@@ -68,6 +74,23 @@ final class Captures {
     /** The BTH opcode of a RoCEv2/IPv4 frame without options. */
     static int opcode(final byte[] frame) {
         return frame[42] & 0xFF;
+    }
+
+    /**
+     * A copy of a RoCEv2/IPv4 frame with another IPv4 identification, its IPv4 header checksum and ICRC made right
+     * again (what a retransmission that is not a byte-for-byte copy looks like).
+     */
+    static byte[] withIpId(final byte[] frame, final int id) {
+        final byte[] copy = frame.clone();
+        final ByteBuffer buffer = ByteBuffer.wrap(copy);
+        BigEndian.u16(buffer, 18, id);
+        BigEndian.u16(buffer, 24, 0);
+        BigEndian.u16(buffer, 24, Checksums.ipv4Header(buffer, 14));
+        final DecodedFrame decoded = new FrameDecoder()
+            .decode(buffer, 0, copy.length);
+        LittleEndian.i32(buffer, decoded.offset(HeaderKind.ICRC),
+            decoded.computeIcrc());
+        return copy;
     }
 
     /** The BTH PSN of a RoCEv2/IPv4 frame without options. */

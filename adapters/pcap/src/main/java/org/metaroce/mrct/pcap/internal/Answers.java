@@ -1,9 +1,11 @@
 package org.metaroce.mrct.pcap.internal;
 
+import java.util.Iterator;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.wire.AethSyndrome;
 import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.OpKind;
+import org.metaroce.mrct.wire.Opcode;
 import org.metaroce.mrct.wire.Position;
 import org.metaroce.mrct.wire.Psn;
 
@@ -269,7 +271,7 @@ final class Answers {
             cx.judge.report(connection(), fr.flow, Check.AETH_MSN, Basis.CAPTURE_START, fr,
                 () -> "the first answer has aeth.msn " + value + ", but only " + ended + " message(s) ended from the "
                     + "first request seen (PSN " + Text.psn(first) + ") to its cumulative point " + Text.psn(point),
-                () -> "the capture may start after the connection did (PSN " + Text.psn(first) + " is the first seen)",
+                () -> "PSN " + Text.psn(first) + " is the first seen",
                 new FieldDiff("aeth.msn", "at most " + ended, Text.number(value)));
         }
     }
@@ -351,7 +353,9 @@ final class Answers {
         final Connection c = connection();
         final Flow responder = fr.flow;
         final Check check = metaroce ? Check.SACK : Check.LEGACY_IN_ORDER;
-        Judge.observe(c, responder, check);
+        if (!metaroce) {
+            Judge.observe(c, responder, check);
+        }
         final PsnRing ring = stream.ring;
         int from = coveredKnown ? coveredUpTo : stream.firstPsn;
         if (Psn.isBefore(from, stream.firstPsn)) {
@@ -455,7 +459,7 @@ final class Answers {
                 || ring.validNs[s] + reaction >= fr.tsNs || (ring.pkey[s] & 0x7FFF) != (responder.pkey & 0x7FFF)) {
                 continue;
             }
-            final org.metaroce.mrct.wire.Opcode op = org.metaroce.mrct.wire.Opcode.valueOf(ring.opcode[s] & 0xFF);
+            final Opcode op = Opcode.valueOf(ring.opcode[s] & 0xFF);
             if (op.kind().isAtomic() && !cx.parameters.claims("atomics")
                 || op.hasInvalidate() && !cx.parameters.claims("send-with-invalidate")) {
                 continue;
@@ -523,7 +527,7 @@ final class Answers {
         final Pmtu pmtu = responder.pmtu;
         final int r = fr.psn;
         ReadOp read = null;
-        for (final java.util.Iterator<ReadOp> it = stream.reads.descendingIterator(); it.hasNext(); ) {
+        for (final Iterator<ReadOp> it = stream.reads.descendingIterator(); it.hasNext(); ) {
             final ReadOp candidate = it.next();
             if (candidate.holds(r, pmtu)) {
                 read = candidate;
@@ -543,7 +547,7 @@ final class Answers {
                 final int first = stream.firstPsn;
                 cx.judge.report(c, responder, Check.READ_COUNT, before ? Basis.CAPTURE_START : Basis.CAPTURE_GAP, fr,
                     () -> "a READ RESPONSE on PSN " + Text.psn(r) + " answers no READ REQUEST seen",
-                    () -> before ? "the capture starts mid-connection: PSN " + Text.psn(first) + " is the first seen"
+                    () -> before ? "PSN " + Text.psn(first) + " is the first seen"
                         : "the capture may have missed the READ REQUEST",
                     new FieldDiff("bth.psn", "a PSN of a READ's span", Text.psn(r)));
             }
@@ -555,13 +559,14 @@ final class Answers {
         final int payload = fr.payloadLength;
         if (!fr.cut) {
             int allowed = position == Position.FIRST || position == Position.MIDDLE
-                ? Connection.maskOf(p -> p == payload) : Connection.maskOf(p -> p >= payload);
+                ? Pmtu.equalTo(payload) : Pmtu.atLeast(payload);
             if (position.isLast()) {
-                allowed &= Connection.maskOf(p -> Connection.span(op.length, p) == k + 1);
+                allowed &= Pmtu.spanning(op.length, k + 1);
             }
             Judge.observe(c, responder, Check.READ_LENGTH);
-            final String was = pmtu.describe();
+            final int before = pmtu.mask;
             if (!pmtu.narrow(allowed, fr.number)) {
+                final String was = Connection.describe(before);
                 cx.judge.report(c, responder, Check.READ_LENGTH, Basis.DEFINITE, fr,
                     () -> fr.opcode.name() + " on PSN " + Text.psn(r) + " (packet " + (k + 1) + " of the read of "
                         + op.length + " bytes at frame " + op.frame + ") carries " + payload + " bytes, which no PMTU "

@@ -1,6 +1,7 @@
 package org.metaroce.mrct.pcap.internal;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -12,7 +13,9 @@ final class Buckets {
     static final int POINTS = 256;
 
     private final long origin;
-    private long width = 1_000;
+    /** The bucket width is 1024 ns times a power of two: {@code 1 << shift} ns. */
+    private int shift = 10;
+    private long width = 1 << 10;
     private final double[] sums = new double[POINTS];
     private int used;
 
@@ -23,10 +26,10 @@ final class Buckets {
 
     void add(final long tsNs, final double amount) {
         final long at = Math.max(0, tsNs - origin);
-        while (at / width >= POINTS) {
+        while (at >>> shift >= POINTS) {
             merge();
         }
-        final int i = (int) (at / width);
+        final int i = (int) (at >>> shift);
         sums[i] += amount;
         used = Math.max(used, i + 1);
     }
@@ -35,8 +38,9 @@ final class Buckets {
         for (int j = 0; j < POINTS / 2; j++) {
             sums[j] = sums[2 * j] + sums[2 * j + 1];
         }
-        java.util.Arrays.fill(sums, POINTS / 2, POINTS, 0);
+        Arrays.fill(sums, POINTS / 2, POINTS, 0);
         width *= 2;
+        shift++;
         used = (used + 1) / 2;
     }
 
@@ -63,9 +67,5 @@ final class Buckets {
             points.add(new double[] {i * width / 1e9, sums[i]});
         }
         return points;
-    }
-
-    long widthNs() {
-        return width;
     }
 }

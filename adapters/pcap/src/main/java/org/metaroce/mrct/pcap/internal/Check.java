@@ -8,7 +8,7 @@ package org.metaroce.mrct.pcap.internal;
  * judged by the legacy rules of section 16 and the common framing rules), or both. {@link #unit} names what
  * {@code observed} counts in a PASS reason.
  */
-public enum Check {
+enum Check {
     // --- every frame a device sends (sections 1 and 2) ---
     ICRC("MR-WIRE-014", "ICRC of every frame sent", "frames", Versions.BOTH),
     ETHERNET("MR-WIRE-001", "Ethernet II with at most one 802.1Q tag, DEI 0", "frames", Versions.BOTH),
@@ -99,7 +99,7 @@ public enum Check {
         Versions.BOTH);
 
     /** Which transport versions a check applies to. */
-    public enum Versions {
+    enum Versions {
         /** TVer 0 connections only (legacy RoCEv2). */
         TVER0,
         /** TVer 1 connections only (MetaRoCE v1). */
@@ -108,13 +108,13 @@ public enum Check {
         BOTH;
 
         /** True when a connection of transport version {@code tver} (0 or 1) is judged by the check. */
-        public boolean includes(final int tver) {
+        boolean includes(final int tver) {
             return this == BOTH || (this == TVER0 ? tver == 0 : tver == 1);
         }
     }
 
     /** Number of checks. */
-    public static final int COUNT = values().length;
+    static final int COUNT = values().length;
 
     private final String rule;
     private final String title;
@@ -129,22 +129,22 @@ public enum Check {
     }
 
     /** The rule ID ({@code MR-REQ-003}). */
-    public String rule() {
+    String rule() {
         return rule;
     }
 
     /** One line saying what is checked. */
-    public String title() {
+    String title() {
         return title;
     }
 
     /** What the observation count counts ("retransmissions"). */
-    public String unit() {
+    String unit() {
         return unit;
     }
 
     /** The connections the check applies to. */
-    public Versions versions() {
+    Versions versions() {
         return versions;
     }
 }

@@ -3,6 +3,8 @@ package org.metaroce.mrct.pcap.internal;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.metaroce.mrct.harness.result.FieldDiff;
 
@@ -67,6 +69,7 @@ final class Cnps {
             return;
         }
         final Check check = fr.isRequest() ? Check.CNP_AFTER_CE_REQUEST : Check.CNP_AFTER_CE_RESPONSE;
+        Judge.observe(fr.flow.connection, notifier != null ? notifier : fr.flow, check);
         final long interval = cx.parameters.lenientMax("cnp_interval_ns");
         final long last = notifier != null ? lastInScope(notifier, scope())
             : byPort.getOrDefault(fr.flow.destinationText, Long.MIN_VALUE);
@@ -140,8 +143,7 @@ final class Cnps {
             }
             final Connection c = notifier.connection;
             final long delay = p.deadline - p.tsNs;
-            Judge.observe(c, notifier, p.check);
-            cx.judge.report(c, notifier, p.check, Basis.CAPTURE_GAP, null, java.util.List.of(p.snapshot),
+            cx.judge.report(c, notifier, p.check, Basis.CAPTURE_GAP, null, List.of(p.snapshot),
                 () -> "no CNP to QP " + Flow.qpn(p.data.peer != null ? p.data.peer.dqpn : 0) + " within "
                     + Text.ago(delay) + " of the CE-marked " + (p.check == Check.CNP_AFTER_CE_REQUEST ? "request"
                     : "read response") + " in frame " + p.frame + ", although no CNP of its scope came in the "
@@ -187,7 +189,7 @@ final class Cnps {
         g.measureUntil = cnpNs + pa.value("dcqcn_rate_timer_ns");
         g.boundMbps = line * (1 - alpha / 2);
         g.basis = basis;
-        g.boundText = String.format(java.util.Locale.ROOT, "line_rate_mbps %.0f x (1 - alpha/2) with alpha at "
+        g.boundText = String.format(Locale.ROOT, "line_rate_mbps %.0f x (1 - alpha/2) with alpha at "
             + "least %.4f", line, alpha);
         g.packets = 0;
         g.bits = 0;

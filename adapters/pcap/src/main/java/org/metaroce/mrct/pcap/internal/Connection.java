@@ -78,17 +78,6 @@ final class Connection {
         return text.toString();
     }
 
-    /** The mask of the PMTU values {@code p} for which {@code test} holds. */
-    static int maskOf(final java.util.function.IntPredicate test) {
-        int mask = 0;
-        for (int i = 0; i < PMTUS.length; i++) {
-            if (test.test(PMTUS[i])) {
-                mask |= 1 << i;
-            }
-        }
-        return mask;
-    }
-
     /** The number of packets of a read or message of {@code length} bytes: max(1, ceil(length / pmtu)). */
     static long span(final long length, final int pmtu) {
         return Math.max(1, (length + pmtu - 1) / pmtu);

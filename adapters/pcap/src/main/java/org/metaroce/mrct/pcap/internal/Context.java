@@ -12,6 +12,7 @@ final class Context {
 
     Judge judge;
     final Parameters parameters;
+    final Retransmissions retransmissions = new Retransmissions();
     /** Parameters read for every frame, looked up once. */
     final long ackReqInterval;
     final long ackReqIntervalMax;

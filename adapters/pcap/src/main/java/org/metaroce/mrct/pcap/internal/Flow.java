@@ -1,6 +1,7 @@
 package org.metaroce.mrct.pcap.internal;
 
 import java.util.Locale;
+import org.metaroce.mrct.wire.DecodedFrame;
 
 /**
  * Every frame one QP sends: the frames from one address to another that name one destination QP (bth.dqpn). The
@@ -60,8 +61,8 @@ final class Flow {
         this.source = source;
         this.destination = destination;
         this.dqpn = dqpn;
-        this.sourceText = org.metaroce.mrct.wire.DecodedFrame.formatAddress(source);
-        this.destinationText = org.metaroce.mrct.wire.DecodedFrame.formatAddress(destination);
+        this.sourceText = DecodedFrame.formatAddress(source);
+        this.destinationText = DecodedFrame.formatAddress(destination);
         this.firstFrame = firstFrame;
         this.firstNs = firstNs;
         this.connection = connection;
@@ -73,11 +74,6 @@ final class Flow {
     /** {@code 10.0.0.1 -> 10.0.0.2 qp 0x00001b}: who sends, to whom, to which QP. */
     String label() {
         return sourceText + " -> " + destinationText + " qp " + qpn(dqpn);
-    }
-
-    /** The sender, with its QPN when the other direction tells it: {@code 10.0.0.1 qp 0x00001d}. */
-    String sender() {
-        return peer != null ? sourceText + " qp " + qpn(peer.dqpn) : sourceText + " (to qp " + qpn(dqpn) + ")";
     }
 
     /** The dqpn of the flow of frames whose BTH could not be read. */

@@ -2,6 +2,7 @@ package org.metaroce.mrct.pcap.internal;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,8 +99,8 @@ final class FlowTable {
     }
 
     private HostPair hostPair(final byte[] x, final byte[] y) {
-        final String one = java.util.Arrays.toString(x);
-        final String two = java.util.Arrays.toString(y);
+        final String one = Arrays.toString(x);
+        final String two = Arrays.toString(y);
         final String key = one.compareTo(two) <= 0 ? one + two : two + one;
         return hostPairs.computeIfAbsent(key, k -> new HostPair());
     }
@@ -152,7 +153,7 @@ final class FlowTable {
 
     /** Forgets every flow (a new case of an evidence file starts). */
     void clear() {
-        java.util.Arrays.fill(values, null);
+        Arrays.fill(values, null);
         size = 0;
         all.clear();
         hostPairs.clear();

@@ -5,11 +5,9 @@ import org.metaroce.mrct.wire.AethSyndrome;
 import org.metaroce.mrct.wire.BigEndian;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.HeaderKind;
-import org.metaroce.mrct.wire.HeaderLayout;
 import org.metaroce.mrct.wire.OpKind;
 import org.metaroce.mrct.wire.Opcode;
 import org.metaroce.mrct.wire.Position;
-import org.metaroce.mrct.wire.header.Ipv4Flyweight;
 import org.metaroce.mrct.wire.header.PlethFlyweight;
 
 /**
@@ -46,6 +44,8 @@ final class Frame {
     int pkey;
     int payloadLength;
     boolean icrcOk;
+    /** The IPv4 header checksum is right (always true for IPv6). */
+    boolean ipChecksumOk;
     /** A receiver would accept the frame as far as its own bytes tell (ICRC, checksums, layout, PLETH flags). */
     boolean receivable;
     /** Identifies the frame's exact bytes cheaply (ICRC, IP ID, length, port, PSN), for spotting captured copies. */
@@ -71,27 +71,47 @@ final class Frame {
     }
 
     boolean hasPleth() {
-        return decoded.has(HeaderKind.PLETH);
+        return pleth;
+    }
+
+    /** The PLETH's fields, read once by {@link #readPleth()} (valid when {@link #hasPleth()}). */
+    private int plethMsn;
+    private int plethFlags;
+    private long plethOffset;
+    private int plethRsn;
+    private boolean pleth;
+
+    /** Reads the PLETH's fields, if the frame has one. */
+    void readPleth() {
+        pleth = decoded.has(HeaderKind.PLETH);
+        if (pleth) {
+            final int at = decoded.offset(HeaderKind.PLETH);
+            final int word = BigEndian.i32(buffer, at);
+            plethMsn = word >>> 8;
+            plethFlags = word & 0xFF;
+            plethOffset = BigEndian.u32(buffer, at + PlethFlyweight.MESSAGE_OFFSET_OFFSET);
+            plethRsn = BigEndian.i32(buffer, at + PlethFlyweight.RSN_OFFSET) >>> 8;
+        }
     }
 
     int plethMsn() {
-        return decoded.pleth().msn();
+        return plethMsn;
     }
 
     boolean plethFirst() {
-        return (BigEndian.u8(buffer, decoded.offset(HeaderKind.PLETH) + PlethFlyweight.FLAGS_OFFSET) & 0x80) != 0;
+        return (plethFlags & 0x80) != 0;
     }
 
     boolean plethLast() {
-        return (BigEndian.u8(buffer, decoded.offset(HeaderKind.PLETH) + PlethFlyweight.FLAGS_OFFSET) & 0x40) != 0;
+        return (plethFlags & 0x40) != 0;
     }
 
     long plethOffset() {
-        return decoded.pleth().messageOffset();
+        return plethOffset;
     }
 
     int plethRsn() {
-        return decoded.pleth().rsn();
+        return plethRsn;
     }
 
     /** The AETH syndrome byte, or -1 without an AETH. */
@@ -107,12 +127,6 @@ final class Frame {
         return decoded.aeth().msn();
     }
 
-    /** The 4-byte IPv4 source as an int, or 0 for IPv6. */
-    int ipv4Id() {
-        return decoded.has(HeaderKind.IPV4)
-            ? BigEndian.u16(buffer, decoded.offset(HeaderKind.IPV4) + Ipv4Flyweight.IDENTIFICATION_OFFSET) : 0;
-    }
-
     /** For a READ REQUEST: the read's length (reth.dmalen). */
     long readLength() {
         return decoded.reth().dmaLength();
@@ -126,11 +140,6 @@ final class Frame {
     /** True when the opcode starts a message: FIRST, ONLY, READ REQUEST, atomics. */
     boolean startsMessage() {
         return position.isFirst() || kind == OpKind.RDMA_READ_REQUEST || kind.isAtomic();
-    }
-
-    /** True when the opcode's layout is known for the frame's TVer and it carries a payload. */
-    boolean carriesPayload() {
-        return HeaderLayout.carriesPayload(opcode);
     }
 
     /** {@code frame N} for messages. */

@@ -10,6 +10,7 @@ import org.metaroce.mrct.wire.HeaderLayout;
 import org.metaroce.mrct.wire.OpKind;
 import org.metaroce.mrct.wire.Opcode;
 import org.metaroce.mrct.wire.Position;
+import org.metaroce.mrct.wire.Psn;
 import org.metaroce.mrct.wire.Transport;
 import org.metaroce.mrct.wire.header.Ipv4Flyweight;
 
@@ -21,6 +22,19 @@ import org.metaroce.mrct.wire.header.Ipv4Flyweight;
  * the device's own.
  */
 final class FrameChecks {
+    /** Per TVer (0, 1) and opcode: an RC opcode a device sends with that TVer (Table 2-1, Table D-4). */
+    private static final boolean[][] SENDABLE = new boolean[2][256];
+
+    static {
+        for (int tver = 0; tver < 2; tver++) {
+            for (int code = 0; code < 256; code++) {
+                final Opcode opcode = Opcode.valueOf(code);
+                SENDABLE[tver][code] = opcode.isMetaRoceV1() && opcode.transport() == Transport.RC
+                    && HeaderLayout.extensionHeaders(opcode, tver) != null;
+            }
+        }
+    }
+
     private FrameChecks() {
     }
 
@@ -140,7 +154,7 @@ final class FrameChecks {
                 field = "ip.df";
                 expected = "1";
                 actual = "0";
-            } else if (!f.ipChecksumValid()) {
+            } else if (!fr.ipChecksumOk) {
                 field = "ip.checksum";
                 expected = Text.hex(ip.computeChecksum());
                 actual = Text.hex(ip.checksum());
@@ -246,8 +260,7 @@ final class FrameChecks {
         }
         Judge.observe(c, flow, check);
         final Opcode opcode = fr.opcode;
-        final boolean known = opcode.isMetaRoceV1() && HeaderLayout.extensionHeaders(opcode, fr.tver) != null
-            && opcode.transport() == Transport.RC;
+        final boolean known = SENDABLE[fr.tver][opcode.code()];
         if (!known) {
             cx.judge.report(c, flow, check, Basis.DEFINITE, fr,
                 () -> "opcode " + opcode.name() + " is not one a " + (v1 ? "MetaRoCE v1 (TVer 1)" : "TVer 0 RC")
@@ -365,7 +378,7 @@ final class FrameChecks {
                     : new FieldDiff("sacketh.bitmap", "bit 0 clear", String.format("%016x", bitmap)));
         }
         if (type == AethSyndrome.Type.NAK || type == AethSyndrome.Type.RNR_NAK) {
-            final int i = org.metaroce.mrct.wire.Psn.diff(fr.psn, base);
+            final int i = Psn.diff(fr.psn, base);
             if (i > 0 && i < 64 && (bitmap & (Long.MIN_VALUE >>> i)) != 0) {
                 cx.judge.report(c, flow, Check.SACK, Basis.DEFINITE, fr,
                     () -> "the NAK rejects PSN " + Text.psn(fr.psn) + " yet its bitmap shows it recorded", null,
@@ -374,11 +387,11 @@ final class FrameChecks {
         }
         if (type == AethSyndrome.Type.ACK) {
             Judge.observe(c, flow, Check.ACK_FIELDS);
-            if (org.metaroce.mrct.wire.Psn.add(fr.psn, 1) != base) {
+            if (Psn.add(fr.psn, 1) != base) {
                 cx.judge.report(c, flow, Check.ACK_FIELDS, Basis.DEFINITE, fr,
                     () -> "the ACK has bth.psn " + Text.psn(fr.psn) + " and sacketh.base " + Text.psn(base)
                         + "; an ACK carries ePSN - 1 and ePSN", null,
-                    new FieldDiff("bth.psn", Text.psn(org.metaroce.mrct.wire.Psn.add(base, -1)), Text.psn(fr.psn)));
+                    new FieldDiff("bth.psn", Text.psn(Psn.add(base, -1)), Text.psn(fr.psn)));
             }
         }
     }

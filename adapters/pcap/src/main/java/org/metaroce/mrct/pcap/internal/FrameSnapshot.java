@@ -1,5 +1,6 @@
 package org.metaroce.mrct.pcap.internal;
 
+import java.util.Arrays;
 import java.util.Map;
 import org.metaroce.mrct.wire.FrameDescription;
 
@@ -25,6 +26,6 @@ record FrameSnapshot(long number, long tsNs, Flow flow, byte[] bytes, Map<String
 
     /** A cut frame was decoded from a zero-filled copy of its original length; keep only the captured bytes. */
     private static byte[] trim(final byte[] bytes, final Frame frame) {
-        return java.util.Arrays.copyOf(bytes, Math.min(bytes.length, frame.captured));
+        return Arrays.copyOf(bytes, Math.min(bytes.length, frame.captured));
     }
 }

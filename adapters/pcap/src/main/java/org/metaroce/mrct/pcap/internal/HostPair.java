@@ -1,6 +1,8 @@
 package org.metaroce.mrct.pcap.internal;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -58,8 +60,8 @@ final class HostPair {
     }
 
     private static boolean sameHosts(final Flow requester, final Flow responder) {
-        return java.util.Arrays.equals(requester.source, responder.destination)
-            && java.util.Arrays.equals(requester.destination, responder.source);
+        return Arrays.equals(requester.source, responder.destination)
+            && Arrays.equals(requester.destination, responder.source);
     }
 
     /** Joins two flows into one connection: {@code first} keeps its connection, {@code second}'s merges into it. */
@@ -71,7 +73,7 @@ final class HostPair {
         final Connection absorbed = kept == first.connection ? second.connection : first.connection;
         if (kept != absorbed) {
             kept.merge(absorbed);
-            kept.flows.sort(java.util.Comparator.comparingLong(f -> f.firstFrame));
+            kept.flows.sort(Comparator.comparingLong(f -> f.firstFrame));
         }
     }
 }

@@ -120,7 +120,7 @@ final class Judge {
                 why = "the capture may have missed a frame (--complete says it holds every frame)";
                 break;
             case CAPTURE_START:
-                why = "the capture may start after the connection did";
+                why = "the capture may start mid-connection";
                 break;
             case CAPTURE_COPY:
                 why = "the capture may hold two copies of one frame (taken on both hosts or on two interfaces)";

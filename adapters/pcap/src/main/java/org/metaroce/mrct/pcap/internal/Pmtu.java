@@ -36,6 +36,52 @@ final class Pmtu {
         return true;
     }
 
+    /** The candidates equal to {@code bytes} (a FIRST or MIDDLE packet's payload). */
+    static int equalTo(final long bytes) {
+        for (int i = 0; i < Connection.PMTUS.length; i++) {
+            if (Connection.PMTUS[i] == bytes) {
+                return 1 << i;
+            }
+        }
+        return 0;
+    }
+
+    /** The candidates of at least {@code bytes} (a LAST or ONLY packet's payload). */
+    static int atLeast(final long bytes) {
+        int mask = 0;
+        for (int i = 0; i < Connection.PMTUS.length; i++) {
+            if (Connection.PMTUS[i] >= bytes) {
+                mask |= 1 << i;
+            }
+        }
+        return mask;
+    }
+
+    /**
+     * The candidates dividing {@code offset}, which is not 0 (an offset is a multiple of the PMTU; every PMTU is a
+     * power of two).
+     */
+    static int dividing(final long offset) {
+        int mask = 0;
+        for (int i = 0; offset > 0 && i < Connection.PMTUS.length; i++) {
+            if ((offset & (Connection.PMTUS[i] - 1)) == 0) {
+                mask |= 1 << i;
+            }
+        }
+        return mask;
+    }
+
+    /** The candidates for which a read of {@code length} bytes takes {@code packets} PSNs. */
+    static int spanning(final long length, final long packets) {
+        int mask = 0;
+        for (int i = 0; i < Connection.PMTUS.length; i++) {
+            if (Connection.span(length, Connection.PMTUS[i]) == packets) {
+                mask |= 1 << i;
+            }
+        }
+        return mask;
+    }
+
     /** The smallest and largest span of a read of {@code length} bytes over the candidates: {min, max}. */
     long[] spans(final long length) {
         long lo = Long.MAX_VALUE;

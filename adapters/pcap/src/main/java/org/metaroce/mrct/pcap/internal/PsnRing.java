@@ -1,5 +1,6 @@
 package org.metaroce.mrct.pcap.internal;
 
+import java.util.Arrays;
 import org.metaroce.mrct.wire.Psn;
 
 /**
@@ -40,7 +41,10 @@ final class PsnRing {
     long[] lastTxNs;
     long[] firstFrame;
     long[] signature;
+    /** The ICRC of the first transmission a receiver accepts, to compare retransmissions with. */
     int[] identity;
+    /** That transmission's IPv4 ID, UDP source port and AckReq ({@link Retransmissions#variant}). */
+    long[] variant;
     long[] deliveredNs;
     long[] deliveredFrame;
     /** When the first transmission a receiver accepts was seen, or 0. */
@@ -72,6 +76,7 @@ final class PsnRing {
         firstFrame = new long[capacity];
         signature = new long[capacity];
         identity = new int[capacity];
+        variant = new long[capacity];
         deliveredNs = new long[capacity];
         deliveredFrame = new long[capacity];
         validNs = new long[capacity];
@@ -135,8 +140,8 @@ final class PsnRing {
             grow(Math.min(MAX, Integer.highestOneBit(Math.max(needed, 1) - 1) << 1));
         }
         if (added >= capacity()) {
-            java.util.Arrays.fill(flags, (byte) 0);
-            java.util.Arrays.fill(transmissions, (byte) 0);
+            Arrays.fill(flags, (byte) 0);
+            Arrays.fill(transmissions, (byte) 0);
         } else {
             for (int i = 0; i < added; i++) {
                 final int s = (hi + i) & mask;
@@ -201,6 +206,7 @@ final class PsnRing {
             firstFrame[to] = old.firstFrame[from];
             signature[to] = old.signature[from];
             identity[to] = old.identity[from];
+            variant[to] = old.variant[from];
             deliveredNs[to] = old.deliveredNs[from];
             deliveredFrame[to] = old.deliveredFrame[from];
             validNs[to] = old.validNs[from];
@@ -223,6 +229,7 @@ final class PsnRing {
         copy.firstFrame = firstFrame;
         copy.signature = signature;
         copy.identity = identity;
+        copy.variant = variant;
         copy.deliveredNs = deliveredNs;
         copy.deliveredFrame = deliveredFrame;
         copy.validNs = validNs;

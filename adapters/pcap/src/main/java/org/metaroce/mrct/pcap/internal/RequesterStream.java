@@ -134,7 +134,7 @@ final class RequesterStream {
                 final int first = firstPsn;
                 cx.judge.report(connection(), flow, Check.PSN_ORDER, Basis.CAPTURE_START, fr,
                     () -> "PSN " + Text.psn(p) + " is sent after PSN " + Text.psn(first) + " although it is lower",
-                    () -> "the capture starts mid-connection: PSN " + Text.psn(first)
+                    () -> "PSN " + Text.psn(first)
                         + " is the first seen, and this may be a retransmission of an earlier packet");
             }
         }
@@ -200,7 +200,7 @@ final class RequesterStream {
                 cx.judge.report(connection(), flow, Check.MSN, Basis.CAPTURE_START, fr,
                     () -> "the first request seen, " + fr.opcode.name() + " at PSN " + Text.psn(fr.psn)
                         + ", has pleth.msn " + msn + " (the first message of a QP has MSN 0)",
-                    () -> "the capture starts mid-connection: PSN " + Text.psn(fr.psn) + " is the first seen",
+                    () -> "PSN " + Text.psn(fr.psn) + " is the first seen",
                     new FieldDiff("pleth.msn", "0 (first message)", Text.number(msn)));
             }
         } else {
@@ -211,7 +211,7 @@ final class RequesterStream {
             cx.judge.report(connection(), flow, Check.OPCODE_SEQUENCE, Basis.CAPTURE_START, fr,
                 () -> "the first request seen is " + fr.opcode.name() + " at PSN " + Text.psn(fr.psn)
                     + ", which continues a message whose start is not in the capture",
-                () -> "the capture starts mid-connection: PSN " + Text.psn(fr.psn) + " is the first seen");
+                () -> "PSN " + Text.psn(fr.psn) + " is the first seen");
         }
         rsnChain = startClean && fr.tver == 1;
         nextRsn = 0;
@@ -239,6 +239,7 @@ final class RequesterStream {
         final int p = fr.psn;
         final Connection c = connection();
         Judge.observe(c, flow, Check.PSN_ORDER);
+        Judge.observe(c, flow, Check.PSN_CONSECUTIVE);
         legacy.onFirstTransmission(fr, cx);
         int span = 1;
         ReadOp read = null;
@@ -313,16 +314,7 @@ final class RequesterStream {
             return;
         }
         if (!copy) {
-            Judge.observe(c, flow, Check.RESEND_IDENTICAL);
-            final int identity = identity(fr);
-            if (identity != ring.identity[s] || (ring.opcode[s] & 0xFF) != fr.opcode.code()) {
-                final String was = Opcode.valueOf(ring.opcode[s] & 0xFF).name();
-                cx.judge.report(c, flow, Check.RESEND_IDENTICAL, Basis.DEFINITE, fr,
-                    () -> "the retransmission of PSN " + Text.psn(p) + " differs from its first transmission (frame "
-                        + earlier + ") in its opcode, extension headers or payload",
-                    null, new FieldDiff("packet", "as frame " + earlier + " (" + was + ")", fr.opcode.name()
-                        + (identity != ring.identity[s] ? ", other headers or payload" : "")));
-            }
+            checkRepeats(fr, cx, s, "the retransmission of PSN " + Text.psn(p));
         }
         legacy.onRetransmission(fr, cx, copy);
         if ((ring.flags[s] & PsnRing.VALID) == 0 && fr.receivable) {
@@ -373,7 +365,6 @@ final class RequesterStream {
     private void sent(final Frame fr, final int s) {
         if ((ring.flags[s] & PsnRing.SENT) == 0) {
             ring.firstFrame[s] = fr.number;
-            ring.identity[s] = identity(fr);
             ring.opcode[s] = (byte) fr.opcode.code();
         }
         ring.transmissions[s] = (byte) Math.min(127, ring.transmissions[s] + 1);
@@ -382,6 +373,7 @@ final class RequesterStream {
         if (fr.receivable && ring.validNs[s] == 0) {
             ring.validNs[s] = fr.tsNs;
             ring.pkey[s] = (char) fr.pkey;
+            remember(fr, s);
         }
         ring.flags[s] |= PsnRing.SENT | (fr.receivable ? PsnRing.VALID : 0);
     }
@@ -397,8 +389,10 @@ final class RequesterStream {
         ring.lastTxNs[s] = fr.tsNs;
         ring.firstFrame[s] = fr.number;
         ring.signature[s] = fr.signature;
-        ring.identity[s] = identity(fr);
         ring.validNs[s] = fr.receivable ? fr.tsNs : 0;
+        if (fr.receivable) {
+            remember(fr, s);
+        }
         ring.pkey[s] = (char) fr.pkey;
         ring.opcode[s] = (byte) fr.opcode.code();
         ring.payload[s] = (char) Math.min(0xFFFF, fr.payloadLength);
@@ -414,36 +408,51 @@ final class RequesterStream {
         ring.reth[s] = fr.decoded.has(HeaderKind.RETH) ? rethHash(fr) : 0;
     }
 
+    /** Keeps what {@link #checkRepeats} compares a retransmission with. */
+    private void remember(final Frame fr, final int s) {
+        if (!fr.cut) {
+            ring.identity[s] = fr.decoded.icrcOnWire();
+            ring.variant[s] = Retransmissions.variant(fr);
+        } else {
+            ring.validNs[s] = 0;
+        }
+    }
+
     static int rethHash(final Frame fr) {
         final long va = fr.decoded.reth().va();
         return (int) (va ^ (va >>> 32)) * 31 + fr.decoded.reth().rkey() * 17 + (int) fr.decoded.reth().dmaLength();
     }
 
     /**
-     * What a retransmission must repeat (section 13.7), hashed: the opcode, SE, pad count, TVer, P_Key, dqpn and PSN,
-     * every extension header, the payload length and a sample of 16 words of payload (not all of it: hashing every
-     * byte of every request would cost more than the rest of the analysis).
+     * MR-RTX-006: a retransmission repeats the packet first sent on its PSN, but for the fields section 13.7 lets it
+     * change ({@link Retransmissions}). Compared only when both carry a right ICRC and neither was cut by the capture.
      */
-    static int identity(final Frame fr) {
-        final java.nio.ByteBuffer b = fr.buffer;
-        final int bth = fr.decoded.offset(HeaderKind.BTH);
-        int h = b.getInt(bth) * 31 + (b.getInt(bth + 4) & 0x00FF_FFFF) * 17 + (b.getInt(bth + 8) & 0x00FF_FFFF);
-        final int payload = fr.decoded.payloadOffset();
-        for (int i = bth + 12; i + 4 <= payload; i += 4) {
-            h = h * 31 + b.getInt(i);
+    private void checkRepeats(final Frame fr, final Context cx, final int s, final String what) {
+        final Connection c = connection();
+        if (fr.cut || !fr.icrcOk || !ring.flag(s, PsnRing.VALID) || ring.validNs[s] == 0) {
+            return;
         }
-        h = h * 31 + fr.payloadLength;
-        if (!fr.cut && fr.payloadLength >= 4) {
-            final int step = Math.max(4, (fr.payloadLength / 16) & ~3);
-            for (int i = 0; i + 4 <= fr.payloadLength; i += step) {
-                h = h * 31 + b.getInt(payload + i);
-            }
+        Judge.observe(c, flow, Check.RESEND_IDENTICAL);
+        final boolean sameOpcode = (ring.opcode[s] & 0xFF) == fr.opcode.code();
+        if (sameOpcode && cx.retransmissions.repeats(fr, ring.identity[s], ring.variant[s])) {
+            return;
         }
-        return h;
+        final long earlier = ring.firstFrame[s];
+        final String was = Opcode.valueOf(ring.opcode[s] & 0xFF).name();
+        cx.judge.report(c, flow, Check.RESEND_IDENTICAL, Basis.DEFINITE, fr,
+            () -> what + " differs from its first transmission (frame " + earlier + ") in "
+                + (sameOpcode ? "its headers or payload" : "its opcode") + ", beyond the fields a retransmission "
+                + "may change (UDP source port, IPv4 ID, ECN, flow label, AckReq)",
+            null, new FieldDiff("packet", "as frame " + earlier + " (" + was + ")", fr.opcode.name()
+                + (sameOpcode ? " with other headers or payload" : "")));
     }
 
     /** Makes the ring reach {@code newHi}, judging the PSNs it forgets at the bottom. */
     private void extendRing(final int newHi, final Context cx) {
+        if (Psn.distance(ring.lo, newHi) <= ring.capacity()) {
+            ring.extendTo(newHi, ring.lo);
+            return;
+        }
         final int forget = ring.wouldForget(newHi, unaKnown ? una : ring.lo);
         for (int i = 0; i < forget; i++) {
             gapCheck(Psn.add(ring.lo, i), cx);
@@ -573,14 +582,7 @@ final class RequesterStream {
                 return;
             }
             if ((ring.flags[s] & PsnRing.SENT) != 0 && !copy) {
-                Judge.observe(c, flow, Check.RESEND_IDENTICAL);
-                if (identity(fr) != ring.identity[s]) {
-                    final long earlier = ring.firstFrame[s];
-                    cx.judge.report(c, flow, Check.RESEND_IDENTICAL, Basis.DEFINITE, fr,
-                        () -> "the READ REQUEST at PSN " + Text.psn(x) + " differs from the one sent before on that "
-                            + "PSN (frame " + earlier + ")", null,
-                        new FieldDiff("packet", "as frame " + earlier, "other headers"));
-                }
+                checkRepeats(fr, cx, s, "the READ REQUEST at PSN " + Text.psn(x));
             }
             sent(fr, s);
         }
@@ -655,7 +657,9 @@ final class RequesterStream {
         }
         final int mq = ring.msn[sq];
         final int mp = ring.msn[sp];
-        Judge.observe(c, flow, Check.MSN);
+        if (pStarts) {
+            Judge.observe(c, flow, Check.MSN);
+        }
         final int expected = qEnds ? Psn.add(mq, 1) : mq;
         if (mp != expected) {
             cx.judge.report(c, flow, Check.MSN, Basis.DEFINITE, fr,
@@ -670,7 +674,6 @@ final class RequesterStream {
         final long opOffset = ring.offset[sp] & 0xFFFF_FFFFL;
         final int pmtu = flow.pmtu.value();
         final long step = pmtu > 0 ? pmtu : ring.payload[sq];
-        Judge.observe(c, flow, Check.OFFSET);
         if (opOffset != oqOffset + step) {
             cx.judge.report(c, flow, Check.OFFSET, Basis.DEFINITE, fr,
                 () -> op.name() + " at PSN " + Text.psn(p) + " (frame " + frameP + ") has pleth.offset " + opOffset
@@ -713,10 +716,11 @@ final class RequesterStream {
         final boolean sendOrWrite = fr.kind == OpKind.SEND || fr.kind == OpKind.RDMA_WRITE;
         if (sendOrWrite && (position == Position.FIRST || position == Position.MIDDLE) && !fr.cut) {
             Judge.observe(c, flow, Check.SEGMENT_SIZE);
-            final int bit = Connection.maskOf(pmtu -> pmtu == fr.payloadLength);
-            final String was = flow.pmtu.describe();
+            final int bit = Pmtu.equalTo(fr.payloadLength);
+            final int before = flow.pmtu.mask;
             final long from = flow.pmtu.frame;
             if (!flow.pmtu.narrow(bit, fr.number)) {
+                final String was = Connection.describe(before);
                 cx.judge.report(c, flow, Check.SEGMENT_SIZE, Basis.DEFINITE, fr,
                     () -> fr.opcode.name() + " at PSN " + Text.psn(fr.psn) + " carries " + fr.payloadLength
                         + " bytes; a FIRST or MIDDLE packet carries exactly the PMTU"
@@ -729,8 +733,9 @@ final class RequesterStream {
         }
         if (sendOrWrite && position.isLast() && !fr.cut) {
             Judge.observe(c, flow, Check.MESSAGE_LENGTH);
-            final String was = flow.pmtu.describe();
-            if (!flow.pmtu.narrow(Connection.maskOf(pmtu -> pmtu >= fr.payloadLength), fr.number)) {
+            final int before = flow.pmtu.mask;
+            if (!flow.pmtu.narrow(Pmtu.atLeast(fr.payloadLength), fr.number)) {
+                final String was = Connection.describe(before);
                 cx.judge.report(c, flow, Check.MESSAGE_LENGTH, Basis.DEFINITE, fr,
                     () -> fr.opcode.name() + " at PSN " + Text.psn(fr.psn) + " carries " + fr.payloadLength
                         + " bytes, more than the PMTU (" + was + ")", null,
@@ -776,8 +781,9 @@ final class RequesterStream {
             }
         } else {
             Judge.observe(c, flow, Check.OFFSET);
-            final String was = flow.pmtu.describe();
-            if (!flow.pmtu.narrow(Connection.maskOf(pmtu -> offset > 0 && offset % pmtu == 0), fr.number)) {
+            final int before = flow.pmtu.mask;
+            if (!flow.pmtu.narrow(Pmtu.dividing(offset), fr.number)) {
+                final String was = Connection.describe(before);
                 cx.judge.report(c, flow, Check.OFFSET, Basis.DEFINITE, fr,
                     () -> fr.opcode.name() + " at PSN " + Text.psn(fr.psn) + " has pleth.offset " + offset
                         + ", not a non-zero multiple of the PMTU (" + was + ")", null,

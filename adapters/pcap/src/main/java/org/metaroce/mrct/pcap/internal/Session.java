@@ -2,6 +2,7 @@ package org.metaroce.mrct.pcap.internal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,9 +17,11 @@ import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.HeaderLayout;
 import org.metaroce.mrct.wire.OpKind;
 import org.metaroce.mrct.wire.Opcode;
+import org.metaroce.mrct.wire.Position;
+import org.metaroce.mrct.wire.Psn;
+import org.metaroce.mrct.wire.RoceVersion;
 import org.metaroce.mrct.wire.capture.CaptureReader;
 import org.metaroce.mrct.wire.header.Ipv4Flyweight;
-import org.metaroce.mrct.wire.header.PlethFlyweight;
 
 /**
  * The analysis of one capture file, streamed: one {@link CaptureReader}, one {@link FrameDecoder}, one reused
@@ -49,6 +52,7 @@ final class Session {
     private final Frame frame = new Frame();
     private final FlowTable flows = new FlowTable();
     private final Cnps cnps;
+    private final FlowTable.Factory factory = this::newFlow;
     private final List<Connection> finished = new ArrayList<>();
     private ByteBuffer scratch = ByteBuffer.allocate(1 << 16);
 
@@ -180,7 +184,7 @@ final class Session {
                 out[n++] = (byte) c;
             }
         }
-        return new String(out, 0, n, java.nio.charset.StandardCharsets.UTF_8);
+        return new String(out, 0, n, StandardCharsets.UTF_8);
     }
 
     private void analyse(final CaptureReader reader) {
@@ -244,7 +248,7 @@ final class Session {
             malformed(fr);
             return;
         }
-        if (decoded.version() != org.metaroce.mrct.wire.RoceVersion.V2) {
+        if (decoded.version() != RoceVersion.V2) {
             otherLinkFrames++;
             return;
         }
@@ -292,8 +296,10 @@ final class Session {
         fr.sourcePort = BigEndian.u16(b, d.offset(HeaderKind.UDP));
         fr.ecn = d.ecn();
         fr.payloadLength = d.payloadLength();
+        fr.readPleth();
         fr.icrcOk = fr.cut || d.icrcValid();
-        boolean receivable = fr.icrcOk && d.ipChecksumValid() && d.udpChecksumValid() && d.layoutKnown()
+        fr.ipChecksumOk = d.ipChecksumValid();
+        boolean receivable = fr.icrcOk && fr.ipChecksumOk && d.udpChecksumValid() && d.layoutKnown()
             && (fr.tver == 0 || fr.tver == 1);
         if (receivable && !HeaderLayout.carriesPayload(fr.opcode) && !fr.cut && d.dataRegionLength() != 0) {
             receivable = false;
@@ -301,11 +307,10 @@ final class Session {
         if (receivable && !fr.cut && d.dataRegionLength() % 4 != 0) {
             receivable = false;
         }
-        if (receivable && d.has(HeaderKind.PLETH)) {
-            final int flags = BigEndian.u8(b, d.offset(HeaderKind.PLETH) + PlethFlyweight.FLAGS_OFFSET);
-            final boolean first = fr.position.isFirst() || fr.position == org.metaroce.mrct.wire.Position.NONE;
-            final boolean last = fr.position.isLast() || fr.position == org.metaroce.mrct.wire.Position.NONE;
-            receivable = ((flags & 0x80) != 0) == first && ((flags & 0x40) != 0) == last;
+        if (receivable && fr.hasPleth()) {
+            final boolean first = fr.position.isFirst() || fr.position == Position.NONE;
+            final boolean last = fr.position.isLast() || fr.position == Position.NONE;
+            receivable = fr.plethFirst() == first && fr.plethLast() == last;
         }
         fr.receivable = receivable;
         final long icrc = fr.cut ? 0 : d.icrcOnWire() & 0xFFFF_FFFFL;
@@ -318,15 +323,19 @@ final class Session {
     private Flow flowOf(final Frame fr, final int ipVersion, final int dqpn) {
         final DecodedFrame d = fr.decoded;
         final int ip = d.offset(ipVersion == 4 ? HeaderKind.IPV4 : HeaderKind.IPV6);
-        return flows.lookup(fr.buffer, ip, ipVersion, dqpn, (source, destination, q) -> {
-            final Connection c = new Connection(name, evidenceCase, fr.number);
-            final Flow flow = new Flow(source, destination, q, fr.number, fr.tsNs, c, origin);
-            flow.judged = fr.judged;
-            if (mode != Mode.AUTO) {
-                c.tver = mode == Mode.LEGACY ? 0 : 1;
-            }
-            return flow;
-        });
+        return flows.lookup(fr.buffer, ip, ipVersion, dqpn, factory);
+    }
+
+    /** Creates the flow of the current frame's key (a method reference made once: it reads {@link #frame}). */
+    private Flow newFlow(final byte[] source, final byte[] destination, final int q) {
+        final Frame fr = frame;
+        final Connection c = new Connection(name, evidenceCase, fr.number);
+        final Flow flow = new Flow(source, destination, q, fr.number, fr.tsNs, c, origin);
+        flow.judged = fr.judged;
+        if (mode != Mode.AUTO) {
+            c.tver = mode == Mode.LEGACY ? 0 : 1;
+        }
+        return flow;
     }
 
     private void dispatch(final Frame fr) {
@@ -355,7 +364,7 @@ final class Session {
         }
         if (fr.isRequest() && fr.opcode.isMetaRoceV1()) {
             final boolean firstTx = !flow.requests.started
-                || !org.metaroce.mrct.wire.Psn.isBefore(fr.psn, flow.requests.next)
+                || !Psn.isBefore(fr.psn, flow.requests.next)
                 || !flow.requests.ring.has(fr.psn, PsnRing.SENT);
             flow.requests.onRequest(fr, cx);
             flow.spray.onData(fr, firstTx, cx);
@@ -390,7 +399,7 @@ final class Session {
     /** The PSN an answer points at, for pairing: its cumulative point for an ACK, its own PSN otherwise. */
     private static int answerPsn(final Frame fr) {
         if (fr.kind == OpKind.ACKNOWLEDGE && fr.decoded.has(HeaderKind.SACKETH)) {
-            return org.metaroce.mrct.wire.Psn.add(fr.decoded.sacketh().basePsn(), -1);
+            return Psn.add(fr.decoded.sacketh().basePsn(), -1);
         }
         if (fr.kind == OpKind.ACKNOWLEDGE && fr.syndromeType() == AethSyndrome.Type.NAK) {
             return fr.psn;
@@ -425,6 +434,7 @@ final class Session {
         fr.kind = fr.opcode.kind();
         fr.position = fr.opcode.position();
         fr.dqpn = dqpn;
+        fr.readPleth();
         final Flow flow = flowOf(fr, ipVersion, dqpn);
         fr.flow = flow;
         flow.frames++;
