@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "mrct", mixinStandardHelpOptions = true, versionProvider = Version.class,
     description = "The MetaRoCE conformance test suite.",
     subcommands = {RunCommand.class, ListCommand.class, ExplainCommand.class, SpecCommand.class,
-        FaultsCommand.class, ReportCommand.class, DecodeCommand.class, ServeCommand.class})
+        FaultsCommand.class, ReportCommand.class, DecodeCommand.class, AnalyzeCommand.class, ServeCommand.class})
 public final class Main implements Runnable {
     private final PrintStream out;
     private final PrintStream err;

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Times tshark and mrct analyze over the same generated MetaRoCE capture, side by side.
+#
+#   bench/analyze-compare.sh [FRAMES] [clean|eventful] [HEAP]
+#       FRAMES   frames to generate (default 1000000, about 0.85 GB)
+#       KIND     eventful (default: losses, selective retransmissions, CE marks, CNPs, spraying) or clean
+#       HEAP     -Xmx of the mrct JVMs (default 256m: the heap mrct analyze promises to stay under)
+#
+# Works from any directory: builds cli/target/mrct.jar with Maven, writes the capture with
+# org.metaroce.mrct.pcap.GenerateTraffic into a temporary directory (removed on exit; set TMPDIR to put it
+# elsewhere), prints the load of the machine, then runs, each on the same file:
+#   tshark -n -r FILE -T fields -e infiniband.bth.psn > /dev/null                    (as bench/tshark-compare.sh)
+#   java -Xmx$HEAP -jar mrct.jar analyze --format MARKDOWN FILE                     (the whole command, one pass)
+#   java -Xmx$HEAP -cp mrct.jar org.metaroce.mrct.pcap.AnalyzeThroughput FILE 5       (5 passes in one JVM)
+# and prints wall-clock and CPU rates and their ratios to tshark's. The JVMs run with the JDK's default JIT (the
+# ./mrct launcher's C1-only flags favour start-up, not throughput). The whole command writes only summary.md, so
+# that the report writers' cost (which grows with the number of cases, not of frames) stays out of the figures.
+set -euo pipefail
+
+root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+frames="${1:-1000000}"
+kind="${2:-eventful}"
+heap="${3:-256m}"
+jar="$root/cli/target/mrct.jar"
+java_cmd="java"
+if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then java_cmd="$JAVA_HOME/bin/java"; fi
+
+if ! command -v tshark >/dev/null 2>&1; then
+  echo "analyze-compare: tshark is not installed (apt-get install tshark)" >&2
+  exit 2
+fi
+
+echo "analyze-compare: building the CLI jar (mvn -pl cli -am package)..." >&2
+(cd "$root" && mvn -B -q -ntp -pl cli -am package -DskipTests >&2)
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/mrct-analyze-compare.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+capture="$work/metaroce.pcap"
+"$java_cmd" -cp "$jar" org.metaroce.mrct.pcap.GenerateTraffic "$capture" "$frames" "$kind" | tee "$work/gen.out"
+frames=$(sed -n 's/^wrote \([0-9]*\) frames.*/\1/p' "$work/gen.out")
+bytes=$(stat -c %s "$capture")
+
+# timed NAME CMD...: runs CMD with bash's `time`, keeps its wall-clock and user+system CPU seconds in
+# $work/NAME.time ("wall cpu"); CMD's own standard error goes to $work/NAME.err
+TIMEFORMAT='%3R %3U %3S'
+timed() {
+  local name="$1" status=0; shift
+  { time "$@" 2>"$work/$name.err"; } 2>"$work/$name.raw" || status=$?
+  awk '{ printf "%s %.3f\n", $1, $2 + $3 }' "$work/$name.raw" > "$work/$name.time"
+  return "$status"
+}
+wall() { cut -d' ' -f1 "$work/$1.time"; }
+cpu() { cut -d' ' -f2 "$work/$1.time"; }
+
+echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) before the runs"
+echo "capture: $frames frames ($kind), $bytes bytes"
+echo "tshark: $(tshark -v 2>/dev/null | head -1)"
+
+timed tshark tshark -n -r "$capture" -T fields -e infiniband.bth.psn > /dev/null || {
+  echo "analyze-compare: tshark failed:" >&2; cat "$work/tshark.err" >&2; exit 1; }
+echo "tshark: $(wall tshark) s wall, $(cpu tshark) s CPU"
+
+echo "mrct analyze (one process, one pass):"
+status=0
+timed analyze "$java_cmd" -Xmx"$heap" -jar "$jar" analyze --format MARKDOWN --report-dir "$work/reports" \
+  "$capture" > "$work/analyze.out" || status=$?
+if [ "$status" -gt 1 ]; then echo "analyze-compare: mrct analyze failed:" >&2; cat "$work/analyze.err" >&2; exit 1; fi
+tail -2 "$work/analyze.out" | head -1
+echo "mrct analyze: $(wall analyze) s wall, $(cpu analyze) s CPU"
+
+echo "mrct AnalyzeThroughput (5 passes in one JVM):"
+"$java_cmd" -Xmx"$heap" -cp "$jar" org.metaroce.mrct.pcap.AnalyzeThroughput "$capture" 5 | tee "$work/mrct.out"
+summary="$(grep '^first_pass_fps=' "$work/mrct.out")"
+value() { sed -n "s/.*$1=\([0-9]*\).*/\1/p" <<<"$summary"; }
+first=$(value first_pass_fps)
+best=$(value best_fps)
+best_cpu=$(value best_cpu_fps)
+echo "machine: load average $(cut -d' ' -f1-3 /proc/loadavg) after the runs"
+
+awk -v n="$frames" -v t="$(wall tshark)" -v tc="$(cpu tshark)" -v a="$(wall analyze)" -v ac="$(cpu analyze)" \
+    -v first="$first" -v best="$best" -v bc="$best_cpu" 'BEGIN {
+  tshark = n / t; tshark_cpu = n / tc
+  printf "\n%-56s %14s %10s %14s %10s\n", "", "frames/s", "x tshark", "per CPU s", "x tshark"
+  printf "%-56s %14.0f %10s %14.0f %10s\n", "tshark -T fields -e infiniband.bth.psn", tshark, "1.0", tshark_cpu, "1.0"
+  printf "%-56s %14.0f %10.1f %14.0f %10.1f\n", "mrct analyze, whole process (JVM start, cold JIT)", n / a,
+    n / a / tshark, n / ac, n / ac / tshark_cpu
+  printf "%-56s %14.0f %10.1f %14s %10s\n", "mrct analysis, first pass (cold JIT, no JVM start)", first,
+    first / tshark, "", ""
+  printf "%-56s %14.0f %10.1f %14.0f %10.1f\n", "mrct analysis, best pass (steady state)", best, best / tshark, bc,
+    bc / tshark_cpu
+}'

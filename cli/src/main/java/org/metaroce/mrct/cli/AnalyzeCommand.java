@@ -1,0 +1,208 @@
+package org.metaroce.mrct.cli;
+
+import java.io.IOException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.metaroce.mrct.harness.profile.DeviceProfile;
+import org.metaroce.mrct.harness.profile.ProfileLoader;
+import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.RunInfo;
+import org.metaroce.mrct.harness.result.RunListener;
+import org.metaroce.mrct.harness.result.RunSummary;
+import org.metaroce.mrct.harness.result.Verdict;
+import org.metaroce.mrct.harness.spec.Specification;
+import org.metaroce.mrct.pcap.CaptureAnalyzer;
+import org.metaroce.mrct.pcap.FileOutcome;
+import org.metaroce.mrct.pcap.Outcome;
+import org.metaroce.mrct.reports.ReportFormat;
+import org.metaroce.mrct.reports.ReportWriteException;
+import org.metaroce.mrct.reports.Reports;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code mrct analyze CAPTURE...}: checks recorded traffic against every rule the wire shows, with the same reports
+ * as {@code mrct run} and a short summary on the standard output. Exit status 0 when no violation was seen, 1 when a
+ * check found one, 2 when a capture could not be read to its end (one line on the error stream each: file, byte
+ * offset, record, reason) or on a usage error.
+ */
+@Command(name = "analyze", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Checks pcap or pcapng captures against every MetaRoCE rule observable on the wire.",
+        "Rebuilds each connection from both directions and reports one case per (connection, rule): PASS, FAIL, or "
+            + "INCONCLUSIVE when the capture cannot prove a finding (it may start mid-connection, miss frames, or "
+            + "hold a frame twice).",
+        "Exit status: 0 no violation seen, 1 violations, 2 a capture could not be read (or a usage error)."})
+final class AnalyzeCommand implements Callable<Integer> {
+    /** Violations printed on the standard output; the reports hold them all. */
+    private static final int SHOWN = 20;
+
+    @ParentCommand
+    private Main main;
+
+    @Parameters(arity = "1..*", paramLabel = "CAPTURE", description = "pcap or pcapng files (Ethernet or Linux "
+        + "cooked); mrct evidence files are judged case by case, on the device's frames")
+    private List<String> files;
+
+    @Option(names = "--report-dir", paramLabel = "DIR", description = "where to write the reports "
+        + "(default reports/<timestamp>/)")
+    private Path reportDir;
+
+    @Option(names = "--format", split = ",", paramLabel = "FORMAT",
+        description = "report formats: JSON, JUNIT, HTML, MARKDOWN, EVIDENCE (default all)")
+    private List<ReportFormat> formats = new ArrayList<>();
+
+    @ArgGroup(exclusive = true)
+    private ModeChoice mode;
+
+    @Option(names = "--profile", paramLabel = "FILE", description = "the device profile: its declared parameters "
+        + "(windows, timers, CNP pacing) are taken as the QPs' values; default: the defaults of Appendix B, and a "
+        + "finding that only they support is INCONCLUSIVE")
+    private Path profilePath;
+
+    @Option(names = "--complete", description = "the captures hold every frame both ends sent, once each, from the "
+        + "start of each connection, with nothing lost on the way: findings that a missing or doubled frame could "
+        + "explain become violations")
+    private boolean complete;
+
+    /** --legacy, --metaroce or --auto. */
+    static final class ModeChoice {
+        @Option(names = "--auto", description = "judge each connection by its bth.tver (default): TVer 0 by the "
+            + "legacy rules of section 16, TVer 1 by MetaRoCE v1")
+        boolean auto;
+
+        @Option(names = "--legacy", description = "every connection is plain RoCEv2 (TVer 0)")
+        boolean legacy;
+
+        @Option(names = "--metaroce", description = "every connection is MetaRoCE v1 (TVer 1)")
+        boolean metaroce;
+
+        CaptureAnalyzer.Mode value() {
+            return legacy ? CaptureAnalyzer.Mode.LEGACY : metaroce ? CaptureAnalyzer.Mode.METAROCE
+                : CaptureAnalyzer.Mode.AUTO;
+        }
+    }
+
+    @Override
+    public Integer call() {
+        final Specification spec = Specification.bundled();
+        final DeviceProfile profile;
+        try {
+            profile = profilePath == null ? null : ProfileLoader.load(profilePath, spec);
+        } catch (ProfileLoader.ProfileException e) {
+            main.err().println("mrct analyze: " + e.getMessage().replace('\n', ' ').replace("  ", " "));
+            return ExitStatus.UNREADABLE;
+        }
+        final Path dir = reportDir != null ? reportDir : Paths.get("reports", DateTimeFormatter
+            .ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(Clock.systemUTC().instant()));
+        final Set<ReportFormat> chosen = formats.isEmpty() ? EnumSet.allOf(ReportFormat.class)
+            : EnumSet.copyOf(formats);
+        final List<Path> paths = new ArrayList<>();
+        for (final String name : files) {
+            try {
+                paths.add(Path.of(name));
+            } catch (InvalidPathException e) {
+                main.err().println("mrct analyze: " + name + ": not a valid path: " + e.getReason());
+                return ExitStatus.UNREADABLE;
+            }
+        }
+        final CaptureAnalyzer analyzer = new CaptureAnalyzer(spec, new CaptureAnalyzer.Options(
+            mode == null ? CaptureAnalyzer.Mode.AUTO : mode.value(), profile, complete, Version.current()));
+        final Outcome outcome;
+        final Summary summary = new Summary();
+        try {
+            final RunListener reports = Reports.open(dir, chosen, spec);
+            outcome = analyzer.analyze(paths, files, new RunListener() {
+                @Override
+                public void runStarted(final RunInfo info) {
+                    reports.runStarted(info);
+                }
+
+                @Override
+                public void caseStarted(final String id, final int index, final int total) {
+                    reports.caseStarted(id, index, total);
+                }
+
+                @Override
+                public void caseFinished(final CaseResult result) {
+                    reports.caseFinished(result);
+                    summary.add(result);
+                }
+
+                @Override
+                public void runFinished(final RunInfo info, final RunSummary runSummary) {
+                    reports.runFinished(info, runSummary);
+                }
+            });
+        } catch (IOException | ReportWriteException e) {
+            main.err().println("mrct analyze: cannot write the reports: " + e.getMessage());
+            return ExitStatus.UNREADABLE;
+        }
+        for (final FileOutcome file : outcome.files()) {
+            if (file.problem() != null) {
+                main.err().println("mrct analyze: " + file.name() + ": " + file.problem());
+            }
+        }
+        print(outcome, summary, dir);
+        if (outcome.unreadable()) {
+            return ExitStatus.UNREADABLE;
+        }
+        return outcome.violated() ? 1 : ExitStatus.OK;
+    }
+
+    /** The connections' summary lines, gathered as the cases go by. */
+    private static final class Summary {
+        final List<String> connections = new ArrayList<>();
+
+        void add(final CaseResult result) {
+            if (result.rules().isEmpty() && result.id().endsWith("/summary")) {
+                connections.add(result.id().substring(0, result.id().length() - "/summary".length()) + " "
+                    + result.title() + ": " + result.reason() + (result.verdict() == Verdict.PASS ? ""
+                    : " [" + result.verdict() + "]"));
+            }
+        }
+    }
+
+    private void print(final Outcome outcome, final Summary summary, final Path dir) {
+        for (final FileOutcome file : outcome.files()) {
+            main.out().println(file.name() + ": " + file.frames() + " frames, " + file.roceFrames() + " RoCE, "
+                + file.connections() + " connection" + (file.connections() == 1 ? "" : "s")
+                + (file.evidence() ? " (mrct evidence: the device's frames judged, case by case)" : "")
+                + (file.cutFrames() > 0 ? ", " + file.cutFrames() + " cut short by the snap length" : "")
+                + (file.otherLinkFrames() > 0 ? ", " + file.otherLinkFrames() + " not analysed (link type or RoCEv1)"
+                : "") + String.format(Locale.ROOT, " in %.2f s", file.elapsedNs() / 1e9));
+        }
+        int shown = 0;
+        for (final String line : summary.connections) {
+            if (shown++ == SHOWN) {
+                main.out().println("  and " + (summary.connections.size() - SHOWN) + " more connections");
+                break;
+            }
+            main.out().println("  " + line);
+        }
+        final List<String> violations = outcome.violations();
+        for (int i = 0; i < Math.min(SHOWN, violations.size()); i++) {
+            main.out().println("FAIL " + violations.get(i));
+        }
+        if (violations.size() > SHOWN) {
+            main.out().println("and " + (violations.size() - SHOWN) + " more failing checks (see the reports)");
+        }
+        final var checks = outcome.checks();
+        main.out().println(outcome.summary().overall() + ": " + outcome.summary().reason() + " (checks: "
+            + checks.get(Verdict.PASS) + " PASS, " + checks.get(Verdict.FAIL) + " FAIL, "
+            + checks.get(Verdict.INCONCLUSIVE) + " INCONCLUSIVE)");
+        main.out().println("reports: " + dir.toAbsolutePath().normalize());
+    }
+}
