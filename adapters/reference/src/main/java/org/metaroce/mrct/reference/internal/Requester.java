@@ -31,15 +31,17 @@ import org.metaroce.mrct.wire.RnrTimer;
 final class Requester {
     private final Device device;
     private final QueuePair qp;
-    private final RequestWriter writer;
+    /** Created when the QP first sends (idle QPs stay small). */
+    private RequestWriter writer;
     /** Posted WQEs not yet completed, in posting order. */
-    private final ArrayDeque<SendWork> queue = new ArrayDeque<>();
+    // small initial capacities: a device may hold 65,536 idle QPs (issue: idle state under 1 KiB); they grow on use
+    private final ArrayDeque<SendWork> queue = new ArrayDeque<>(1);
     /** Sent PSNs from una on. */
     private final Map<Integer, PsnState> flight = new HashMap<>();
     /** PSNs whose retransmission is due, in the order they are to be sent. */
-    private final ArrayDeque<Integer> retransmit = new ArrayDeque<>();
+    private final ArrayDeque<Integer> retransmit = new ArrayDeque<>(1);
     /** The last READs completed, to tell late duplicate responses from unexpected ones. */
-    private final ArrayDeque<SendWork> completedReads = new ArrayDeque<>();
+    private final ArrayDeque<SendWork> completedReads = new ArrayDeque<>(1);
     private int nextPsn;
     private int una;
     private int cumulative;
@@ -50,11 +52,20 @@ final class Requester {
     private long txSeq;
     private int sinceAckReq;
     private int retries;
+    private static final int[] NO_COUNTS = new int[0];
+    private static final PsnState[] NO_STATES = new PsnState[0];
     /** PSNs in the flight not delivered (the timer's D depends on it). */
     private int undelivered;
+    private RequestWriter writer() {
+        if (writer == null) {
+            writer = new RequestWriter(device, qp);
+        }
+        return writer;
+    }
+
     /** Scratch of {@link #inferLoss}: per window index, the delivered later PSNs, and the states. */
-    private int[] laterCounts = new int[128];
-    private PsnState[] states = new PsnState[128];
+    private int[] laterCounts = NO_COUNTS;
+    private PsnState[] states = NO_STATES;
     /** Section 13.4: the PSN of an acknowledgement probe to send, or -1. */
     private int probePsn = -1;
     private int rnrRetries;
@@ -66,7 +77,7 @@ final class Requester {
     Requester(final Device device, final QueuePair qp) {
         this.device = device;
         this.qp = qp;
-        this.writer = new RequestWriter(device, qp);
+
         this.nextPsn = qp.sqPsn;
         this.una = qp.sqPsn;
         this.cumulative = qp.sqPsn;
@@ -148,7 +159,7 @@ final class Requester {
                 if (work.contains(psn) && !work.isRead() && !work.isAtomic()) {
                     device.count(Counter.RETRANSMITTED, qp);
                     final int index = Psn.distance(work.firstPsn, psn);
-                    return writer.request(work, index, psn, (long) index * qp.pmtu, true);
+                    return writer().request(work, index, psn, (long) index * qp.pmtu, true);
                 }
             }
         }
@@ -199,7 +210,7 @@ final class Requester {
         if (startTimer) {
             startTimer();
         }
-        final byte[] frame = writer.request(work, index, psn, work.isRead() ? 0 : (long) index * qp.pmtu, ackReq);
+        final byte[] frame = writer().request(work, index, psn, work.isRead() ? 0 : (long) index * qp.pmtu, ackReq);
         if (device.has(Fault.COMPLETE_BEFORE_ACK) && work.fullySent() && !work.isRead() && !work.isAtomic()) {
             work.completed = true;
             complete(work, CompletionStatus.SUCCESS);
@@ -231,10 +242,10 @@ final class Requester {
                     later.eligibleSince = -1;
                 }
             }
-            return writer.request(work, 0, at, (long) from * qp.pmtu, true);
+            return writer().request(work, 0, at, (long) from * qp.pmtu, true);
         }
         state.txSeq = ++txSeq;
-        return writer.request(work, state.index, psn, work.isAtomic() ? 0 : (long) state.index * qp.pmtu, true);
+        return writer().request(work, state.index, psn, work.isAtomic() ? 0 : (long) state.index * qp.pmtu, true);
     }
 
     /** Section 13.6: evidence that the READ REQUEST reached the responder. */
@@ -567,7 +578,7 @@ final class Requester {
         final int end = sendPoint();
         final int span = Psn.distance(una, end);
         if (laterCounts.length < span) {
-            laterCounts = new int[Math.max(span, laterCounts.length * 2)];
+            laterCounts = new int[Math.max(Math.max(span, 64), laterCounts.length * 2)];
             states = new PsnState[laterCounts.length];
         }
         // one backward pass: for each PSN, the delivered PSNs after it whose latest transmission followed its own
