@@ -12,9 +12,13 @@
 #   tshark -n -r FILE -T fields -e infiniband.bth.psn > /dev/null                    (as bench/tshark-compare.sh)
 #   java -Xmx$HEAP -jar mrct.jar analyze --format MARKDOWN FILE                     (the whole command, one pass)
 #   java -Xmx$HEAP -cp mrct.jar org.metaroce.mrct.pcap.AnalyzeThroughput FILE 5       (5 passes in one JVM)
-# and prints wall-clock and CPU rates and their ratios to tshark's. The JVMs run with the JDK's default JIT (the
-# ./mrct launcher's C1-only flags favour start-up, not throughput). The whole command writes only summary.md, so
-# that the report writers' cost (which grows with the number of cases, not of frames) stays out of the figures.
+#   ROOT/mrct analyze --format MARKDOWN FILE                                        (the launcher users run: serial
+#                                                                                    GC, AppCDS archive, tiered JIT)
+# and prints wall-clock and CPU rates and their ratios to tshark's, with the load average before each timed command.
+# The plain java -jar JVMs run with the JDK's defaults (G1, tiered JIT, no class-data archive); the launcher's archive
+# is recorded beforehand by one run over a small fixture, as the first run after a build does. The whole command
+# writes only summary.md, so that the report writers' cost (which grows with the number of cases, not of frames)
+# stays out of the figures.
 set -euo pipefail
 
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
@@ -50,23 +54,36 @@ timed() {
   return "$status"
 }
 wall() { cut -d' ' -f1 "$work/$1.time"; }
+load() { cut -d' ' -f1 /proc/loadavg; }
 cpu() { cut -d' ' -f2 "$work/$1.time"; }
 
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) before the runs"
 echo "capture: $frames frames ($kind), $bytes bytes"
 echo "tshark: $(tshark -v 2>/dev/null | head -1)"
 
+load_tshark=$(load)
 timed tshark tshark -n -r "$capture" -T fields -e infiniband.bth.psn > /dev/null || {
   echo "analyze-compare: tshark failed:" >&2; cat "$work/tshark.err" >&2; exit 1; }
-echo "tshark: $(wall tshark) s wall, $(cpu tshark) s CPU"
+echo "tshark: $(wall tshark) s wall, $(cpu tshark) s CPU (load $load_tshark before)"
 
 echo "mrct analyze (one process, one pass):"
 status=0
+load_analyze=$(load)
 timed analyze "$java_cmd" -Xmx"$heap" -jar "$jar" analyze --format MARKDOWN --report-dir "$work/reports" \
   "$capture" > "$work/analyze.out" || status=$?
 if [ "$status" -gt 1 ]; then echo "analyze-compare: mrct analyze failed:" >&2; cat "$work/analyze.err" >&2; exit 1; fi
 tail -2 "$work/analyze.out" | head -1
-echo "mrct analyze: $(wall analyze) s wall, $(cpu analyze) s CPU"
+echo "mrct analyze: $(wall analyze) s wall, $(cpu analyze) s CPU (load $load_analyze before)"
+
+echo "./mrct analyze (the launcher, one pass):"
+env -u MRCT_JAVA_OPTS "$root/mrct" analyze --format MARKDOWN --report-dir "$work/warm" \
+  "$root/fixtures/captures/soft-roce/rdma_write_bw.pcap" > /dev/null 2>&1 || true
+status=0
+load_launcher=$(load)
+timed launcher env -u MRCT_JAVA_OPTS "$root/mrct" analyze --format MARKDOWN --report-dir "$work/reports2" \
+  "$capture" > "$work/launcher.out" || status=$?
+if [ "$status" -gt 1 ]; then echo "analyze-compare: ./mrct analyze failed:" >&2; cat "$work/launcher.err" >&2; exit 1; fi
+echo "./mrct analyze: $(wall launcher) s wall, $(cpu launcher) s CPU (load $load_launcher before)"
 
 echo "mrct AnalyzeThroughput (5 passes in one JVM):"
 "$java_cmd" -Xmx"$heap" -cp "$jar" org.metaroce.mrct.pcap.AnalyzeThroughput "$capture" 5 | tee "$work/mrct.out"
@@ -78,12 +95,15 @@ best_cpu=$(value best_cpu_fps)
 echo "machine: load average $(cut -d' ' -f1-3 /proc/loadavg) after the runs"
 
 awk -v n="$frames" -v t="$(wall tshark)" -v tc="$(cpu tshark)" -v a="$(wall analyze)" -v ac="$(cpu analyze)" \
+    -v l="$(wall launcher)" -v lc="$(cpu launcher)" \
     -v first="$first" -v best="$best" -v bc="$best_cpu" 'BEGIN {
   tshark = n / t; tshark_cpu = n / tc
   printf "\n%-56s %14s %10s %14s %10s\n", "", "frames/s", "x tshark", "per CPU s", "x tshark"
   printf "%-56s %14.0f %10s %14.0f %10s\n", "tshark -T fields -e infiniband.bth.psn", tshark, "1.0", tshark_cpu, "1.0"
   printf "%-56s %14.0f %10.1f %14.0f %10.1f\n", "mrct analyze, whole process (JVM start, cold JIT)", n / a,
     n / a / tshark, n / ac, n / ac / tshark_cpu
+  printf "%-56s %14.0f %10.1f %14.0f %10.1f\n", "./mrct analyze, whole process (launcher)", n / l,
+    n / l / tshark, n / lc, n / lc / tshark_cpu
   printf "%-56s %14.0f %10.1f %14s %10s\n", "mrct analysis, first pass (cold JIT, no JVM start)", first,
     first / tshark, "", ""
   printf "%-56s %14.0f %10.1f %14.0f %10.1f\n", "mrct analysis, best pass (steady state)", best, best / tshark, bc,

@@ -3,6 +3,7 @@ package org.metaroce.mrct.cli;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Objects;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,10 +17,17 @@ import picocli.CommandLine.Spec;
  * reported as one line on the error stream, never as a stack trace.
  */
 @Command(name = "mrct", mixinStandardHelpOptions = true, versionProvider = Version.class,
-    description = "The MetaRoCE conformance test suite.",
-    subcommands = {RunCommand.class, ListCommand.class, ExplainCommand.class, SpecCommand.class,
-        FaultsCommand.class, ReportCommand.class, DecodeCommand.class, AnalyzeCommand.class, ServeCommand.class})
+    description = "The MetaRoCE conformance test suite.")
 public final class Main implements Runnable {
+    /**
+     * The subcommands, in the order the usage lists them. They are registered when a command line is built: only the
+     * one named, when the arguments name one, since picocli builds a command's model from its annotations by
+     * reflection, which for all of them took about a third of a second of every start; all of them otherwise (the
+     * usage, an unknown name and its suggestions).
+     */
+    private static final List<Class<?>> SUBCOMMANDS = List.of(RunCommand.class, ListCommand.class,
+        ExplainCommand.class, SpecCommand.class, FaultsCommand.class, ReportCommand.class, DecodeCommand.class,
+        AnalyzeCommand.class, ServeCommand.class);
     private final PrintStream out;
     private final PrintStream err;
 
@@ -44,8 +52,16 @@ public final class Main implements Runnable {
     public static int run(final String[] args, final PrintStream out, final PrintStream err) {
         Objects.requireNonNull(out, "out");
         Objects.requireNonNull(err, "err");
-        final CommandLine commandLine = new CommandLine(new Main(out, err))
-            .setCaseInsensitiveEnumValuesAllowed(true)
+        final CommandLine commandLine = new CommandLine(new Main(out, err));
+        final String named = subcommandNamed(args);
+        for (final Class<?> subcommand : SUBCOMMANDS) {
+            final String name = subcommand.getAnnotation(Command.class).name();
+            if (named == null || named.equals(name)) {
+                commandLine.addSubcommand(name, subcommand);
+            }
+        }
+        // settings after the subcommands: picocli applies them to the subcommands registered so far
+        commandLine.setCaseInsensitiveEnumValuesAllowed(true)
             .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
             .setErr(new PrintWriter(err, true, StandardCharsets.UTF_8))
             .setExecutionExceptionHandler((exception, failed, parsed) -> {
@@ -56,6 +72,22 @@ public final class Main implements Runnable {
         out.flush();
         err.flush();
         return status;
+    }
+
+    /** The subcommand the first argument that is not an option names, or null when it names none. */
+    private static String subcommandNamed(final String[] args) {
+        for (final String arg : args) {
+            if (arg.startsWith("-")) {
+                continue;
+            }
+            for (final Class<?> subcommand : SUBCOMMANDS) {
+                if (subcommand.getAnnotation(Command.class).name().equals(arg)) {
+                    return arg;
+                }
+            }
+            return null;
+        }
+        return null;
     }
 
     /** Without a subcommand: the usage, and the usage-error status. */
