@@ -15,7 +15,7 @@ import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.Direction;
 import org.metaroce.mrct.harness.result.FrameRecord;
 import org.metaroce.mrct.harness.result.RunListener;
-import org.metaroce.mrct.reports.internal.EvidenceComment;
+import org.metaroce.mrct.harness.result.EvidenceComment;
 import org.metaroce.mrct.testing.ExternalTool;
 import org.metaroce.mrct.wire.capture.CaptureReader;
 
