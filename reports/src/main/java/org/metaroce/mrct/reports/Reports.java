@@ -27,8 +27,9 @@ import org.metaroce.mrct.reports.internal.RunState;
  * }</pre>
  *
  * <p>Every file is written atomically (a temporary file in the same directory, then an atomic move over the old one)
- * on {@code runStarted}, after every {@code caseFinished} and on {@code runFinished}, so a crash leaves valid reports
- * of the cases done so far; until {@code runFinished} each says that the run is incomplete. The exception is
+ * on {@code runStarted}, after every case that did not pass, after passing cases at most every half second, and on
+ * {@code runFinished}, so a crash leaves valid reports of the cases done so far (every failure, passes up to half a
+ * second old); until {@code runFinished} each says that the run is incomplete. The exception is
  * {@code evidence.pcapng}, which is appended to (whole blocks, handed to the file after every case; a pcapng file cut
  * at a block boundary is valid). Each case is rendered once
  * when it finishes and kept in memory in rendered form, so a rewrite costs a copy of the bytes. Writing failures are

@@ -2,30 +2,25 @@ package org.metaroce.mrct.reference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.metaroce.mrct.spi.Access;
-import org.metaroce.mrct.spi.CapturedFrame;
 import org.metaroce.mrct.spi.Completion;
 import org.metaroce.mrct.spi.CompletionStatus;
 import org.metaroce.mrct.spi.ControlPlane;
 import org.metaroce.mrct.spi.MemoryRegion;
-import org.metaroce.mrct.spi.QpAttribute;
 import org.metaroce.mrct.spi.QpAttributes;
 import org.metaroce.mrct.spi.QpState;
 import org.metaroce.mrct.spi.ReceiveWqe;
 import org.metaroce.mrct.spi.SendWqe;
 import org.metaroce.mrct.spi.WorkOpcode;
 import org.metaroce.mrct.wire.DecodedFrame;
-import org.metaroce.mrct.wire.FrameDecoder;
 import org.metaroce.mrct.wire.Opcode;
 
 /**
@@ -36,64 +31,19 @@ import org.metaroce.mrct.wire.Opcode;
 class RequesterLoopTest {
     private static final long LATENCY = 1_000;
 
-    /** Two reference NICs joined by a link that can drop, delay and reorder frames. */
+    /** A link counting the transmissions of each PSN and losing what {@code lose} says. */
     private static final class Link {
-        private record InFlight(long time, long order, boolean toPeer, byte[] bytes) {
-        }
-
-        final ReferenceAdapter dut;
-        final ReferencePeer peer;
-        final PriorityQueue<InFlight> queue = new PriorityQueue<>((a, b) -> a.time != b.time
-            ? Long.compare(a.time, b.time) : Long.compare(a.order, b.order));
-        final FrameDecoder decoder = new FrameDecoder();
+        final ReferenceLink link = new ReferenceLink(LATENCY, Set.of());
         final Map<Integer, Integer> transmissions = new HashMap<>();
         Predicate<DecodedFrame> drop = f -> false;
-        SplittableRandom jitter;
-        long order;
 
-        Link(final Set<Fault> faults) {
-            this.dut = new ReferenceAdapter(Map.of(), Set.of("atomics", "send-with-invalidate"), faults);
-            this.peer = new ReferencePeer(ReferenceAdapter.ENDPOINTS, Map.of(), Set.of("atomics",
-                "send-with-invalidate"));
-        }
-
-        /** Runs both devices until {@code until} on the shared virtual clock. */
-        void run(final long until) {
-            while (true) {
-                final long horizon = Math.min(until, Math.min(peer.nextEventTime(),
-                    queue.isEmpty() ? Long.MAX_VALUE : queue.peek().time));
-                final CapturedFrame fromDut = dut.dataPlane().poll(horizon);
-                if (fromDut != null) {
-                    final DecodedFrame decoded = decoder.decode(ByteBuffer.wrap(fromDut.unsafeBytes()), 0,
-                        fromDut.unsafeBytes().length).copy();
-                    if (decoded.isRoce() && decoded.opcode().kind().isRequest()) {
-                        transmissions.merge(decoded.bth().psn(), 1, Integer::sum);
-                    }
-                    if (!drop.test(decoded)) {
-                        final long delay = LATENCY + (jitter == null ? 0 : jitter.nextLong(20_000));
-                        queue.add(new InFlight(fromDut.timestampNanos() + delay, order++, true,
-                            fromDut.unsafeBytes()));
-                    }
-                    continue;
+        Link() {
+            link.losing(f -> {
+                if (f.isRoce() && f.opcode().kind().isRequest()) {
+                    transmissions.merge(f.bth().psn(), 1, Integer::sum);
                 }
-                final long now = dut.dataPlane().now();
-                while (!queue.isEmpty() && queue.peek().time <= now) {
-                    final InFlight f = queue.poll();
-                    if (f.toPeer) {
-                        peer.receive(f.bytes, f.time);
-                    } else {
-                        dut.dataPlane().send(f.bytes);
-                    }
-                }
-                CapturedFrame fromPeer;
-                while ((fromPeer = peer.poll(now)) != null) {
-                    queue.add(new InFlight(fromPeer.timestampNanos() + LATENCY, order++, false,
-                        fromPeer.unsafeBytes()));
-                }
-                if (now >= until && (queue.isEmpty() || queue.peek().time > until)) {
-                    return;
-                }
-            }
+                return drop.test(f);
+            });
         }
     }
 
@@ -101,26 +51,8 @@ class RequesterLoopTest {
     }
 
     private static Pair connect(final Link link) {
-        final ControlPlane d = link.dut.controlPlane();
-        final ControlPlane p = link.peer.control();
-        final int dutPd = d.allocatePd();
-        final int peerPd = p.allocatePd();
-        final Set<Access> all = Set.of(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC);
-        final int peerQpn = p.createQp(QpAttributes.empty().with(QpAttribute.PD, peerPd)
-            .with(QpAttribute.DEST_IP, ReferenceAdapter.ENDPOINTS.deviceIpv4())
-            .with(QpAttribute.DEST_MAC, ReferenceAdapter.ENDPOINTS.deviceMac()).with(QpAttribute.RQ_PSN, 0xFFFFF0)
-            .with(QpAttribute.SQ_PSN, 100).with(QpAttribute.ACCESS, all));
-        final int dutQpn = d.createQp(QpAttributes.empty().with(QpAttribute.PD, dutPd)
-            .with(QpAttribute.DEST_IP, ReferenceAdapter.ENDPOINTS.harnessIpv4())
-            .with(QpAttribute.DEST_MAC, ReferenceAdapter.ENDPOINTS.harnessMac()).with(QpAttribute.DEST_QPN, peerQpn)
-            .with(QpAttribute.SQ_PSN, 0xFFFFF0).with(QpAttribute.RQ_PSN, 100).with(QpAttribute.ACCESS, all));
-        p.modifyQp(peerQpn, QpState.INIT, QpAttributes.empty());
-        p.modifyQp(peerQpn, QpState.RTR, QpAttributes.empty().with(QpAttribute.DEST_QPN, dutQpn));
-        p.modifyQp(peerQpn, QpState.RTS, QpAttributes.empty());
-        d.modifyQp(dutQpn, QpState.INIT, QpAttributes.empty());
-        d.modifyQp(dutQpn, QpState.RTR, QpAttributes.empty());
-        d.modifyQp(dutQpn, QpState.RTS, QpAttributes.empty());
-        return new Pair(dutQpn, peerQpn, dutPd, peerPd);
+        final ReferenceLink.Pair pair = link.link.connect(0xFFFFF0, QpAttributes.empty());
+        return new Pair(pair.requesterQpn(), pair.responderQpn(), pair.requesterPd(), pair.responderPd());
     }
 
     private static byte[] pattern(final int length, final int seed) {
@@ -149,8 +81,8 @@ class RequesterLoopTest {
     /** A mixed workload over a link that drops and reorders; returns the requester's completions. */
     private static List<Completion> workload(final Link link, final int seed) {
         final Pair pair = connect(link);
-        final ControlPlane d = link.dut.controlPlane();
-        final ControlPlane p = link.peer.control();
+        final ControlPlane d = link.link.requester();
+        final ControlPlane p = link.link.responder();
         final MemoryRegion local = d.registerMr(pair.dutPd, 1 << 16, Set.of(Access.LOCAL_WRITE));
         final MemoryRegion remote = p.registerMr(pair.peerPd, 1 << 16, Set.of(Access.LOCAL_WRITE,
             Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC));
@@ -169,7 +101,7 @@ class RequesterLoopTest {
             remote.va() + 50_000, remote.rkey(), 0, 5, 0, true));
         d.postSend(pair.dutQpn, new SendWqe(5, WorkOpcode.RDMA_WRITE_WITH_IMM, local.va() + 8000, 2500, local.lkey(),
             remote.va() + 20_000, remote.rkey(), 0x01020304, 0, 0, true));
-        link.run(20_000_000);
+        link.link.run(20_000_000);
         assertSame("WRITE", p.readMemory(remote.va(), 5000), d.readMemory(local.va(), 5000));
         assertSame("SEND", p.readMemory(sink.va(), 3000), d.readMemory(local.va() + 5000, 3000));
         assertSame("READ", d.readMemory(local.va() + (1 << 15), 6000), p.readMemory(remote.va() + (1 << 15), 6000));
@@ -181,7 +113,7 @@ class RequesterLoopTest {
 
     @Test
     void everyOperationCompletesInOrderOnACleanLink() {
-        final Link link = new Link(Set.of());
+        final Link link = new Link();
         final List<Completion> completions = workload(link, 1);
         assertThat(completions).extracting(Completion::wrId).containsExactly(1L, 2L, 3L, 4L, 5L);
         assertThat(completions).extracting(Completion::status).containsOnly(CompletionStatus.SUCCESS);
@@ -191,9 +123,9 @@ class RequesterLoopTest {
     @Test
     void selectiveRetransmissionRepairsDropsAndReordering() {
         for (int seed = 1; seed <= 20; seed++) {
-            final Link link = new Link(Set.of());
+            final Link link = new Link();
             final SplittableRandom random = new SplittableRandom(seed);
-            link.jitter = new SplittableRandom(seed * 31L);
+            link.link.jitter(20_000, seed * 31L);
             final Map<Integer, Integer> seen = new HashMap<>();
             link.drop = f -> f.isRoce() && f.opcode().kind().isRequest()
                 && seen.merge(f.bth().psn(), 1, Integer::sum) <= 1 && random.nextInt(8) == 0;
@@ -207,24 +139,24 @@ class RequesterLoopTest {
 
     @Test
     void reorderingWithinTheBoundsCausesNoRetransmission() {
-        final Link link = new Link(Set.of());
-        link.jitter = new SplittableRandom(7);
+        final Link link = new Link();
+        link.link.jitter(20_000, 7);
         workload(link, 3);
         assertThat(link.transmissions.values()).containsOnly(1);
     }
 
     @Test
     void retriesExhaustIntoRetryExceededThenFlushed() {
-        final Link link = new Link(Set.of());
+        final Link link = new Link();
         link.drop = f -> f.isRoce() && f.opcode() != Opcode.ACKNOWLEDGE;
         final Pair pair = connect(link);
-        final ControlPlane d = link.dut.controlPlane();
+        final ControlPlane d = link.link.requester();
         final MemoryRegion local = d.registerMr(pair.dutPd, 4096, Set.of(Access.LOCAL_WRITE));
         d.postSend(pair.dutQpn, new SendWqe(1, WorkOpcode.RDMA_WRITE, local.va(), 100, local.lkey(), 0x1000, 1, 0, 0,
             0, true));
         d.postSend(pair.dutQpn, new SendWqe(2, WorkOpcode.RDMA_WRITE, local.va(), 100, local.lkey(), 0x1000, 1, 0, 0,
             0, true));
-        link.run(50_000_000);
+        link.link.run(50_000_000);
         final List<Completion> completions = drain(d, pair.dutQpn);
         assertThat(completions).extracting(Completion::status).containsExactly(CompletionStatus.RETRY_EXCEEDED,
             CompletionStatus.FLUSHED);

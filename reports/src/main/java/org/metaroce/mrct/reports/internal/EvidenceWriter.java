@@ -78,6 +78,11 @@ public final class EvidenceWriter implements ReportWriter {
     }
 
     @Override
+    public boolean rewrites() {
+        return false;
+    }
+
+    @Override
     public void write(final RunState state, final boolean lastWrite) throws IOException {
         if (!open) {
             return;

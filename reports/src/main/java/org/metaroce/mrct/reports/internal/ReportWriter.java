@@ -17,4 +17,12 @@ public interface ReportWriter {
 
     /** Brings the file up to date with {@code state}; {@code last} is true for the write after the run finished. */
     void write(RunState state, boolean last) throws IOException;
+
+    /**
+     * True when {@link #write} rewrites the whole file (its cost grows with the run), false when it appends what is new
+     * (the evidence capture), which the report set then does after every case.
+     */
+    default boolean rewrites() {
+        return true;
+    }
 }

@@ -43,6 +43,8 @@ public final class Device {
     private final Map<String, Long> scopeCnpTimes = new HashMap<>();
     private int nextQpn = 0x100;
 
+    private DcqcnParameters defaultDcqcn;
+
     public Device(final DeviceConfig config) {
         this.config = config;
         this.responder = new Responder(this);
@@ -389,11 +391,16 @@ public final class Device {
         qp.maxRdAtomic = (int) config.number("max_rd_atomic", 16);
         qp.maxDestRdAtomic = (int) config.number("max_dest_rd_atomic", 16);
         qp.dscp = (int) config.number("data_dscp", 26);
-        qp.dcqcn = new DcqcnParameters(config.ratio("line_rate_mbps", 100_000), config.ratio("dcqcn_g", 1.0 / 256),
-            config.ratio("dcqcn_alpha_init", 1.0), config.number("dcqcn_alpha_timer_ns", 55_000),
-            config.number("dcqcn_rate_timer_ns", 55_000), config.number("dcqcn_byte_counter", 10_485_760),
-            (int) config.number("dcqcn_f", 5), config.ratio("dcqcn_rai_mbps", 40), config.ratio("dcqcn_rhai_mbps", 400),
-            config.ratio("dcqcn_min_rate_mbps", 10));
+        if (defaultDcqcn == null) {
+            // one immutable record shared by every QP that keeps the declared constants
+            defaultDcqcn = new DcqcnParameters(config.ratio("line_rate_mbps", 100_000),
+                config.ratio("dcqcn_g", 1.0 / 256), config.ratio("dcqcn_alpha_init", 1.0),
+                config.number("dcqcn_alpha_timer_ns", 55_000), config.number("dcqcn_rate_timer_ns", 55_000),
+                config.number("dcqcn_byte_counter", 10_485_760), (int) config.number("dcqcn_f", 5),
+                config.ratio("dcqcn_rai_mbps", 40), config.ratio("dcqcn_rhai_mbps", 400),
+                config.ratio("dcqcn_min_rate_mbps", 10));
+        }
+        qp.dcqcn = defaultDcqcn;
     }
 
     public void modifyQp(final int qpn, final QpState target, final QpAttributes attributes) {

@@ -23,7 +23,7 @@ public record DeviceConfig(long mac, byte[] ipv4, byte[] ipv6, Set<String> pics,
         ipv6 = ipv6.clone();
         pics = Set.copyOf(pics);
         parameters = Map.copyOf(parameters);
-        faults = faults.isEmpty() ? Set.of() : java.util.EnumSet.copyOf(faults);
+        faults = faults.isEmpty() ? java.util.EnumSet.noneOf(Fault.class) : java.util.EnumSet.copyOf(faults);
     }
 
     /** A numeric parameter, or {@code fallback} when it is not declared. */

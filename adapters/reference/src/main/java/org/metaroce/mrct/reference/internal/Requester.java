@@ -31,15 +31,17 @@ import org.metaroce.mrct.wire.RnrTimer;
 final class Requester {
     private final Device device;
     private final QueuePair qp;
-    private final RequestWriter writer;
+    /** Created when the QP first sends (idle QPs stay small). */
+    private RequestWriter writer;
     /** Posted WQEs not yet completed, in posting order. */
-    private final ArrayDeque<SendWork> queue = new ArrayDeque<>();
+    // small initial capacities: a device may hold 65,536 idle QPs (issue: idle state under 1 KiB); they grow on use
+    private final ArrayDeque<SendWork> queue = new ArrayDeque<>(1);
     /** Sent PSNs from una on. */
     private final Map<Integer, PsnState> flight = new HashMap<>();
     /** PSNs whose retransmission is due, in the order they are to be sent. */
-    private final ArrayDeque<Integer> retransmit = new ArrayDeque<>();
+    private final ArrayDeque<Integer> retransmit = new ArrayDeque<>(1);
     /** The last READs completed, to tell late duplicate responses from unexpected ones. */
-    private final ArrayDeque<SendWork> completedReads = new ArrayDeque<>();
+    private final ArrayDeque<SendWork> completedReads = new ArrayDeque<>(1);
     private int nextPsn;
     private int una;
     private int cumulative;
@@ -50,6 +52,20 @@ final class Requester {
     private long txSeq;
     private int sinceAckReq;
     private int retries;
+    private static final int[] NO_COUNTS = new int[0];
+    private static final PsnState[] NO_STATES = new PsnState[0];
+    /** PSNs in the flight not delivered (the timer's D depends on it). */
+    private int undelivered;
+    private RequestWriter writer() {
+        if (writer == null) {
+            writer = new RequestWriter(device, qp);
+        }
+        return writer;
+    }
+
+    /** Scratch of {@link #inferLoss}: per window index, the delivered later PSNs, and the states. */
+    private int[] laterCounts = NO_COUNTS;
+    private PsnState[] states = NO_STATES;
     /** Section 13.4: the PSN of an acknowledgement probe to send, or -1. */
     private int probePsn = -1;
     private int rnrRetries;
@@ -61,7 +77,7 @@ final class Requester {
     Requester(final Device device, final QueuePair qp) {
         this.device = device;
         this.qp = qp;
-        this.writer = new RequestWriter(device, qp);
+
         this.nextPsn = qp.sqPsn;
         this.una = qp.sqPsn;
         this.cumulative = qp.sqPsn;
@@ -143,7 +159,7 @@ final class Requester {
                 if (work.contains(psn) && !work.isRead() && !work.isAtomic()) {
                     device.count(Counter.RETRANSMITTED, qp);
                     final int index = Psn.distance(work.firstPsn, psn);
-                    return writer.request(work, index, psn, (long) index * qp.pmtu, true);
+                    return writer().request(work, index, psn, (long) index * qp.pmtu, true);
                 }
             }
         }
@@ -185,14 +201,16 @@ final class Requester {
         if (work.isRead()) {
             for (int k = 0; k < work.span; k++) {
                 flight.put(Psn.add(psn, k), new PsnState(work, k, ++txSeq));
+                undelivered++;
             }
         } else {
             flight.put(psn, new PsnState(work, index, ++txSeq));
+            undelivered++;
         }
         if (startTimer) {
             startTimer();
         }
-        final byte[] frame = writer.request(work, index, psn, work.isRead() ? 0 : (long) index * qp.pmtu, ackReq);
+        final byte[] frame = writer().request(work, index, psn, work.isRead() ? 0 : (long) index * qp.pmtu, ackReq);
         if (device.has(Fault.COMPLETE_BEFORE_ACK) && work.fullySent() && !work.isRead() && !work.isAtomic()) {
             work.completed = true;
             complete(work, CompletionStatus.SUCCESS);
@@ -224,10 +242,10 @@ final class Requester {
                     later.eligibleSince = -1;
                 }
             }
-            return writer.request(work, 0, at, (long) from * qp.pmtu, true);
+            return writer().request(work, 0, at, (long) from * qp.pmtu, true);
         }
         state.txSeq = ++txSeq;
-        return writer.request(work, state.index, psn, work.isAtomic() ? 0 : (long) state.index * qp.pmtu, true);
+        return writer().request(work, state.index, psn, work.isAtomic() ? 0 : (long) state.index * qp.pmtu, true);
     }
 
     /** Section 13.6: evidence that the READ REQUEST reached the responder. */
@@ -317,10 +335,13 @@ final class Requester {
     private void markDelivered(final PsnState state) {
         if (!state.delivered) {
             state.delivered = true;
+            undelivered--;
             final long now = device.scheduler.now();
-            for (final PsnState other : flight.values()) {
-                if (!other.delivered && other.eligibleSince < 0 && other.txSeq < state.txSeq
-                    && isBefore(other, state)) {
+            // the in-flight PSNs before this one (from una: below it everything left the flight delivered)
+            final int psn = psnOf(state);
+            for (int p = una; Psn.isBefore(p, psn); p = Psn.add(p, 1)) {
+                final PsnState other = flight.get(p);
+                if (other != null && !other.delivered && other.eligibleSince < 0 && other.txSeq < state.txSeq) {
                     other.eligibleSince = now;
                 }
             }
@@ -535,6 +556,18 @@ final class Requester {
             status == CompletionStatus.SUCCESS ? length : 0, 0, false, 0, false, false, device.scheduler.now()));
     }
 
+    /** Delivered PSNs after index {@code from} of the window whose latest transmission came after {@code txSeq}. */
+    private int countLater(final int from, final int span, final long txSeq) {
+        int later = 0;
+        for (int k = from + 1; k < span; k++) {
+            final PsnState y = states[k];
+            if (y != null && y.delivered && y.txSeq > txSeq) {
+                later++;
+            }
+        }
+        return later;
+    }
+
     /** Section 13.3: loss events by threshold and by time. */
     private void inferLoss() {
         if (rnrWaiting || qp.state != QpState.RTS) {
@@ -543,20 +576,38 @@ final class Requester {
         final long now = device.scheduler.now();
         long nextCheck = Long.MAX_VALUE;
         final int end = sendPoint();
-        for (int p = una; Psn.isBefore(p, end); p = Psn.add(p, 1)) {
-            final PsnState x = flight.get(p);
+        final int span = Psn.distance(una, end);
+        if (laterCounts.length < span) {
+            laterCounts = new int[Math.max(Math.max(span, 64), laterCounts.length * 2)];
+            states = new PsnState[laterCounts.length];
+        }
+        // one backward pass: for each PSN, the delivered PSNs after it whose latest transmission followed its own
+        // (section 13.3). Usually every delivered PSN above x was sent after x, so the count is the running total;
+        // only a PSN retransmitted after some of them needs a look at each (the rare slow path).
+        int deliveredAbove = 0;
+        long oldestAbove = Long.MAX_VALUE;
+        for (int i = span - 1; i >= 0; i--) {
+            final PsnState y = flight.get(Psn.add(una, i));
+            states[i] = y;
+            if (y == null) {
+                laterCounts[i] = 0;
+                continue;
+            }
+            if (!y.delivered) {
+                laterCounts[i] = y.txSeq < oldestAbove ? deliveredAbove : countLater(i, span, y.txSeq);
+            } else {
+                deliveredAbove++;
+                oldestAbove = Math.min(oldestAbove, y.txSeq);
+            }
+        }
+        for (int i = 0; i < span; i++) {
+            final PsnState x = states[i];
+            states[i] = null;
             if (x == null || x.delivered || x.retransmitQueued) {
                 continue;
             }
-            int later = 0;
-            for (int q = Psn.add(p, 1); Psn.isBefore(q, end); q = Psn.add(q, 1)) {
-                // below the send point a PSN missing from the flight was delivered and left it with una; evidence
-                // counts only PSNs whose latest transmission followed x's (section 13.3)
-                final PsnState y = flight.get(q);
-                if (y != null && y.delivered && y.txSeq > x.txSeq) {
-                    later++;
-                }
-            }
+            final int p = Psn.add(una, i);
+            final int later = laterCounts[i];
             final boolean eager = device.has(Fault.EAGER_RETRANSMIT) && later > 0;
             if (later >= qp.reorderThreshold || eager) {
                 lossEvent(p, x);
@@ -568,6 +619,7 @@ final class Requester {
                 }
             }
             if (qp.state != QpState.RTS) {
+                java.util.Arrays.fill(states, null);
                 return;
             }
         }
@@ -615,13 +667,8 @@ final class Requester {
 
     private void startTimer() {
         stopTimer();
-        int inFlight = 0;
-        for (final PsnState state : flight.values()) {
-            if (!state.delivered) {
-                inFlight++;
-            }
-        }
-        final long duration = inFlight <= qp.nLow && !device.has(Fault.RTO_HIGH_ALWAYS) ? qp.rtoLowNs : qp.rtoHighNs;
+        final long duration = undelivered <= qp.nLow && !device.has(Fault.RTO_HIGH_ALWAYS) ? qp.rtoLowNs
+            : qp.rtoHighNs;
         timer = device.scheduler.at(device.scheduler.now() + duration, this::expire);
     }
 
@@ -789,6 +836,7 @@ final class Requester {
         }
         queue.clear();
         flight.clear();
+        undelivered = 0;
         retransmit.clear();
         device.fatal(qp, -1, null);
     }
@@ -804,6 +852,7 @@ final class Requester {
         }
         queue.clear();
         flight.clear();
+        undelivered = 0;
         retransmit.clear();
     }
 }
