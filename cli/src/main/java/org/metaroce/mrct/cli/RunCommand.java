@@ -434,7 +434,9 @@ final class RunCommand implements Callable<Integer> {
             } else if (recorded.equals(entry.getValue().name())) {
                 same++;
             } else {
-                differ.add(entry.getKey() + ": recorded " + recorded + ", replayed " + entry.getValue());
+                final String unused = replay.unused(entry.getKey());
+                differ.add(entry.getKey() + ": recorded " + recorded + ", replayed " + entry.getValue()
+                    + (unused == null ? "" : " (" + unused + ")"));
             }
         }
         final List<String> notRun = new ArrayList<>();

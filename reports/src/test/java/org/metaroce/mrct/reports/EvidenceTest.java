@@ -70,13 +70,14 @@ class EvidenceTest {
                 expected.put("index", Integer.toString(frame.index()));
                 expected.put("verdict", c.verdict().name());
                 expected.put("note", frame.note());
+                expected.put("time", Long.toString(frame.timestampNanos()));
                 assertThat(EvidenceComment.parse(packet.comment())).as(packet.comment())
                     .containsExactlyEntriesOf(expected);
             }
         }
         assertThat(packets).hasSize(n);
         assertThat(packets.get(0).comment()).isEqualTo("mrct case=HDR-001 step=0 dir=to-dut index=0 verdict=PASS "
-            + "note=sent");
+            + "note=sent time=0");
         final Packet unexpected = packets.get(6);
         assertThat(unexpected.comment()).isEqualTo("mrct case=ORD-004 step=-1 dir=from-dut index=4 verdict=FAIL "
             + "note=unexpected");
@@ -133,7 +134,7 @@ class EvidenceTest {
     void hostileNotesAndIdsSurviveTheCommentEncoding() throws Exception {
         final List<Packet> packets = run(List.of(Synthetic.hostile()));
         final String comment = packets.get(0).comment();
-        assertThat(comment.split(" ")).hasSize(7);
+        assertThat(comment.split(" ")).hasSize(8);
         assertThat(comment).matches("[\\x21-\\x7e ]+");
         assertThat(EvidenceComment.parse(comment).get("note"))
             .isEqualTo("note " + Synthetic.HOSTILE.replace('\uD800', '\uFFFD'));
@@ -164,7 +165,7 @@ class EvidenceTest {
         assertThat(result.exitCode()).as(result.stderr()).isZero();
         final List<String> lines = result.stdout().lines().toList();
         assertThat(lines).hasSize(11);
-        assertThat(lines.get(0)).isEqualTo("to-dut\tmrct case=HDR-001 step=0 dir=to-dut index=0 verdict=PASS note=sent");
+        assertThat(lines.get(0)).isEqualTo("to-dut\tmrct case=HDR-001 step=0 dir=to-dut index=0 verdict=PASS note=sent time=0");
         assertThat(lines.get(1)).startsWith("from-dut\tmrct case=HDR-001 step=1 dir=from-dut");
     }
 

@@ -2,6 +2,7 @@ package org.metaroce.mrct.pcap;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -59,6 +60,7 @@ public final class ReplayAdapter implements Adapter {
     private final ControlPlane control = new Control();
     private CaseRecording loaded;
     private CaseReplay current;
+    private final Map<String, String> unused = new HashMap<>();
 
     private ReplayAdapter(final EvidenceIndex index) {
         this.index = index;
@@ -144,7 +146,8 @@ public final class ReplayAdapter implements Adapter {
 
     @Override
     public void beginCase(final String caseId) {
-        current = null;
+        finishCase();
+        unused.remove(caseId);
         final CaseSpan span = index.span(caseId);
         if (span == null) {
             throw new EvidenceUnavailableException("the recording holds nothing of " + caseId + ": the recorded run "
@@ -157,16 +160,37 @@ public final class ReplayAdapter implements Adapter {
         current = new CaseReplay(loaded, clock);
     }
 
-    @Override
-    public String evidenceProblem() {
-        return current == null ? null : current.leftovers();
+    /**
+     * What the harness left unused of the recording of case {@code id} when it replayed it (frames, control calls), or
+     * null when it used everything or the case was not replayed. A replay that gives the recorded verdict uses the
+     * whole recording; a case that fails earlier in the replay than in the recorded run (a frame of the device that
+     * the harness now judges differently) leaves the rest, and this says how much.
+     *
+     * <p>This is not reported as {@link #evidenceProblem()}: a replay is deterministic, so running the case again (as
+     * the runner does for incomplete evidence) would leave the same rest.
+     */
+    public String unused(final String id) {
+        if (current != null && current.id().equals(id)) {
+            return current.leftovers();
+        }
+        return unused.get(id);
     }
 
     @Override
     public void close() {
         cursor.close();
-        current = null;
+        finishCase();
         loaded = null;
+    }
+
+    private void finishCase() {
+        if (current != null) {
+            final String rest = current.leftovers();
+            if (rest != null) {
+                unused.put(current.id(), rest);
+            }
+            current = null;
+        }
     }
 
     private CaseReplay replay() {

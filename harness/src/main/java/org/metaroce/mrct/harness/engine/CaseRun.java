@@ -190,7 +190,9 @@ final class CaseRun {
         final long deviceNanos = data.now() - start;
         final Map<String, Object> parameters = new LinkedHashMap<>();
         for (final Map.Entry<String, Expr> entry : row.entrySet()) {
-            parameters.put(entry.getKey(), values.get(entry.getKey()));
+            // a case stopped before its parameters were bound (the adapter refused it) shows the row as written
+            final Object value = values.get(entry.getKey());
+            parameters.put(entry.getKey(), value != null ? value : entry.getValue().toString());
         }
         Level level = strongestLevel();
         final Rule failed = failure == null ? null : run.spec().rule(failure.rule());

@@ -167,8 +167,8 @@ public final class CaseReplay {
 
     /**
      * Null when the harness used everything the recording holds of the case (or the replay already stopped it), else
-     * what it left: a faithful replay asks for every recorded frame and call, so a rest means the harness and the
-     * recording disagree.
+     * what it left: a replay reaching the recorded verdict asks for every recorded frame and call, so a rest means the
+     * harness stopped earlier than in the recorded run (it judged a frame differently).
      */
     public String leftovers() {
         if (divergence != null) {
@@ -186,8 +186,8 @@ public final class CaseReplay {
             parts.add((recording.calls().size() - called) + " control call(s), the first #" + called + " ("
                 + recording.calls().get(called).op() + ")");
         }
-        return parts.isEmpty() ? null : "the harness did not use all the recording holds of " + recording.id()
-            + ", so the two disagree: " + String.join(", ", parts) + " left over";
+        return parts.isEmpty() ? null : "the replay of " + recording.id() + " ended before its recording did: "
+            + String.join(", ", parts) + " unused";
     }
 
     private void checkLive() {
