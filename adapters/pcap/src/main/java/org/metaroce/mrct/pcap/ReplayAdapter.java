@@ -2,6 +2,7 @@ package org.metaroce.mrct.pcap;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -117,7 +118,10 @@ public final class ReplayAdapter implements Adapter {
 
     @Override
     public Set<Capability> capabilities() {
-        return run.capabilities();
+        // the recorded adapter's, so that the same cases apply; the replay's clock is virtual whatever the device's was
+        final Set<Capability> out = EnumSet.of(Capability.VIRTUAL_TIME);
+        out.addAll(run.capabilities());
+        return out;
     }
 
     @Override
