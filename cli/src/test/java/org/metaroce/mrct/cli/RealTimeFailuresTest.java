@@ -42,7 +42,7 @@ class RealTimeFailuresTest {
     private static List<Runner.Planned> ord002(final int copies) throws Exception {
         final List<Runner.Planned> plan = new ArrayList<>();
         final Runner.Planned original = Runner.plan(new CaseLoader(SPEC).loadBundled()).stream()
-            .filter(p -> p.id().startsWith("ORD-002")).findFirst().orElseThrow();
+            .filter(p -> p.id().equals("ORD-002-write-reverse-order")).findFirst().orElseThrow();
         for (int i = 0; i < copies; i++) {
             plan.add(new Runner.Planned(original.def(), Map.of(), original.id() + "#" + i));
         }

@@ -77,8 +77,11 @@ class SocketEndToEndTest {
         final Map<String, Verdicts.Outcome> overUdp = Verdicts.read(dir.resolve("socket"));
         final Map<String, Verdicts.Outcome> inProcess = Verdicts.read(dir.resolve("reference"));
         assertThat(Verdicts.differences(inProcess, overUdp, reason -> reason.startsWith("the adapter lacks the "
-            + "capability ")))
+            + "capability ") || reason.startsWith("requester cases need the adapter's virtual time")
+            || reason.contains("needs: the UDP mode cannot send this frame")))
             .as("verdicts over UDP against in process").isEmpty();
+        assertThat(overUdp.values()).as("frames UDP cannot carry make their case not applicable, never an error")
+            .noneSatisfy(o -> assertThat(o.verdict()).isEqualTo("ERROR"));
         assertThat(overUdp.values()).as("cases ran for real over UDP")
             .anySatisfy(o -> assertThat(o.verdict()).isEqualTo("PASS"));
         assertThat(overUdp.values()).as("cases that need CE marks say that UDP cannot send them")

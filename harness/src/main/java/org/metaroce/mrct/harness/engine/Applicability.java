@@ -14,6 +14,15 @@ import org.metaroce.mrct.spi.Capability;
  * adapter must have every capability the case needs, declared or implied by its steps.
  */
 final class Applicability {
+    /**
+     * Why requester cases need virtual time. In them the harness stands in for the responder and the network: it must
+     * answer every data packet (ACK, SACK, READ RESPONSE, CNP) within the device's timers and measure its pacing to the
+     * nanosecond. Over a real-time adapter the harness's reaction time (tens of microseconds over a socket) is longer
+     * than the default timers and pacing gaps, so the device would retransmit or be judged on the harness's lateness.
+     */
+    static final String REAL_TIME_REQUESTER = "requester cases need the adapter's virtual time (the harness must answer "
+        + "the device within its timers and measure pacing to the nanosecond, which a real-time adapter cannot promise)";
+
     private Applicability() {
     }
 
@@ -22,6 +31,9 @@ final class Applicability {
                          final Specification spec, final boolean havePeer) {
         if (!havePeer && def.connections().stream().anyMatch(c -> c.peer())) {
             return "the case talks to a peer device through the harness's network, and the run has no peer";
+        }
+        if ("requester".equals(def.role()) && !available.contains(Capability.VIRTUAL_TIME)) {
+            return REAL_TIME_REQUESTER;
         }
         for (final String item : def.pics()) {
             if (!profile.pics().contains(item)) {
@@ -50,6 +62,9 @@ final class Applicability {
         }
         if (def.connections().stream().anyMatch(c -> "ipv6".equals(c.network()))) {
             out.add(Capability.IPV6);
+        }
+        if (def.connections().stream().anyMatch(c -> c.vlan() != null)) {
+            out.add(Capability.L2_CONTROL);
         }
         if ("requester".equals(def.role())) {
             out.add(Capability.REQUESTER_CONTROL);
@@ -82,13 +97,66 @@ final class Applicability {
                 out.add(Capability.REQUESTER_CONTROL);
             } else if (step instanceof Step.Message m && !m.message().ce().isEmpty()) {
                 out.add(Capability.ECN_WRITE);
-            } else if (step instanceof Step.Send s && s.packet().ecn() != null) {
-                out.add(Capability.ECN_WRITE);
+            } else if (step instanceof Step.Send s) {
+                if (s.packet().ecn() != null) {
+                    out.add(Capability.ECN_WRITE);
+                }
+                if (shapesLowerHeaders(s.packet())) {
+                    out.add(Capability.L2_CONTROL);
+                }
             } else if (step instanceof Step.Flow f && f.flow().packets().stream().anyMatch(p -> p.ce())) {
                 out.add(Capability.ECN_WRITE);
+            } else if (step instanceof Step.Expect e) {
+                observes(e.template(), out);
+            } else if (step instanceof Step.ExpectUnordered e) {
+                e.templates().forEach(t -> observes(t, out));
+            } else if (step instanceof Step.ExpectNone e && e.filter() != null) {
+                observes(e.filter(), out);
             } else if (step instanceof Step.Repeat r) {
                 scan(r.steps(), out, onPeer);
             }
         }
+    }
+
+    /**
+     * What matching the device's frames on {@code template} implies: their ECN field needs ECN_READ, their other
+     * Ethernet, VLAN, IP and UDP fields (a data plane that carries only UDP payloads rebuilds them) need L2_CONTROL.
+     */
+    private static void observes(final org.metaroce.mrct.harness.cases.FrameTemplate template,
+                                 final Set<Capability> out) {
+        for (final String field : template.fields().keySet()) {
+            if (field.equals("ip.ecn")) {
+                out.add(Capability.ECN_READ);
+            } else if (field.startsWith("eth.") || field.startsWith("vlan.") || field.startsWith("ip.")
+                || field.startsWith("ipv6.") || field.startsWith("udp.")) {
+                out.add(Capability.L2_CONTROL);
+            }
+        }
+    }
+
+    /** Header fields below BTH that a case may set; a data plane that carries only UDP payloads cannot send them. */
+    private static final java.util.List<String> LOWER_HEADERS = java.util.List.of("eth.", "vlan.", "ip.", "ipv6.",
+        "udp.length", "udp.checksum", "udp.dport");
+
+    /**
+     * Whether the frame sets Ethernet, VLAN, IP or UDP fields that an adapter must carry as crafted (IPv4 options,
+     * a VLAN tag, overridden lower-header fields, a UDP checksum other than 0): such a case needs L2_CONTROL.
+     */
+    private static boolean shapesLowerHeaders(final org.metaroce.mrct.harness.cases.PacketSpec packet) {
+        if (packet.ipOptions() != null || packet.vlan() != null || packet.validUdpChecksum()
+            || packet.badUdpChecksum()) {
+            return true;
+        }
+        if (packet.fields() == null) {
+            return false;
+        }
+        for (final String field : packet.fields().keySet()) {
+            for (final String prefix : LOWER_HEADERS) {
+                if (field.startsWith(prefix)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 }

@@ -166,8 +166,11 @@ final class CaseRun {
             verdict = Verdict.ERROR;
             reason = "adapter: " + e.getMessage();
         } catch (UnsupportedOperationException e) {
-            verdict = Verdict.ERROR;
-            reason = "the adapter does not support an operation this case needs: " + e.getMessage();
+            // an operation the adapter cannot do, found only when the case asks for it (a UDP data plane cannot send
+            // a frame with IPv4 options): like a missing capability, it says nothing about the device
+            verdict = Verdict.NOT_APPLICABLE;
+            reason = "the adapter cannot do what " + (currentStep == null ? "the case's setup" : "step "
+                + (stepIndex + 1) + " (line " + currentStep.line() + ")") + " needs: " + e.getMessage();
         } catch (RejectedException e) {
             verdict = Verdict.ERROR;
             reason = "the device rejected a control-plane call the case needs: " + e.getMessage();
@@ -947,11 +950,15 @@ final class CaseRun {
         final long deadline = data.now() + duration;
         final Connection c = e.filter() == null || e.filter().connection() == null ? null
             : connection(e.filter().connection());
+        // On virtual time the previous step ended now. On a real-time adapter the harness reaches this step late,
+        // so the window the case means starts at the previous step's time: a frame stamped after its end is allowed.
+        final long windowEnd = run.adapter().capabilities().contains(org.metaroce.mrct.spi.Capability.VIRTUAL_TIME)
+            ? deadline : Math.min(deadline, lastTime + duration);
         final int before = inbox.size();
         pollUntil(deadline);
         int index = 0;
         for (final Received received : inbox) {
-            if (index++ < before) {
+            if (index++ < before || received.frame().timestampNanos() > windowEnd) {
                 continue;
             }
             if (e.filter() == null || FrameCheck.check(received.decoded(), e.filter(), c, names, addresses::get)

@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.net.PortUnreachableException;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
@@ -28,6 +29,13 @@ import org.metaroce.mrct.spi.AdapterException;
 public final class UdpLink implements Link {
     private static final long POLL_NANOS = 20_000;
     private static final int MAX_DATAGRAM = 65_507;
+    /**
+     * The kernel receive buffer asked for. A case sends hundreds of frames back to back (ROB-006 sends 464), and the
+     * default buffer (about 208 KiB, each small datagram costing over 1 KiB of it) overflows whenever the reading thread
+     * is descheduled for a millisecond, which drops frames the case then counts. Linux caps the request at
+     * net.core.rmem_max (4 MiB on this project's machines); raise that sysctl if a run reports lost frames.
+     */
+    static final int RECEIVE_BUFFER = 16 << 20;
 
     private final DatagramChannel channel;
     private final InetSocketAddress local;
@@ -65,6 +73,7 @@ public final class UdpLink implements Link {
         requireIpv4(device, "the device");
         try {
             final DatagramChannel channel = DatagramChannel.open(StandardProtocolFamily.INET);
+            channel.setOption(StandardSocketOptions.SO_RCVBUF, RECEIVE_BUFFER);
             channel.bind(bind);
             channel.connect(device);
             channel.configureBlocking(false);
@@ -91,6 +100,7 @@ public final class UdpLink implements Link {
         }
         try {
             final DatagramChannel channel = DatagramChannel.open(StandardProtocolFamily.INET);
+            channel.setOption(StandardSocketOptions.SO_RCVBUF, RECEIVE_BUFFER);
             channel.bind(listen);
             channel.configureBlocking(false);
             final UdpLink link = new UdpLink(channel, (InetSocketAddress) channel.getLocalAddress(), null, deviceMac,
