@@ -210,10 +210,18 @@ final class RunCommand implements Callable<Integer> {
                 : EnumSet.copyOf(formats);
             // a replay keeps the timing of the run it replays: real-time defaults for a recorded socket run
             final boolean realTime = !"reference".equals(replay != null ? replay.recording().adapter() : adapterName);
-            final long timeout = duration("--expect-timeout", expectTimeout != null ? expectTimeout
-                : realTime ? "20ms" : "2ms");
-            final long toleranceNs = realTime ? duration("--tolerance", tolerance) : 0;
-            final int tolerancePercent = realTime ? tolerancePct : 0;
+            final RunInfo.Timing recordedTiming = replay == null ? null : replay.recording().timing();
+            final long timeout = recordedTiming != null ? recordedTiming.expectTimeoutNs()
+                : duration("--expect-timeout", expectTimeout != null ? expectTimeout : realTime ? "20ms" : "2ms");
+            final long toleranceNs = recordedTiming != null ? recordedTiming.toleranceNs()
+                : realTime ? duration("--tolerance", tolerance) : 0;
+            final int tolerancePercent = recordedTiming != null ? recordedTiming.tolerancePercent()
+                : realTime ? tolerancePct : 0;
+            if (recordedTiming != null && expectTimeout != null
+                && duration("--expect-timeout", expectTimeout) != timeout) {
+                throw new UsageProblem("--expect-timeout does not apply to --adapter replay: the replay uses the "
+                    + "recorded run's, " + timeout + " ns");
+            }
             if (tolerancePercent < 0 || toleranceNs < 0) {
                 throw new UsageProblem("timing tolerances cannot be negative");
             }
@@ -235,7 +243,8 @@ final class RunCommand implements Callable<Integer> {
                     listeners.add(new Progress(main.err(), System.console() != null));
                 }
                 final Runner runner = new Runner(context, listeners, Clock.systemUTC());
-                final RunInfo info = info(spec, profile, adapter, seed, faults, plan.size());
+                final RunInfo info = info(spec, profile, adapter, seed, faults, plan.size(),
+                    new RunInfo.Timing(timeout, toleranceNs, tolerancePercent));
                 final RunSummary summary = runner.run(info, plan,
                     result -> failFast && (result.verdict() == Verdict.FAIL || result.verdict() == Verdict.ERROR),
                     results -> baseline == null ? null : baseline.compare(results, strict));
@@ -589,7 +598,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private RunInfo info(final Specification spec, final DeviceProfile profile, final Adapter adapter, final long seed,
-                         final Set<Fault> faults, final int count) {
+                         final Set<Fault> faults, final int count, final RunInfo.Timing timing) {
         final List<String> selection = new ArrayList<>();
         select.forEach(s -> selection.add("select " + s));
         exclude.forEach(x -> selection.add("exclude " + x));
@@ -601,7 +610,8 @@ final class RunCommand implements Callable<Integer> {
             "unknown".equals(profile.firmware()) ? adapter.identity().firmware() : profile.firmware(),
             profile.name(), profile.sha256(), List.copyOf(profile.pics()), parameters, seed, strict,
             faults.isEmpty() ? replay == null ? null : replay.recording().fault() : faults.iterator().next().label(),
-            selection, count, Clock.systemUTC().instant(), RunInfo.labels(adapter.capabilities()), adapter.endpoints());
+            selection, count, Clock.systemUTC().instant(), RunInfo.labels(adapter.capabilities()), adapter.endpoints(),
+            timing);
     }
 
     private void printSummary(final RunSummary summary, final Path dir, final long seed, final List<String> shrunk) {

@@ -64,7 +64,7 @@ class ReplayCommandTest {
     void theFailuresOfAFaultyDeviceReproduceWithTheirRules() throws Exception {
         final Path faulty = dir.resolve("faulty");
         final Mrct.Run record = Mrct.run("run", "--quiet", "--fault", "go-back-n-retransmit", "-s", "RTX-00", "-s",
-            "ACK-002", "--seed", "7", "--report-dir", faulty.toString(), "--format",
+            "ACK-002", "--seed", "7", "--expect-timeout", "3ms", "--report-dir", faulty.toString(), "--format",
             "JSON,EVIDENCE");
         assertThat(record.status()).as(record.err()).isEqualTo(1);
         final Path replayed = dir.resolve("faulty-replayed");
@@ -79,6 +79,9 @@ class ReplayCommandTest {
         assertThat(before.values()).as("failures of the faulty run").anyMatch(v -> v.startsWith("FAIL MR-RTX-001 "))
             .anyMatch(v -> v.startsWith("PASS"));
         assertThat(failures(replayed)).isEqualTo(before);
+        final JsonNode timing = new ObjectMapper().readTree(replayed.resolve("report.json").toFile()).path("run")
+            .path("timing");
+        assertThat(timing.path("expectTimeoutNs").asLong()).as("the recorded --expect-timeout").isEqualTo(3_000_000);
     }
 
     @Test
@@ -106,6 +109,10 @@ class ReplayCommandTest {
             "--report-dir", dir.resolve("seed").toString());
         assertThat(seed.status()).isEqualTo(2);
         assertThat(seed.err()).contains("the replay uses the recorded seed 1");
+        final Mrct.Run timeout = Mrct.run("run", "--quiet", "--adapter", "replay", "--from", evidence,
+            "--expect-timeout", "5ms", "--report-dir", dir.resolve("timeout").toString());
+        assertThat(timeout.status()).isEqualTo(2);
+        assertThat(timeout.err()).contains("the replay uses the recorded run's, 2000000 ns");
 
         final Path profile = dir.resolve("edited.yaml");
         Files.writeString(profile, Files.readString(org.metaroce.mrct.testing.Fixtures.root()

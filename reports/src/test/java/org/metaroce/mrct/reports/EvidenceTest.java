@@ -59,7 +59,8 @@ class EvidenceTest {
             base.profile(), base.profileHash(), base.pics(), base.parameters(), base.seed(), true, "no-sack",
             base.selection(), 0, base.start(), List.of("counters", "virtual-time"),
             new org.metaroce.mrct.spi.Endpoints(0x02_00_00_00_00_0DL, "198.51.100.2", null, 0x0A_0B_0C_0D_0E_0FL,
-                "198.51.100.1", "2001:db8::1"));
+                "198.51.100.1", "2001:db8::1"), new org.metaroce.mrct.harness.result.RunInfo.Timing(20_000_000, 1_000_000,
+                20));
         final RunListener listener = Reports.open(dir, EnumSet.of(ReportFormat.EVIDENCE), null);
         listener.runStarted(info);
         listener.runFinished(info, null);
@@ -77,7 +78,8 @@ class EvidenceTest {
             .containsEntry("strict", "true").containsEntry("fault", "no-sack")
             .containsEntry("capabilities", "counters,virtual-time").containsEntry("device_mac", "02:00:00:00:00:0d")
             .containsEntry("harness_mac", "0a:0b:0c:0d:0e:0f").containsEntry("device_ipv6", "")
-            .containsEntry("harness_ipv6", "2001:db8::1");
+            .containsEntry("harness_ipv6", "2001:db8::1").containsEntry("expect_timeout_ns", "20000000")
+            .containsEntry("tolerance_ns", "1000000").containsEntry("tolerance_pct", "20");
         assertThat(comment).startsWith("mrct run=");
     }
 

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.spi.Capability;
 import org.metaroce.mrct.spi.Endpoints;
 
@@ -26,12 +27,14 @@ import org.metaroce.mrct.spi.Endpoints;
  * @param fault the reference NIC's fault profile the run used, or null
  * @param capabilities the recorded adapter's capabilities (recorded, or the fallback in {@link #notes()})
  * @param endpoints the link addresses of the run (recorded, or taken from the harness's frames)
+ * @param timing the run's expectation timeout and timing tolerances, or null when the recording does not say
  * @param cases the IDs of the cases the file holds, in run order
  * @param notes what the replay had to assume or leave out, one sentence each (old file, damaged tail, ...)
  */
 public record RecordedRun(Path file, Instant start, long seed, String specVersion, String adapter, String vendor,
                           String model, String firmware, String profile, String profileHash, Boolean strict,
-                          String fault, Set<Capability> capabilities, Endpoints endpoints, List<String> cases,
+                          String fault, Set<Capability> capabilities, Endpoints endpoints, RunInfo.Timing timing,
+                          List<String> cases,
                           List<String> notes) {
     public RecordedRun {
         capabilities = Set.copyOf(capabilities);

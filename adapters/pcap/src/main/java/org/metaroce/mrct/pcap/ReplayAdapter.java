@@ -2,7 +2,6 @@ package org.metaroce.mrct.pcap;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -118,10 +117,10 @@ public final class ReplayAdapter implements Adapter {
 
     @Override
     public Set<Capability> capabilities() {
-        // the recorded adapter's, so that the same cases apply; the replay's clock is virtual whatever the device's was
-        final Set<Capability> out = EnumSet.of(Capability.VIRTUAL_TIME);
-        out.addAll(run.capabilities());
-        return out;
+        // exactly the recorded adapter's, so that the same cases apply: the replay's clock is virtual whatever the
+        // device's was, but claiming VIRTUAL_TIME for a recorded real-time run would make the cases that need it (the
+        // requester cases) applicable, and the recording holds nothing of them
+        return run.capabilities();
     }
 
     @Override

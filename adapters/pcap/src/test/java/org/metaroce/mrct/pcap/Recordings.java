@@ -99,7 +99,8 @@ final class Recordings {
                 adapter.identity().model(), adapter.identity().firmware(), profile.name(), profile.sha256(),
                 List.copyOf(profile.pics()), Map.of(), SEED, false,
                 faults.isEmpty() ? null : faults.iterator().next().label(), List.of(), plan.size(),
-                Instant.parse("2026-01-02T03:04:05Z"), RunInfo.labels(adapter.capabilities()), adapter.endpoints());
+                Instant.parse("2026-01-02T03:04:05Z"), RunInfo.labels(adapter.capabilities()), adapter.endpoints(),
+                new RunInfo.Timing(EXPECT_TIMEOUT_NS, 0, 0));
             return run(adapter, SEED, info, plan, Reports.open(dir, EnumSet.of(ReportFormat.EVIDENCE), spec));
         }
     }

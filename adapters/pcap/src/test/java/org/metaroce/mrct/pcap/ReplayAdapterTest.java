@@ -70,7 +70,13 @@ class ReplayAdapterTest {
             assertThat(replay.recording().cases()).containsExactlyElementsOf(recorded.keySet());
             assertThat(replay.recording().profileHash()).isEqualTo(recordings.profile.sha256());
             assertThat(replay.recording().notes()).isEmpty();
-            assertThat(replay.capabilities()).contains(org.metaroce.mrct.spi.Capability.VIRTUAL_TIME);
+            assertThat(replay.recording().timing())
+                .isEqualTo(new org.metaroce.mrct.harness.result.RunInfo.Timing(Recordings.EXPECT_TIMEOUT_NS, 0, 0));
+            try (org.metaroce.mrct.reference.ReferenceAdapter reference = org.metaroce.mrct.reference.ReferenceAdapter
+                .fromProfile(recordings.profile, recordings.spec, Set.of())) {
+                assertThat(replay.capabilities()).isEqualTo(reference.capabilities());
+                assertThat(replay.endpoints()).isEqualTo(reference.endpoints());
+            }
             assertThat(replay.recordedVerdict("GEN-0")).isEqualTo(recorded.get("GEN-0").verdict().name());
         }
     }

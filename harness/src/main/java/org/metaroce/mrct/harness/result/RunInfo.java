@@ -31,11 +31,23 @@ import org.metaroce.mrct.spi.Endpoints;
  * @param capabilities the adapter's capabilities by their labels ({@code virtual-time}, ...), sorted; empty when not
  *     known
  * @param endpoints the addresses of the device and of the harness on the link, or null when not known
+ * @param timing the timing options of the run, or null when not known
  */
 public record RunInfo(String suiteVersion, String specVersion, String adapter, String vendor, String model,
                       String firmware, String profile, String profileHash, List<String> pics,
                       Map<String, Object> parameters, long seed, boolean strict, String fault, List<String> selection,
-                      int caseCount, Instant start, List<String> capabilities, Endpoints endpoints) {
+                      int caseCount, Instant start, List<String> capabilities, Endpoints endpoints,
+                      Timing timing) {
+    /**
+     * How long expectations waited and how much timing tolerance windows had: a replay of the run needs the same.
+     *
+     * @param expectTimeoutNs how long an expectation waits when its case does not say
+     * @param toleranceNs absolute timing tolerance of every window
+     * @param tolerancePercent relative timing tolerance in percent of the window
+     */
+    public record Timing(long expectTimeoutNs, long toleranceNs, int tolerancePercent) {
+    }
+
     public RunInfo {
         pics = List.copyOf(pics);
         parameters = Map.copyOf(parameters);
@@ -49,7 +61,17 @@ public record RunInfo(String suiteVersion, String specVersion, String adapter, S
                    final List<String> pics, final Map<String, Object> parameters, final long seed, final boolean strict,
                    final String fault, final List<String> selection, final int caseCount, final Instant start) {
         this(suiteVersion, specVersion, adapter, vendor, model, firmware, profile, profileHash, pics, parameters, seed,
-            strict, fault, selection, caseCount, start, List.of(), null);
+            strict, fault, selection, caseCount, start, List.of(), null, null);
+    }
+
+    /** A run whose timing options are not known. */
+    public RunInfo(final String suiteVersion, final String specVersion, final String adapter, final String vendor,
+                   final String model, final String firmware, final String profile, final String profileHash,
+                   final List<String> pics, final Map<String, Object> parameters, final long seed, final boolean strict,
+                   final String fault, final List<String> selection, final int caseCount, final Instant start,
+                   final List<String> capabilities, final Endpoints endpoints) {
+        this(suiteVersion, specVersion, adapter, vendor, model, firmware, profile, profileHash, pics, parameters, seed,
+            strict, fault, selection, caseCount, start, capabilities, endpoints, null);
     }
 
     /** The labels of {@code capabilities}, sorted. */

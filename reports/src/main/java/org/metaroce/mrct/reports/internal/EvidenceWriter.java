@@ -172,6 +172,11 @@ public final class EvidenceWriter implements ReportWriter {
         if (!info.capabilities().isEmpty()) {
             fields.put("capabilities", String.join(",", info.capabilities()));
         }
+        if (info.timing() != null) {
+            fields.put("expect_timeout_ns", Long.toString(info.timing().expectTimeoutNs()));
+            fields.put("tolerance_ns", Long.toString(info.timing().toleranceNs()));
+            fields.put("tolerance_pct", Integer.toString(info.timing().tolerancePercent()));
+        }
         final Endpoints link = info.endpoints();
         if (link != null) {
             fields.put("device_mac", JsonModel.mac(link.deviceMac()));

@@ -56,7 +56,20 @@ public final class JsonModel {
         run.put("start", instant(info.start()));
         run.set("capabilities", strings(info.capabilities()));
         run.set("endpoints", endpoints(info.endpoints()));
+        run.set("timing", timing(info.timing()));
         return run;
+    }
+
+    /** The timing options of a run, or JSON null. */
+    public static JsonNode timing(final RunInfo.Timing timing) {
+        if (timing == null) {
+            return NODES.nullNode();
+        }
+        final ObjectNode node = NODES.objectNode();
+        node.put("expectTimeoutNs", timing.expectTimeoutNs());
+        node.put("toleranceNs", timing.toleranceNs());
+        node.put("tolerancePercent", timing.tolerancePercent());
+        return node;
     }
 
     /** The link addresses of a run, or JSON null. */

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.metaroce.mrct.harness.result.EvidenceComment;
+import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.pcap.RecordedRun;
 import org.metaroce.mrct.pcap.RecordingException;
 import org.metaroce.mrct.pcap.SpecVersionMismatchException;
@@ -166,7 +167,24 @@ public final class EvidenceIndex {
             blankToNull(section.get("firmware")), blankToNull(section.get("profile")),
             blankToNull(section.get("profile_sha256")), strict == null || strict.isEmpty() ? null
                 : Boolean.valueOf(strict), blankToNull(section.get("fault")), capabilities, endpoints,
-            new ArrayList<>(scan.spans.keySet()), notes);
+            timing(section, notes), new ArrayList<>(scan.spans.keySet()), notes);
+    }
+
+    private static RunInfo.Timing timing(final Map<String, String> section, final List<String> notes) {
+        if (!section.containsKey("expect_timeout_ns")) {
+            notes.add("the recording does not give its run's --expect-timeout and tolerances (written by an older "
+                + "mrct): the replay uses the defaults or the options given");
+            return null;
+        }
+        try {
+            return new RunInfo.Timing(Long.parseLong(section.get("expect_timeout_ns")),
+                Long.parseLong(section.getOrDefault("tolerance_ns", "0")),
+                Integer.parseInt(section.getOrDefault("tolerance_pct", "0")));
+        } catch (NumberFormatException e) {
+            notes.add("the recorded timing options cannot be read (" + e.getMessage() + "): the replay uses the "
+                + "defaults or the options given");
+            return null;
+        }
     }
 
     private static Endpoints recordedEndpoints(final Map<String, String> section) {
