@@ -95,6 +95,10 @@ final class RunCommand implements Callable<Integer> {
         + "repeatable")
     private List<String> exclude = new ArrayList<>();
 
+    @Option(names = "--role", paramLabel = "ROLE", description = "run only the cases where the device plays this role: "
+        + "responder or requester (default: both)")
+    private String role;
+
     @Option(names = "--strict", description = "SHOULD failures fail (default: they are warnings)")
     private boolean strict;
 
@@ -195,6 +199,9 @@ final class RunCommand implements Callable<Integer> {
         try {
             openReplay(spec);
             final long seed = seed();
+            if (role != null && !role.equals("responder") && !role.equals("requester")) {
+                throw new UsageProblem("--role must be responder or requester, not '" + role + "'");
+            }
             final Set<Fault> faults = faults();
             final DeviceProfile profile = profile(spec);
             checkReplayProfile(profile);
@@ -354,11 +361,15 @@ final class RunCommand implements Callable<Integer> {
     private List<Runner.Planned> select(final List<Runner.Planned> all) {
         final List<Runner.Planned> out = new ArrayList<>();
         for (final Runner.Planned planned : all) {
-            if (matches(planned.id())) {
+            if (matches(planned.id()) && playsRole(planned.def())) {
                 out.add(planned);
             }
         }
         return out;
+    }
+
+    private boolean playsRole(final CaseDef def) {
+        return role == null || role.equals(def.role());
     }
 
     private boolean matches(final String id) {
@@ -533,6 +544,9 @@ final class RunCommand implements Callable<Integer> {
                 if (!problems.isEmpty()) {
                     throw new IllegalStateException("generated case " + id + " does not load: " + problems);
                 }
+                if (!playsRole(def)) {
+                    break;
+                }
                 plan.add(new Runner.Planned(def, Map.of(), id));
             }
         }
@@ -603,6 +617,9 @@ final class RunCommand implements Callable<Integer> {
         select.forEach(s -> selection.add("select " + s));
         exclude.forEach(x -> selection.add("exclude " + x));
         caseDirs.forEach(d -> selection.add("cases " + d));
+        if (role != null) {
+            selection.add("role " + role);
+        }
         final Map<String, Object> parameters = new LinkedHashMap<>(profile.effectiveParameters(spec));
         return new RunInfo(Version.current(), spec.version(), adapter.name(),
             "unknown".equals(profile.vendor()) ? adapter.identity().vendor() : profile.vendor(),

@@ -124,10 +124,16 @@ final class Answers {
             && Psn.isBefore(value, ackMsnHigh)) {
             final int was = cumulative;
             final int wasMsn = ackMsnHigh;
-            cx.judge.report(c, responder, Check.CUMULATIVE, Basis.UNKNOWN_STATE, fr,
-                () -> "the cumulative acknowledgement moves back from " + Text.psn(was) + " to " + Text.psn(point)
-                    + " and aeth.msn from " + wasMsn + " to " + value + ": taken as a new incarnation of the QP",
-                () -> "the QP may have been reset and brought back to RTS");
+            if (cx.resetShown(responder)) {
+                c.note("the cumulative acknowledgement moves back from " + Text.psn(was) + " to " + Text.psn(point)
+                    + " (frame " + fr.number + "): a new incarnation of the QP, which the evidence's control records "
+                    + "show was reset");
+            } else {
+                cx.judge.report(c, responder, Check.CUMULATIVE, Basis.UNKNOWN_STATE, fr,
+                    () -> "the cumulative acknowledgement moves back from " + Text.psn(was) + " to " + Text.psn(point)
+                        + " and aeth.msn from " + wasMsn + " to " + value + ": taken as a new incarnation of the QP",
+                    () -> "the QP may have been reset and brought back to RTS");
+            }
             stream.newAnswerIncarnation();
         }
         if (syndrome >= 0x61 && syndrome <= 0x63) {
@@ -623,7 +629,17 @@ final class Answers {
         lastResponse = r;
         lastResponseFrame = fr.number;
         responseKnown = true;
+        if (c.tver == 0 && fr.receivable) {
+            // a TVer 0 requester takes only the next expected response; a later one is a gap (MR-LEG-010)
+            if (k == op.inOrder) {
+                op.inOrder++;
+                op.responseGap = false;
+            } else if (k > op.inOrder) {
+                op.responseGap = true;
+            }
+        }
         op.rerequestedFrom = -1;
+        stream.coverRead(op, r, cx);
         final PsnRing ring = stream.ring;
         boolean repeatedAnswer = op.repeated;
         if (ring.holds(r)) {

@@ -169,10 +169,12 @@ final class Cnps {
             return;
         }
         final Parameters pa = cx.parameters;
-        final double line = pa.value("line_rate_mbps");
-        final double alphaInit = pa.ratio("dcqcn_alpha_init");
-        final double gain = pa.ratio("dcqcn_g");
-        final long period = pa.value("dcqcn_alpha_timer_ns");
+        // the QP's own DCQCN constants when the evidence's control records give them, each at its lenient end
+        final double line = cx.attribute(reactor, "line_rate_mbps", true, pa.value("line_rate_mbps"));
+        final double alphaInit = cx.attribute(reactor, "dcqcn_alpha_init", false, pa.ratio("dcqcn_alpha_init"));
+        final double gain = cx.attribute(reactor, "dcqcn_g", true, pa.ratio("dcqcn_g"));
+        final long period = (long) cx.attribute(reactor, "dcqcn_alpha_timer_ns", false,
+            pa.value("dcqcn_alpha_timer_ns"));
         double alpha = alphaInit * Math.pow(1 - gain, before);
         final Basis basis;
         if (cx.judge.atDevice() && rtsLowerBound != Long.MIN_VALUE) {
@@ -186,7 +188,10 @@ final class Cnps {
         g.cnpNs = cnpNs;
         g.cnpFrame = cnpFrame;
         g.measureFrom = cnpNs + cx.reaction(reactor);
-        g.measureUntil = cnpNs + pa.value("dcqcn_rate_timer_ns");
+        g.measureUntil = cnpNs + (long) cx.attribute(reactor, "dcqcn_rate_timer_ns", false,
+            pa.value("dcqcn_rate_timer_ns"));
+        g.byteCounter = (long) cx.attribute(reactor, "dcqcn_byte_counter", false, pa.value("dcqcn_byte_counter"));
+        g.bytesSinceCnp = 0;
         g.boundMbps = line * (1 - alpha / 2);
         g.basis = basis;
         g.boundText = String.format(Locale.ROOT, "line_rate_mbps %.0f x (1 - alpha/2) with alpha at "
@@ -205,10 +210,24 @@ final class Cnps {
             startMeasuring(flow, from.unclaimedCnpNs, from.unclaimedCnpFrame);
             from.unclaimedCnpNs = Long.MIN_VALUE;
         }
-        if (!g.measuring || fr.tsNs <= g.measureFrom) {
+        if (!g.measuring || fr.tsNs < g.cnpNs) {
             return;
         }
         if (fr.tsNs > g.measureUntil) {
+            g.measuring = false;
+            return;
+        }
+        // MR-CC-013: once the bytes sent since the CNP reach dcqcn_byte_counter, an increase step may raise Rc, and
+        // the packets after it are no longer paced at the cut rate alone
+        g.bytesSinceCnp += fr.wireLength + 4L;
+        final boolean counterExpired = g.bytesSinceCnp >= g.byteCounter;
+        if (fr.tsNs <= g.measureFrom) {
+            if (counterExpired) {
+                g.measuring = false;
+            }
+            return;
+        }
+        if (counterExpired && g.packets < Congestion.WINDOW - 1) {
             g.measuring = false;
             return;
         }

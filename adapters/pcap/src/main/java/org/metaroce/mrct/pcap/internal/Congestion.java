@@ -23,6 +23,9 @@ final class Congestion {
     long measureFrom;
     long measureUntil;
     double boundMbps;
+    /** The QP's dcqcn_byte_counter, and the bytes (frame length + 4) of its data packets since the CNP. */
+    long byteCounter;
+    long bytesSinceCnp;
     Basis basis;
     String boundText;
     final long[] times = new long[WINDOW];

@@ -28,6 +28,42 @@ final class Context {
         this.sendWindowMax = parameters.lenientMax("send_window");
     }
 
+    /** The control records of an mrct evidence file, read ahead case by case; null for other captures. */
+    EvidenceControl control;
+
+    /** The device's QP that sends {@code flow} or receives it, as the evidence's control records show it, or null. */
+    EvidenceControl.Qp qp(final Flow flow) {
+        if (control == null) {
+            return null;
+        }
+        final EvidenceControl.Qp sender = control.byDestination(flow.dqpn);
+        return sender != null ? sender : control.byNumber(flow.dqpn);
+    }
+
+    /**
+     * A QP attribute of the device's QP sending {@code flow}: the value its case gave it (the largest when it gave
+     * several, {@code largest}, else the smallest), or {@code fallback} (the profile's or the default) when the
+     * capture does not say.
+     */
+    double attribute(final Flow flow, final String name, final boolean largest, final double fallback) {
+        final EvidenceControl.Qp qp = control == null ? null : control.byDestination(flow.dqpn);
+        final java.util.List<Double> values = qp == null ? null : qp.values.get(name);
+        if (values == null || values.isEmpty()) {
+            return fallback;
+        }
+        double best = values.get(0);
+        for (final double v : values) {
+            best = largest ? Math.max(best, v) : Math.min(best, v);
+        }
+        return best;
+    }
+
+    /** True when the evidence's control records show the device's QP of {@code flow} moved to RESET in its case. */
+    boolean resetShown(final Flow flow) {
+        final EvidenceControl.Qp qp = qp(flow);
+        return qp != null && qp.reset;
+    }
+
     /** Evidence files are judged differently, which only their first frame tells. */
     void replaceJudge(final Judge other) {
         this.judge = other;

@@ -25,6 +25,21 @@ final class ReadOp {
     int rerequestedFrom = -1;
     /** True once the read was asked for again (its responses may then carry a later MSN). */
     boolean repeated;
+    /**
+     * TVer 0 (section 16): the responses taken in order from the start of the span, so the requester's next expected
+     * response PSN is {@code psn + inOrder}.
+     */
+    int inOrder;
+    /**
+     * TVer 0: a response after the next expected one came (MR-LEG-010: the requester discards it and asks for the
+     * rest of the read at the expected PSN), and no response at the expected PSN has come since.
+     */
+    boolean responseGap;
+
+    /** The next read response PSN a TVer 0 requester expects for this read. */
+    int expectedResponse() {
+        return Psn.add(psn, inOrder);
+    }
 
     ReadOp(final int psn, final long length, final int msn, final long va, final int rkey, final long frame,
            final Pmtu pmtu) {

@@ -87,18 +87,29 @@ final class RequesterStream {
             start(fr, cx);
         } else if (far(p)) {
             final int was = next;
-            cx.judge.report(connection(), flow, Check.PSN_CONSECUTIVE, Basis.UNKNOWN_STATE, fr,
-                () -> "PSN " + Text.psn(p) + " is far from every PSN before it (next expected " + Text.psn(was)
-                    + "): taken as a new incarnation of the QP, whose PSN state restarts here",
-                () -> "the QP may have been reset or re-created with a new sq_psn");
+            if (cx.resetShown(flow)) {
+                connection().note("PSN " + Text.psn(p) + " (frame " + fr.number + ") is far from every PSN before it:"
+                    + " a new incarnation of the QP, which the evidence's control records show was reset");
+            } else {
+                cx.judge.report(connection(), flow, Check.PSN_CONSECUTIVE, Basis.UNKNOWN_STATE, fr,
+                    () -> "PSN " + Text.psn(p) + " is far from every PSN before it (next expected " + Text.psn(was)
+                        + "): taken as a new incarnation of the QP, whose PSN state restarts here",
+                    () -> "the QP may have been reset or re-created with a new sq_psn");
+            }
             restartConnection();
             start(fr, cx);
         } else if (newIncarnation(fr)) {
             final int highest = highestMsn;
-            cx.judge.report(connection(), flow, Check.MSN, Basis.UNKNOWN_STATE, fr,
-                () -> fr.opcode.name() + " at PSN " + Text.psn(p) + " starts a message with pleth.msn 0 after "
-                    + "messages up to MSN " + highest + ": taken as a new incarnation of the QP",
-                () -> "the QP may have been reset and brought back to RTS");
+            if (cx.resetShown(flow)) {
+                connection().note(fr.opcode.name() + " at PSN " + Text.psn(p) + " (frame " + fr.number + ") starts a "
+                    + "message with pleth.msn 0 after messages up to MSN " + highest + ": a new incarnation of the QP, "
+                    + "which the evidence's control records show was reset");
+            } else {
+                cx.judge.report(connection(), flow, Check.MSN, Basis.UNKNOWN_STATE, fr,
+                    () -> fr.opcode.name() + " at PSN " + Text.psn(p) + " starts a message with pleth.msn 0 after "
+                        + "messages up to MSN " + highest + ": taken as a new incarnation of the QP",
+                    () -> "the QP may have been reset and brought back to RTS");
+            }
             restartConnection();
             start(fr, cx);
         }
@@ -343,14 +354,23 @@ final class RequesterStream {
         final long by = ring.deliveredFrame[s];
         final long at = ring.deliveredNs[s];
         if (fr.tver == 1 && fr.hasPleth() && fr.plethMsn() == 0 && fr.plethFirst() && highestMsn > 0) {
-            cx.judge.report(c, flow, Check.NO_RESEND_DELIVERED, Basis.UNKNOWN_STATE, fr,
-                () -> "PSN " + Text.psn(p) + " (MSN 0) is sent again although frame " + by + " showed it delivered "
-                    + "and later messages followed: taken as a new incarnation of the QP",
-                () -> "the QP may have been reset and brought back to RTS with the same sq_psn");
+            if (cx.resetShown(flow)) {
+                c.note("PSN " + Text.psn(p) + " (MSN 0, frame " + fr.number + ") is sent again after frame " + by
+                    + " showed it delivered and later messages followed: a new incarnation of the QP, which the "
+                    + "evidence's control records show was reset");
+            } else {
+                cx.judge.report(c, flow, Check.NO_RESEND_DELIVERED, Basis.UNKNOWN_STATE, fr,
+                    () -> "PSN " + Text.psn(p) + " (MSN 0) is sent again although frame " + by + " showed it delivered "
+                        + "and later messages followed: taken as a new incarnation of the QP",
+                    () -> "the QP may have been reset and brought back to RTS with the same sq_psn");
+            }
             restartConnection();
             start(fr, cx);
             firstTransmission(fr, cx, 0);
             return true;
+        }
+        if (acknowledgementProbe(fr)) {
+            return false;
         }
         final long earlier = ring.firstFrame[s];
         cx.judge.report(c, flow, Check.NO_RESEND_DELIVERED, copy ? Basis.CAPTURE_COPY : Basis.DEFINITE, fr,
@@ -359,6 +379,29 @@ final class RequesterStream {
             () -> "this frame repeats frame " + earlier + " byte for byte",
             new FieldDiff("bth.psn", "an undelivered PSN", Text.psn(p) + " (delivered by frame " + by + ")"));
         return false;
+    }
+
+    /**
+     * The acknowledgement probe of section 13.4, the one retransmission of a delivered PSN MR-RTX-001 allows: with no
+     * PSN in flight (every PSN sent is delivered) and an acknowledgement awaited (a SEND or RDMA WRITE PSN at or after
+     * the cumulative point), the highest such PSN sent again with bth.ackreq 1. When its timer could have expired is
+     * MR-RTX-020's business, not judged here.
+     */
+    private boolean acknowledgementProbe(final Frame fr) {
+        final int p = fr.psn;
+        if (!fr.ackReq || !unaKnown || una != next || fr.kind == OpKind.RDMA_READ_REQUEST || fr.kind.isAtomic()) {
+            return false;
+        }
+        final int point = cumulativeKnown ? cumulativeUpTo : firstPsn;
+        if (Psn.isBefore(p, point)) {
+            return false;
+        }
+        for (int q = Psn.add(p, 1); Psn.isBefore(q, next); q = Psn.add(q, 1)) {
+            if (ring.holds(q) && (ring.flags[ring.slot(q)] & (PsnRing.READ_SPAN | PsnRing.ATOMIC)) == 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Notes one more transmission of the PSN at slot {@code s}. */
@@ -548,6 +591,26 @@ final class RequesterStream {
         markSpan(read.psn, end);
     }
 
+    /**
+     * A response on PSN {@code r} of {@code read}'s span, beyond the PSNs the requester's span was known to cover: the
+     * span reaches at least that far (both ends segment a read by the connection's PMTU), so the PSNs up to {@code r}
+     * are the read's, and the response can deliver {@code r}. Nothing is done beyond the largest span the requester
+     * may use.
+     */
+    void coverRead(final ReadOp read, final int r, final Context cx) {
+        final int k = Psn.diff(r, read.psn);
+        if (!started || k < 0 || k >= read.maxSpan || Psn.isBefore(r, next)) {
+            return;
+        }
+        if (read == openSpan && k + 1 > read.minSpan) {
+            read.minSpan = k + 1;
+        }
+        final int newNext = Psn.add(r, 1);
+        extendRing(newNext, cx);
+        next = newNext;
+        markSpan(read.psn, k + 1);
+    }
+
     /** The requester's PMTU candidates narrowed: so do the spans of the reads it sent. */
     void narrowReads() {
         for (final ReadOp read : reads) {
@@ -591,7 +654,16 @@ final class RequesterStream {
         } else {
             flow.retransmissions++;
         }
-        legacy.onRetransmission(fr, cx, copy);
+        if (connection().tver == 0 && read.responseGap && x == read.expectedResponse()) {
+            // MR-LEG-010: after a read response beyond the expected one, a TVer 0 requester asks for the rest of the
+            // read at the expected PSN; the responses before it were taken in order
+            for (int i = 0; i < read.inOrder; i++) {
+                deliverOne(Psn.add(read.psn, i), fr, true);
+            }
+            advanceUna(fr.tsNs);
+        } else {
+            legacy.onRetransmission(fr, cx, copy);
+        }
         if (fr.tver != 1 || !fr.hasPleth() || copy) {
             return;
         }
@@ -902,19 +974,22 @@ final class RequesterStream {
         Judge.observe(c, flow, Check.WINDOW);
         final int last = Psn.add(fr.psn, span - 1);
         final long distance = Psn.distance(una, last);
-        final long window = cx.sendWindow;
+        final boolean given = cx.control != null && cx.attribute(flow, "send_window", true, -1) >= 0;
+        final long window = given ? (long) cx.attribute(flow, "send_window", true, cx.sendWindow) : cx.sendWindow;
         if (distance < window || fr.kind == OpKind.RDMA_READ_REQUEST && fr.psn == una
             || distance >= Psn.HALF) {
             return;
         }
-        final long lenient = cx.sendWindowMax;
+        final long lenient = given ? window : cx.sendWindowMax;
+        final String source = given ? "the QP's attribute in the evidence's control records"
+            : cx.parameters.source();
         final Basis basis = !cx.judge.complete() ? Basis.CAPTURE_GAP
             : distance >= lenient ? Basis.DEFINITE : Basis.PARAMETER;
         final int u = una;
         cx.judge.report(c, flow, Check.WINDOW, basis, fr,
             () -> fr.opcode.name() + " at PSN " + Text.psn(fr.psn) + (span > 1 ? " (span up to " + Text.psn(last)
                 + ")" : "") + " is sent " + distance + " PSNs past una " + Text.psn(u) + ", at or beyond send_window "
-                + window + " (" + cx.parameters.source() + ")",
+                + window + " (" + source + ")",
             () -> basis == Basis.PARAMETER ? "send_window may be set up to " + lenient
                 : "an acknowledgement missing from the capture may have moved una further",
             new FieldDiff("bth.psn - una", "below " + window, Long.toString(distance)));

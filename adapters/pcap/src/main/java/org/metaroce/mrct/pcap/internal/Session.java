@@ -137,6 +137,11 @@ final class Session {
             // evidence files are complete captures taken at the device: rebuild the context accordingly
             final Judge judge = judge(true, true, cx.parameters);
             cx.replaceJudge(judge);
+            try {
+                cx.control = new EvidenceControl(CaptureReader.open(path));
+            } catch (IOException e) {
+                cx.control = null;
+            }
         }
     }
 
@@ -165,6 +170,9 @@ final class Session {
                 cnps.rtsLowerBound = caseLastNs == Long.MIN_VALUE ? Long.MIN_VALUE : caseLastNs + 1_000;
             }
             evidenceCase = kase;
+            if (cx.control != null) {
+                cx.control.load(kase);
+            }
         }
     }
 
@@ -452,6 +460,14 @@ final class Session {
     /** Ends the analysis (or the current evidence case) and returns every connection, in order of first frame. */
     List<Connection> finish() {
         finishCase();
+        if (cx.control != null) {
+            try {
+                cx.control.close();
+            } catch (IOException e) {
+                // the look-ahead reader only read
+            }
+            cx.control = null;
+        }
         return finished;
     }
 
