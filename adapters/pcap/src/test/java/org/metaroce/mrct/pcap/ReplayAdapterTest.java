@@ -198,6 +198,26 @@ class ReplayAdapterTest {
             .isInstanceOf(RecordingException.class).hasMessageContaining("no such file");
     }
 
+    @Test
+    void controlRecordsEndWithTheirErrorSoThatTheCaptureAnalysisFindsThem() throws Exception {
+        // mrct analyze reads the QP attributes of createQp/modifyQp records that end with "error":null}
+        int calls = 0;
+        try (org.metaroce.mrct.wire.capture.CaptureReader reader =
+                 org.metaroce.mrct.wire.capture.CaptureReader.open(evidence)) {
+            while (reader.next()) {
+                if (!"control".equals(EvidenceComment.parse(reader.comment()).get("dir"))) {
+                    continue;
+                }
+                final byte[] json = new byte[reader.capturedLength()];
+                reader.buffer().get(reader.offset(), json);
+                final String text = new String(json, java.nio.charset.StandardCharsets.UTF_8);
+                assertThat(text).contains("\"framesBefore\":").matches(".*\"error\":(null|\".*\")}");
+                calls++;
+            }
+        }
+        assertThat(calls).isGreaterThan(plan.size());
+    }
+
     private static long toDutFrames(final String id) {
         return recorded.get(id).evidence().stream()
             .filter(f -> f.direction() == org.metaroce.mrct.harness.result.Direction.TO_DUT).count();

@@ -165,8 +165,9 @@ public final class JsonModel {
         node.put("op", text(record.op()));
         node.set("args", value(record.args()));
         node.set("result", value(record.result()));
-        node.put("error", text(record.error()));
+        // before error, which stays last: readers of evidence.pcapng look for a record ending "error":null}
         node.put("framesBefore", record.framesBefore());
+        node.put("error", text(record.error()));
         return node;
     }
 
