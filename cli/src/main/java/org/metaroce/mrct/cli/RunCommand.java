@@ -68,9 +68,16 @@ final class RunCommand implements Callable<Integer> {
     private Main main;
 
     @Option(names = "--adapter", defaultValue = "reference", paramLabel = "NAME",
-        description = "the device: reference (the embedded reference NIC, default) or socket (a device outside the "
-            + "JVM: --iface or --udp, and --agent)")
+        description = "the device: reference (the embedded reference NIC, default), socket (a device outside the "
+            + "JVM: --iface or --udp, and --agent) or replay (a recorded run: --from)")
     private String adapterName;
+
+    @Option(names = "--from", paramLabel = "EVIDENCE", description = "replay: the evidence.pcapng of the run to "
+        + "re-evaluate; its seed is used, and --profile must be its profile")
+    private Path replayFrom;
+
+    /** {@code --adapter replay}: the recording, opened before anything else (its seed decides the generated cases). */
+    private org.metaroce.mrct.pcap.ReplayAdapter replay;
 
     @Option(names = "--profile", paramLabel = "FILE",
         description = "DUT profile (PICS claims, parameters, identity); default: the reference NIC's")
@@ -190,12 +197,14 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() {
         final Specification spec = Specification.bundled();
         try {
+            openReplay(spec);
             final long seed = seed();
             if (role != null && !role.equals("responder") && !role.equals("requester")) {
                 throw new UsageProblem("--role must be responder or requester, not '" + role + "'");
             }
             final Set<Fault> faults = faults();
             final DeviceProfile profile = profile(spec);
+            checkReplayProfile(profile);
             final List<CaseDef> cases = loadCases(spec);
             final List<Runner.Planned> plan = select(Runner.plan(cases));
             final Supplier<Adapter> adapters = adapterFactory(profile, spec, faults);
@@ -206,11 +215,20 @@ final class RunCommand implements Callable<Integer> {
             final Baseline baseline = baselinePath == null ? null : Baseline.load(baselinePath);
             final Set<ReportFormat> chosen = formats.isEmpty() ? EnumSet.allOf(ReportFormat.class)
                 : EnumSet.copyOf(formats);
-            final boolean realTime = !"reference".equals(adapterName);
-            final long timeout = duration("--expect-timeout", expectTimeout != null ? expectTimeout
-                : realTime ? "20ms" : "2ms");
-            final long toleranceNs = realTime ? duration("--tolerance", tolerance) : 0;
-            final int tolerancePercent = realTime ? tolerancePct : 0;
+            // a replay keeps the timing of the run it replays: real-time defaults for a recorded socket run
+            final boolean realTime = !"reference".equals(replay != null ? replay.recording().adapter() : adapterName);
+            final RunInfo.Timing recordedTiming = replay == null ? null : replay.recording().timing();
+            final long timeout = recordedTiming != null ? recordedTiming.expectTimeoutNs()
+                : duration("--expect-timeout", expectTimeout != null ? expectTimeout : realTime ? "20ms" : "2ms");
+            final long toleranceNs = recordedTiming != null ? recordedTiming.toleranceNs()
+                : realTime ? duration("--tolerance", tolerance) : 0;
+            final int tolerancePercent = recordedTiming != null ? recordedTiming.tolerancePercent()
+                : realTime ? tolerancePct : 0;
+            if (recordedTiming != null && expectTimeout != null
+                && duration("--expect-timeout", expectTimeout) != timeout) {
+                throw new UsageProblem("--expect-timeout does not apply to --adapter replay: the replay uses the "
+                    + "recorded run's, " + timeout + " ns");
+            }
             if (tolerancePercent < 0 || toleranceNs < 0) {
                 throw new UsageProblem("timing tolerances cannot be negative");
             }
@@ -219,16 +237,29 @@ final class RunCommand implements Callable<Integer> {
                     tolerancePercent, org.metaroce.mrct.reference.ReferencePeer.FACTORY);
                 final List<RunListener> listeners = new ArrayList<>();
                 listeners.add(Reports.open(dir, chosen, spec, evidencePolicy));
+                final Map<String, Verdict> replayed = new LinkedHashMap<>();
+                if (replay != null) {
+                    listeners.add(new RunListener() {
+                        @Override
+                        public void caseFinished(final CaseResult result) {
+                            replayed.put(result.id(), result.verdict());
+                        }
+                    });
+                }
                 if (!quiet) {
                     listeners.add(new Progress(main.err(), System.console() != null));
                 }
                 final Runner runner = new Runner(context, listeners, Clock.systemUTC());
-                final RunInfo info = info(spec, profile, adapter, seed, faults, plan.size());
+                final RunInfo info = info(spec, profile, adapter, seed, faults, plan.size(),
+                    new RunInfo.Timing(timeout, toleranceNs, tolerancePercent));
                 final RunSummary summary = runner.run(info, plan,
                     result -> failFast && (result.verdict() == Verdict.FAIL || result.verdict() == Verdict.ERROR),
                     results -> baseline == null ? null : baseline.compare(results, strict));
                 final List<String> shrunk = shrinkGenerated(runner, plan, summary, spec, profile, faults, dir, seed);
                 printSummary(summary, dir, seed, shrunk);
+                if (replay != null) {
+                    printReplayComparison(replayed);
+                }
                 return summary.conformant() ? ExitStatus.OK
                     : "NON_CONFORMANT".equals(summary.overall()) ? NON_CONFORMANT : HARNESS_ERROR;
             }
@@ -242,6 +273,9 @@ final class RunCommand implements Callable<Integer> {
             main.err().println("mrct run: " + e.getMessage().replace('\n', ' ').replace("  ", " "));
             return HARNESS_ERROR;
         } catch (IllegalArgumentException e) {
+            main.err().println("mrct run: " + e.getMessage());
+            return HARNESS_ERROR;
+        } catch (org.metaroce.mrct.pcap.RecordingException e) {
             main.err().println("mrct run: " + e.getMessage());
             return HARNESS_ERROR;
         } catch (IOException e) {
@@ -271,6 +305,14 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private long seed() throws UsageProblem {
+        if (replay != null) {
+            final long recorded = replay.recording().seed();
+            if (!"1".equals(seedText) && !Long.toString(recorded).equals(seedText)) {
+                throw new UsageProblem("--seed does not apply to --adapter replay: the replay uses the recorded seed "
+                    + recorded);
+            }
+            return recorded;
+        }
         if ("random".equals(seedText)) {
             return new SplittableRandom().nextLong() & Long.MAX_VALUE;
         }
@@ -340,6 +382,9 @@ final class RunCommand implements Callable<Integer> {
         if ("reference".equals(adapterName)) {
             return () -> ReferenceAdapter.fromProfile(profile, spec, faults);
         }
+        if ("replay".equals(adapterName)) {
+            return () -> replay;
+        }
         if ("socket".equals(adapterName)) {
             final org.metaroce.mrct.socket.SocketOptions options = socketOptions();
             return () -> {
@@ -347,7 +392,87 @@ final class RunCommand implements Callable<Integer> {
                 return org.metaroce.mrct.socket.SocketAdapter.open(options);
             };
         }
-        throw new UsageProblem("unknown adapter '" + adapterName + "' (available: reference, socket)");
+        throw new UsageProblem("unknown adapter '" + adapterName + "' (available: reference, socket, replay)");
+    }
+
+    /**
+     * {@code --adapter replay --from FILE}: opens the recording (refused when it is not mrct evidence of this
+     * specification version) and says which run it holds.
+     */
+    private void openReplay(final Specification spec) throws UsageProblem,
+        org.metaroce.mrct.pcap.RecordingException {
+        if (!"replay".equals(adapterName)) {
+            if (replayFrom != null) {
+                throw new UsageProblem("--from applies to --adapter replay only");
+            }
+            return;
+        }
+        if (replayFrom == null) {
+            throw new UsageProblem("--adapter replay needs --from EVIDENCE (the evidence.pcapng of the run to replay)");
+        }
+        replay = org.metaroce.mrct.pcap.ReplayAdapter.open(replayFrom, spec.version());
+        final org.metaroce.mrct.pcap.RecordedRun run = replay.recording();
+        if (Boolean.TRUE.equals(run.strict())) {
+            strict = true; // the recorded run gated on SHOULD failures: the same verdicts need the same rule
+        }
+        main.out().println("replay of " + replayFrom + ": the run of " + (run.start() == null ? "an unknown time"
+            : run.start()) + " against the " + run.adapter() + " adapter (" + String.join(" ",
+                java.util.Objects.toString(run.vendor(), ""), java.util.Objects.toString(run.model(), ""),
+                java.util.Objects.toString(run.firmware(), "")).trim() + (run.fault() == null ? ""
+                : ", fault " + run.fault()) + "), " + run.cases().size() + " cases recorded; seed " + run.seed()
+            + " (the recorded run's)");
+        for (final String note : run.notes()) {
+            main.err().println("mrct run: replay: " + note);
+        }
+    }
+
+    /** The profile of a replay must be the recorded run's (its hash, when the recording has one). */
+    private void checkReplayProfile(final DeviceProfile profile)
+        throws org.metaroce.mrct.pcap.RecordingException {
+        if (replay == null) {
+            return;
+        }
+        final String note = replay.checkProfile(profile.name(), profile.sha256());
+        if (note != null) {
+            main.err().println("mrct run: replay: " + note);
+        } else {
+            main.out().println("replay: DUT profile " + profile.name() + " (sha256 " + profile.sha256()
+                + ", the recorded run's)");
+        }
+    }
+
+    /** How the replayed verdicts compare with the recorded ones, case by case. */
+    private void printReplayComparison(final Map<String, Verdict> replayed) {
+        final List<String> differ = new ArrayList<>();
+        int same = 0;
+        for (final Map.Entry<String, Verdict> entry : replayed.entrySet()) {
+            final String recorded = replay.recordedVerdict(entry.getKey());
+            if (recorded == null) {
+                if (entry.getValue() != Verdict.NOT_APPLICABLE) {
+                    differ.add(entry.getKey() + ": not in the recording, replayed " + entry.getValue());
+                }
+            } else if (recorded.equals(entry.getValue().name())) {
+                same++;
+            } else {
+                final String unused = replay.unused(entry.getKey());
+                differ.add(entry.getKey() + ": recorded " + recorded + ", replayed " + entry.getValue()
+                    + (unused == null ? "" : " (" + unused + ")"));
+            }
+        }
+        final List<String> notRun = new ArrayList<>();
+        for (final String id : replay.recording().cases()) {
+            if (!replayed.containsKey(id)) {
+                notRun.add(id);
+            }
+        }
+        main.out().println("replay: " + same + " of " + replay.recording().cases().size() + " recorded cases gave "
+            + "their recorded verdict" + (differ.isEmpty() ? "" : "; " + differ.size() + " differ:"));
+        differ.forEach(line -> main.out().println("  " + line));
+        if (!notRun.isEmpty()) {
+            main.out().println("replay: " + notRun.size() + " recorded case(s) were not run (give the recorded run's "
+                + "--select, --exclude, --cases and --generated): " + String.join(", ", notRun.subList(0,
+                    Math.min(10, notRun.size()))) + (notRun.size() > 10 ? ", ..." : ""));
+        }
     }
 
     /** The options of {@code --adapter socket}, checked. */
@@ -487,7 +612,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private RunInfo info(final Specification spec, final DeviceProfile profile, final Adapter adapter, final long seed,
-                         final Set<Fault> faults, final int count) {
+                         final Set<Fault> faults, final int count, final RunInfo.Timing timing) {
         final List<String> selection = new ArrayList<>();
         select.forEach(s -> selection.add("select " + s));
         exclude.forEach(x -> selection.add("exclude " + x));
@@ -501,8 +626,9 @@ final class RunCommand implements Callable<Integer> {
             "unknown".equals(profile.model()) ? adapter.identity().model() : profile.model(),
             "unknown".equals(profile.firmware()) ? adapter.identity().firmware() : profile.firmware(),
             profile.name(), profile.sha256(), List.copyOf(profile.pics()), parameters, seed, strict,
-            faults.isEmpty() ? null : faults.iterator().next().label(), selection, count,
-            Clock.systemUTC().instant());
+            faults.isEmpty() ? replay == null ? null : replay.recording().fault() : faults.iterator().next().label(),
+            selection, count, Clock.systemUTC().instant(), RunInfo.labels(adapter.capabilities()), adapter.endpoints(),
+            timing);
     }
 
     private void printSummary(final RunSummary summary, final Path dir, final long seed, final List<String> shrunk) {

@@ -69,7 +69,7 @@ class SocketCommandsTest {
             "127.0.0.1:1", "--tolerance", "soon", "--quiet");
         assertThat(tolerance.err()).contains("--tolerance takes a duration");
         assertThat(Mrct.run("run", "--adapter", "carrier-pigeon", "--quiet").err())
-            .contains("unknown adapter 'carrier-pigeon' (available: reference, socket)");
+            .contains("unknown adapter 'carrier-pigeon' (available: reference, socket, replay)");
     }
 
     @Test

@@ -15,7 +15,7 @@ import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.Direction;
 import org.metaroce.mrct.harness.result.FrameRecord;
 import org.metaroce.mrct.harness.result.RunListener;
-import org.metaroce.mrct.reports.internal.EvidenceComment;
+import org.metaroce.mrct.harness.result.EvidenceComment;
 import org.metaroce.mrct.testing.ExternalTool;
 import org.metaroce.mrct.wire.capture.CaptureReader;
 
@@ -52,6 +52,38 @@ class EvidenceTest {
     }
 
     @Test
+    void theSectionCommentSaysWhatAReplayNeeds() throws Exception {
+        final org.metaroce.mrct.harness.result.RunInfo base = Synthetic.info(0);
+        final org.metaroce.mrct.harness.result.RunInfo info = new org.metaroce.mrct.harness.result.RunInfo(
+            base.suiteVersion(), base.specVersion(), base.adapter(), base.vendor(), base.model(), base.firmware(),
+            base.profile(), base.profileHash(), base.pics(), base.parameters(), base.seed(), true, "no-sack",
+            base.selection(), 0, base.start(), List.of("counters", "virtual-time"),
+            new org.metaroce.mrct.spi.Endpoints(0x02_00_00_00_00_0DL, "198.51.100.2", null, 0x0A_0B_0C_0D_0E_0FL,
+                "198.51.100.1", "2001:db8::1"), new org.metaroce.mrct.harness.result.RunInfo.Timing(20_000_000, 1_000_000,
+                20));
+        final RunListener listener = Reports.open(dir, EnumSet.of(ReportFormat.EVIDENCE), null);
+        listener.runStarted(info);
+        listener.runFinished(info, null);
+
+        final String comment;
+        try (CaptureReader reader = CaptureReader.open(dir.resolve("evidence.pcapng"))) {
+            comment = reader.sectionComment();
+        }
+
+        final Map<String, String> fields = EvidenceComment.parse(comment);
+        assertThat(fields).containsEntry("seed", Long.toString(base.seed())).containsEntry("spec", "1.0")
+            .containsEntry("adapter", "reference").containsEntry("device", "Acme RN-9 fw 2.1.0")
+            .containsEntry("vendor", "Acme").containsEntry("firmware", "fw 2.1.0")
+            .containsEntry("profile", "profiles/acme.yaml").containsEntry("profile_sha256", base.profileHash())
+            .containsEntry("strict", "true").containsEntry("fault", "no-sack")
+            .containsEntry("capabilities", "counters,virtual-time").containsEntry("device_mac", "02:00:00:00:00:0d")
+            .containsEntry("harness_mac", "0a:0b:0c:0d:0e:0f").containsEntry("device_ipv6", "")
+            .containsEntry("harness_ipv6", "2001:db8::1").containsEntry("expect_timeout_ns", "20000000")
+            .containsEntry("tolerance_ns", "1000000").containsEntry("tolerance_pct", "20");
+        assertThat(comment).startsWith("mrct run=");
+    }
+
+    @Test
     void everyFrameInRunOrderOnItsInterfaceWithItsComment() throws Exception {
         final List<CaseResult> cases = Synthetic.allVerdicts();
         final List<Packet> packets = run(cases);
@@ -70,22 +102,23 @@ class EvidenceTest {
                 expected.put("index", Integer.toString(frame.index()));
                 expected.put("verdict", c.verdict().name());
                 expected.put("note", frame.note());
+                expected.put("time", Long.toString(frame.timestampNanos()));
                 assertThat(EvidenceComment.parse(packet.comment())).as(packet.comment())
                     .containsExactlyEntriesOf(expected);
             }
         }
         assertThat(packets).hasSize(n);
         assertThat(packets.get(0).comment()).isEqualTo("mrct case=HDR-001 step=0 dir=to-dut index=0 verdict=PASS "
-            + "note=sent");
+            + "note=sent time=0");
         final Packet unexpected = packets.get(6);
         assertThat(unexpected.comment()).isEqualTo("mrct case=ORD-004 step=-1 dir=from-dut index=4 verdict=FAIL "
-            + "note=unexpected");
+            + "note=unexpected time=9500");
         final Packet row = packets.get(7);
-        assertThat(row.comment()).isEqualTo("mrct case=PLC-003[mode=write,pmtu=256] step=0 dir=to-dut index=0 "
-            + "verdict=WARN note=sent");
+        assertThat(row.comment()).matches("mrct case=PLC-003\\[mode=write,pmtu=256\\] step=0 dir=to-dut index=0 "
+            + "verdict=WARN note=sent time=-?\\d+");
         final Packet dropped = packets.get(9);
-        assertThat(dropped.comment()).isEqualTo("mrct case=ROB-002 step=-1 dir=from-dut index=1 verdict=INCONCLUSIVE "
-            + "note=dropped%20by%20the%20harness");
+        assertThat(dropped.comment()).matches("mrct case=ROB-002 step=-1 dir=from-dut index=1 verdict=INCONCLUSIVE "
+            + "note=dropped%20by%20the%20harness time=-?\\d+");
     }
 
     @Test
@@ -133,7 +166,7 @@ class EvidenceTest {
     void hostileNotesAndIdsSurviveTheCommentEncoding() throws Exception {
         final List<Packet> packets = run(List.of(Synthetic.hostile()));
         final String comment = packets.get(0).comment();
-        assertThat(comment.split(" ")).hasSize(7);
+        assertThat(comment.split(" ")).hasSize(8);
         assertThat(comment).matches("[\\x21-\\x7e ]+");
         assertThat(EvidenceComment.parse(comment).get("note"))
             .isEqualTo("note " + Synthetic.HOSTILE.replace('\uD800', '\uFFFD'));
@@ -164,7 +197,7 @@ class EvidenceTest {
         assertThat(result.exitCode()).as(result.stderr()).isZero();
         final List<String> lines = result.stdout().lines().toList();
         assertThat(lines).hasSize(11);
-        assertThat(lines.get(0)).isEqualTo("to-dut\tmrct case=HDR-001 step=0 dir=to-dut index=0 verdict=PASS note=sent");
+        assertThat(lines.get(0)).isEqualTo("to-dut\tmrct case=HDR-001 step=0 dir=to-dut index=0 verdict=PASS note=sent time=0");
         assertThat(lines.get(1)).startsWith("from-dut\tmrct case=HDR-001 step=1 dir=from-dut");
     }
 

@@ -37,6 +37,7 @@ import org.metaroce.mrct.spi.CapturedFrame;
 import org.metaroce.mrct.spi.Completion;
 import org.metaroce.mrct.spi.DataPlane;
 import org.metaroce.mrct.spi.Endpoints;
+import org.metaroce.mrct.spi.EvidenceUnavailableException;
 import org.metaroce.mrct.spi.ControlPlane;
 import org.metaroce.mrct.spi.MemoryRegion;
 import org.metaroce.mrct.spi.Peer;
@@ -111,7 +112,7 @@ final class CaseRun {
         this.caseSeed = run.seed() ^ (id.hashCode() * 0x9E3779B97F4A7C15L);
         this.data = run.adapter().dataPlane();
         this.control = new ControlJournal(run.adapter().controlPlane(), run.adapter().dataPlane(),
-            run.adapter().dataPlane().now());
+            run.adapter().dataPlane().now(), () -> evidence == null ? 0 : evidence.records().size());
         this.endpoints = run.adapter().endpoints();
         this.traffic = new Traffic(caseSeed);
     }
@@ -158,6 +159,9 @@ final class CaseRun {
             failure = new Failure(rule, stepIndex, currentStep == null ? "" : currentStep.describe(),
                 currentStep == null ? 0 : currentStep.line(), e.frame, e.diffs, e.expectedFrame, e.actualFrame,
                 reason);
+        } catch (EvidenceUnavailableException e) {
+            verdict = Verdict.INCONCLUSIVE;
+            reason = e.getMessage();
         } catch (AdapterException e) {
             verdict = Verdict.ERROR;
             reason = "adapter: " + e.getMessage();
@@ -189,7 +193,9 @@ final class CaseRun {
         final long deviceNanos = data.now() - start;
         final Map<String, Object> parameters = new LinkedHashMap<>();
         for (final Map.Entry<String, Expr> entry : row.entrySet()) {
-            parameters.put(entry.getKey(), values.get(entry.getKey()));
+            // a case stopped before its parameters were bound (the adapter refused it) shows the row as written
+            final Object value = values.get(entry.getKey());
+            parameters.put(entry.getKey(), value != null ? value : entry.getValue().toString());
         }
         Level level = strongestLevel();
         final Rule failed = failure == null ? null : run.spec().rule(failure.rule());

@@ -10,9 +10,11 @@ import java.util.List;
 import java.util.Map;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.ControlRecord;
+import org.metaroce.mrct.harness.result.EvidenceComment;
 import org.metaroce.mrct.harness.result.Direction;
 import org.metaroce.mrct.harness.result.FrameRecord;
 import org.metaroce.mrct.harness.result.RunInfo;
+import org.metaroce.mrct.spi.Endpoints;
 import org.metaroce.mrct.wire.capture.CaptureReader;
 import org.metaroce.mrct.wire.capture.PcapngWriter;
 
@@ -121,6 +123,7 @@ public final class EvidenceWriter implements ReportWriter {
             fields.put("index", Integer.toString(frame.index()));
             fields.put("verdict", result.verdict() == null ? "" : result.verdict().name());
             fields.put("note", frame.note());
+            fields.put("time", Long.toString(frame.timestampNanos()));
             final byte[] bytes = frame.bytes() == null ? new byte[0] : frame.bytes();
             writer.write(toDut ? TO_DUT : FROM_DUT, ts, ByteBuffer.wrap(bytes), 0, bytes.length,
                 EvidenceComment.format(fields));
@@ -156,6 +159,33 @@ public final class EvidenceWriter implements ReportWriter {
         fields.put("adapter", info.adapter());
         fields.put("device", String.join(" ", Text.orEmpty(info.vendor()), Text.orEmpty(info.model()),
             Text.orEmpty(info.firmware())).trim());
+        // what a replay of the run needs beyond the frames and control records (reports/README.md)
+        fields.put("vendor", info.vendor());
+        fields.put("model", info.model());
+        fields.put("firmware", info.firmware());
+        fields.put("profile", info.profile());
+        fields.put("profile_sha256", info.profileHash());
+        fields.put("strict", Boolean.toString(info.strict()));
+        if (info.fault() != null) {
+            fields.put("fault", info.fault());
+        }
+        if (!info.capabilities().isEmpty()) {
+            fields.put("capabilities", String.join(",", info.capabilities()));
+        }
+        if (info.timing() != null) {
+            fields.put("expect_timeout_ns", Long.toString(info.timing().expectTimeoutNs()));
+            fields.put("tolerance_ns", Long.toString(info.timing().toleranceNs()));
+            fields.put("tolerance_pct", Integer.toString(info.timing().tolerancePercent()));
+        }
+        final Endpoints link = info.endpoints();
+        if (link != null) {
+            fields.put("device_mac", JsonModel.mac(link.deviceMac()));
+            fields.put("device_ipv4", link.deviceIpv4());
+            fields.put("device_ipv6", link.deviceIpv6());
+            fields.put("harness_mac", JsonModel.mac(link.harnessMac()));
+            fields.put("harness_ipv4", link.harnessIpv4());
+            fields.put("harness_ipv6", link.harnessIpv6());
+        }
         return EvidenceComment.format(fields);
     }
 

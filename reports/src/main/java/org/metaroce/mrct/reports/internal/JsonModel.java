@@ -21,6 +21,7 @@ import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.harness.result.FrameRecord;
 import org.metaroce.mrct.harness.result.RuleVerdict;
 import org.metaroce.mrct.harness.result.RunInfo;
+import org.metaroce.mrct.spi.Endpoints;
 import org.metaroce.mrct.harness.result.Verdict;
 
 /**
@@ -53,7 +54,47 @@ public final class JsonModel {
         run.set("selection", strings(info.selection()));
         run.put("caseCount", info.caseCount());
         run.put("start", instant(info.start()));
+        run.set("capabilities", strings(info.capabilities()));
+        run.set("endpoints", endpoints(info.endpoints()));
+        run.set("timing", timing(info.timing()));
         return run;
+    }
+
+    /** The timing options of a run, or JSON null. */
+    public static JsonNode timing(final RunInfo.Timing timing) {
+        if (timing == null) {
+            return NODES.nullNode();
+        }
+        final ObjectNode node = NODES.objectNode();
+        node.put("expectTimeoutNs", timing.expectTimeoutNs());
+        node.put("toleranceNs", timing.toleranceNs());
+        node.put("tolerancePercent", timing.tolerancePercent());
+        return node;
+    }
+
+    /** The link addresses of a run, or JSON null. */
+    public static JsonNode endpoints(final Endpoints endpoints) {
+        if (endpoints == null) {
+            return NODES.nullNode();
+        }
+        final ObjectNode node = NODES.objectNode();
+        node.put("deviceMac", mac(endpoints.deviceMac()));
+        node.put("deviceIpv4", text(endpoints.deviceIpv4()));
+        node.put("deviceIpv6", text(endpoints.deviceIpv6()));
+        node.put("harnessMac", mac(endpoints.harnessMac()));
+        node.put("harnessIpv4", text(endpoints.harnessIpv4()));
+        node.put("harnessIpv6", text(endpoints.harnessIpv6()));
+        return node;
+    }
+
+    /** A MAC address as six lower-case hex pairs separated by colons. */
+    public static String mac(final long mac) {
+        final StringBuilder out = new StringBuilder(17);
+        for (int shift = 40; shift >= 0; shift -= 8) {
+            out.append(shift == 40 ? "" : ":")
+                .append(String.format(java.util.Locale.ROOT, "%02x", mac >>> shift & 0xFF));
+        }
+        return out.toString();
     }
 
     /** One case: every component of {@link CaseResult}. */
@@ -124,6 +165,8 @@ public final class JsonModel {
         node.put("op", text(record.op()));
         node.set("args", value(record.args()));
         node.set("result", value(record.result()));
+        // before error, which stays last: readers of evidence.pcapng look for a record ending "error":null}
+        node.put("framesBefore", record.framesBefore());
         node.put("error", text(record.error()));
         return node;
     }

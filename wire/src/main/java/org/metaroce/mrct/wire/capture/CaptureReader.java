@@ -136,6 +136,15 @@ public interface CaptureReader extends AutoCloseable {
      */
     String comment();
 
+    /**
+     * The first {@code opt_comment} of the current pcapng section header block, decoded as UTF-8; {@code null} for
+     * pcap and when the section has none. Available once the file is open (the first section's), and after each
+     * {@link #next()} the comment of the section the current record belongs to.
+     */
+    default String sectionComment() {
+        return null;
+    }
+
     /** Format of the file. */
     CaptureFormat format();
 

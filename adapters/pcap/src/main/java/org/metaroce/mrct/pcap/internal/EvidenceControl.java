@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.metaroce.mrct.harness.result.EvidenceComment;
 import org.metaroce.mrct.wire.capture.CaptureReader;
 
 /**
@@ -101,7 +102,7 @@ final class EvidenceControl implements AutoCloseable {
             return null;
         }
         final int end = comment.indexOf(' ', at + 6);
-        return Session.percentDecode(comment.substring(at + 6, end < 0 ? comment.length() : end));
+        return EvidenceComment.decode(comment.substring(at + 6, end < 0 ? comment.length() : end));
     }
 
     private void record(final ByteBuffer buffer, final int offset, final int length) {

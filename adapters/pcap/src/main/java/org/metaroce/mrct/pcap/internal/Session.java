@@ -2,10 +2,10 @@ package org.metaroce.mrct.pcap.internal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.metaroce.mrct.harness.result.EvidenceComment;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.wire.AethSyndrome;
 import org.metaroce.mrct.wire.BigEndian;
@@ -153,11 +153,11 @@ final class Session {
         if (comment != null && comment.startsWith("mrct ")) {
             for (final String word : comment.split(" ")) {
                 if (word.startsWith("case=")) {
-                    kase = percentDecode(word.substring(5));
+                    kase = EvidenceComment.decode(word.substring(5));
                 } else if (word.startsWith("dir=")) {
                     dir = word.substring(4);
                 } else if (word.startsWith("note=")) {
-                    note = percentDecode(word.substring(5));
+                    note = EvidenceComment.decode(word.substring(5));
                 }
             }
         }
@@ -174,25 +174,6 @@ final class Session {
                 cx.control.load(kase);
             }
         }
-    }
-
-    /** Decodes a percent-encoded evidence comment value (reports/README.md). */
-    static String percentDecode(final String value) {
-        if (value.indexOf('%') < 0) {
-            return value;
-        }
-        final byte[] out = new byte[value.length()];
-        int n = 0;
-        for (int i = 0; i < value.length(); i++) {
-            final char c = value.charAt(i);
-            if (c == '%' && i + 2 < value.length()) {
-                out[n++] = (byte) Integer.parseInt(value.substring(i + 1, i + 3), 16);
-                i += 2;
-            } else {
-                out[n++] = (byte) c;
-            }
-        }
-        return new String(out, 0, n, StandardCharsets.UTF_8);
     }
 
     private void analyse(final CaptureReader reader) {

@@ -30,6 +30,7 @@ import static org.metaroce.mrct.wire.capture.internal.PcapngLayout.PB_INTERFACE_
 import static org.metaroce.mrct.wire.capture.internal.PcapngLayout.SECTION_HEADER_BLOCK;
 import static org.metaroce.mrct.wire.capture.internal.PcapngLayout.SHB_BYTE_ORDER_MAGIC_OFFSET;
 import static org.metaroce.mrct.wire.capture.internal.PcapngLayout.SHB_MIN_LENGTH;
+import static org.metaroce.mrct.wire.capture.internal.PcapngLayout.SHB_OPTIONS_OFFSET;
 import static org.metaroce.mrct.wire.capture.internal.PcapngLayout.SHB_VERSION_MAJOR;
 import static org.metaroce.mrct.wire.capture.internal.PcapngLayout.SHB_VERSION_MAJOR_OFFSET;
 import static org.metaroce.mrct.wire.capture.internal.PcapngLayout.SHB_VERSION_MINOR_OFFSET;
@@ -80,6 +81,7 @@ final class PcapngFileReader extends AbstractCaptureReader {
     private boolean timestampKnown;
     private int commentIndex;
     private int commentLength;
+    private String sectionComment;
 
     /** Reads the first section header block; the window cursor is at offset 0, on its block type. */
     PcapngFileReader(final Path path, final FileChannel channel, final ReadWindow window) throws IOException {
@@ -171,7 +173,7 @@ final class PcapngFileReader extends AbstractCaptureReader {
             throw damage(String.format("section header byte-order magic 0x%08X is not 0x%08X in either byte order",
                     magic, BYTE_ORDER_MAGIC));
         }
-        loadBlock(SECTION_HEADER_BLOCK, SHB_MIN_LENGTH);
+        final int length = loadBlock(SECTION_HEADER_BLOCK, SHB_MIN_LENGTH);
         final ByteBuffer buffer = window.buffer();
         final int block = window.cursor();
         final int major = Endian.u16(buffer, block + SHB_VERSION_MAJOR_OFFSET, bigEndian);
@@ -180,6 +182,14 @@ final class PcapngFileReader extends AbstractCaptureReader {
                     + Endian.u16(buffer, block + SHB_VERSION_MINOR_OFFSET, bigEndian) + " (only "
                     + SHB_VERSION_MAJOR + ".x is defined)");
         }
+        sectionComment = null;
+        options.reset(buffer, block + SHB_OPTIONS_OFFSET, block + length - BLOCK_TRAILER_LENGTH, bigEndian);
+        while (options.next()) {
+            if (options.code() == OPT_COMMENT && sectionComment == null) {
+                sectionComment = utf8(buffer, options.valueIndex(), options.valueLength());
+            }
+        }
+        // malformed section options are left alone, as before: the comment is extra, never a reason to refuse a file
         Arrays.fill(interfaces, 0, interfaceCount, null);
         interfaceCount = 0;
     }
@@ -370,6 +380,11 @@ final class PcapngFileReader extends AbstractCaptureReader {
     public String interfaceName() {
         checkCurrent();
         return packetInterface.name();
+    }
+
+    @Override
+    public String sectionComment() {
+        return sectionComment;
     }
 
     @Override
