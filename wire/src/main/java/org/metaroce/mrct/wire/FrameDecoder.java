@@ -22,6 +22,22 @@ public final class FrameDecoder {
     private final DecodedFrame frame = new DecodedFrame();
 
     /**
+     * Unsigned byte at absolute {@code index}: from the backing array when the frame has one (a plain array load,
+     * where the buffer's own access re-checks read-only state and limit on every call), else from the buffer. Every
+     * caller has checked {@code index} against the frame's end, which never exceeds the buffer's limit.
+     */
+    private static int u8(final DecodedFrame f, final int index) {
+        final byte[] array = f.array;
+        return array != null ? BigEndian.u8(array, f.arrayBase + index) : BigEndian.u8(f.buffer, index);
+    }
+
+    /** Unsigned big-endian 16 bits at absolute {@code index}, as {@link #u8(DecodedFrame, int)}. */
+    private static int u16(final DecodedFrame f, final int index) {
+        final byte[] array = f.array;
+        return array != null ? BigEndian.u16(array, f.arrayBase + index) : BigEndian.u16(f.buffer, index);
+    }
+
+    /**
      * Decodes the {@code length} bytes at absolute index {@code offset} of {@code buffer}. Returns this decoder's
      * reusable result, valid until the next call.
      */
@@ -35,7 +51,7 @@ public final class FrameDecoder {
         }
         f.at(HeaderKind.ETH, offset);
         int typeAt = offset + EthernetFlyweight.TYPE_OR_TPID_OFFSET;
-        int etherType = BigEndian.u16(buffer, typeAt);
+        int etherType = u16(f, typeAt);
         int stackedAt = -1;
         if (etherType == EthernetFlyweight.TPID_8021Q || etherType == EthernetFlyweight.TPID_8021AD) {
             if (typeAt + 6 > end) {
@@ -47,14 +63,14 @@ public final class FrameDecoder {
                 stackedAt = typeAt;
             }
             typeAt += 4;
-            etherType = BigEndian.u16(buffer, typeAt);
+            etherType = u16(f, typeAt);
             while ((etherType == EthernetFlyweight.TPID_8021Q || etherType == EthernetFlyweight.TPID_8021AD)
                 && typeAt + 6 <= end) {
                 if (stackedAt < 0) {
                     stackedAt = typeAt;
                 }
                 typeAt += 4;
-                etherType = BigEndian.u16(buffer, typeAt);
+                etherType = u16(f, typeAt);
             }
         }
         f.at(HeaderKind.ETHERTYPE, typeAt);
@@ -81,21 +97,20 @@ public final class FrameDecoder {
     }
 
     private static DecodedFrame decodeIpv4(final DecodedFrame f, final int ip, final int end) {
-        final ByteBuffer b = f.buffer;
         if (ip + Ipv4Flyweight.MIN_LENGTH > end) {
             return f; // too short to tell whether it is RoCE at all
         }
-        if (BigEndian.u8(b, ip + Ipv4Flyweight.PROTOCOL_OFFSET) != Ipv4Flyweight.PROTOCOL_UDP) {
+        if (u8(f, ip + Ipv4Flyweight.PROTOCOL_OFFSET) != Ipv4Flyweight.PROTOCOL_UDP) {
             return f;
         }
-        final int versionIhl = BigEndian.u8(b, ip);
+        final int versionIhl = u8(f, ip);
         final int headerLength = (versionIhl & 0xF) * 4;
-        final int fragment = BigEndian.u16(b, ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET);
+        final int fragment = u16(f, ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET);
         if ((fragment & 0x1FFF) != 0) {
             return f; // a later fragment carries no UDP header: nothing to say about it
         }
         final int udp = ip + Math.max(headerLength, Ipv4Flyweight.MIN_LENGTH);
-        if (udp + 4 > end || BigEndian.u16(b, udp + UdpFlyweight.DESTINATION_PORT_OFFSET) != UdpFlyweight.ROCE_V2_PORT) {
+        if (udp + 4 > end || u16(f, udp + UdpFlyweight.DESTINATION_PORT_OFFSET) != UdpFlyweight.ROCE_V2_PORT) {
             return f;
         }
         f.version = RoceVersion.V2;
@@ -112,7 +127,7 @@ public final class FrameDecoder {
                 "RoCE packet sent as an IPv4 fragment");
         }
         f.ipHeaderLength = headerLength;
-        final int totalLength = BigEndian.u16(b, ip + Ipv4Flyweight.TOTAL_LENGTH_OFFSET);
+        final int totalLength = u16(f, ip + Ipv4Flyweight.TOTAL_LENGTH_OFFSET);
         if (totalLength < headerLength + UdpFlyweight.LENGTH) {
             return f.fail(DecodeError.LENGTH_MISMATCH, "ip.total_length", ip + Ipv4Flyweight.TOTAL_LENGTH_OFFSET,
                 "IPv4 total length " + totalLength + " is shorter than the IP and UDP headers ("
@@ -126,25 +141,24 @@ public final class FrameDecoder {
     }
 
     private static DecodedFrame decodeIpv6(final DecodedFrame f, final int ip, final int end) {
-        final ByteBuffer b = f.buffer;
         if (ip + Ipv6Flyweight.LENGTH > end) {
             return f;
         }
-        if (BigEndian.u8(b, ip + Ipv6Flyweight.NEXT_HEADER_OFFSET) != Ipv6Flyweight.NEXT_HEADER_UDP) {
+        if (u8(f, ip + Ipv6Flyweight.NEXT_HEADER_OFFSET) != Ipv6Flyweight.NEXT_HEADER_UDP) {
             return f;
         }
         final int udp = ip + Ipv6Flyweight.LENGTH;
-        if (udp + 4 > end || BigEndian.u16(b, udp + UdpFlyweight.DESTINATION_PORT_OFFSET) != UdpFlyweight.ROCE_V2_PORT) {
+        if (udp + 4 > end || u16(f, udp + UdpFlyweight.DESTINATION_PORT_OFFSET) != UdpFlyweight.ROCE_V2_PORT) {
             return f;
         }
         f.version = RoceVersion.V2;
         f.at(HeaderKind.IPV6, ip);
         f.ipHeaderLength = Ipv6Flyweight.LENGTH;
-        if ((BigEndian.u8(b, ip) >>> 4) != 6) {
+        if ((u8(f, ip) >>> 4) != 6) {
             return f.fail(DecodeError.BAD_IP_HEADER, "ip.version", ip,
-                "IP version " + (BigEndian.u8(b, ip) >>> 4) + " under EtherType 0x86DD");
+                "IP version " + (u8(f, ip) >>> 4) + " under EtherType 0x86DD");
         }
-        final int payloadLength = BigEndian.u16(b, ip + Ipv6Flyweight.PAYLOAD_LENGTH_OFFSET);
+        final int payloadLength = u16(f, ip + Ipv6Flyweight.PAYLOAD_LENGTH_OFFSET);
         if (payloadLength < UdpFlyweight.LENGTH) {
             return f.fail(DecodeError.LENGTH_MISMATCH, "ip6.payload_length", ip + Ipv6Flyweight.PAYLOAD_LENGTH_OFFSET,
                 "IPv6 payload length " + payloadLength + " is shorter than a UDP header");
@@ -161,7 +175,7 @@ public final class FrameDecoder {
             return f.fail(DecodeError.TRUNCATED, "udp", udp, "no room for the UDP header");
         }
         f.at(HeaderKind.UDP, udp);
-        final int udpLength = BigEndian.u16(f.buffer, udp + UdpFlyweight.LENGTH_OFFSET);
+        final int udpLength = u16(f, udp + UdpFlyweight.LENGTH_OFFSET);
         if (udpLength != ipPayload) {
             return f.fail(DecodeError.LENGTH_MISMATCH, "udp.length", udp + UdpFlyweight.LENGTH_OFFSET,
                 "UDP length " + udpLength + " disagrees with the IP payload length " + ipPayload);
@@ -170,19 +184,18 @@ public final class FrameDecoder {
     }
 
     private static DecodedFrame decodeGrh(final DecodedFrame f, final int grh, final int end) {
-        final ByteBuffer b = f.buffer;
         f.version = RoceVersion.V1;
         if (grh + Ipv6Flyweight.LENGTH > end) {
             return f.fail(DecodeError.TRUNCATED, "grh", grh, "frame ends inside the GRH");
         }
         f.at(HeaderKind.IPV6, grh);
         f.ipHeaderLength = Ipv6Flyweight.LENGTH;
-        if (BigEndian.u8(b, grh + Ipv6Flyweight.NEXT_HEADER_OFFSET) != Ipv6Flyweight.NEXT_HEADER_BTH) {
+        if (u8(f, grh + Ipv6Flyweight.NEXT_HEADER_OFFSET) != Ipv6Flyweight.NEXT_HEADER_BTH) {
             return f.fail(DecodeError.BAD_IP_HEADER, "ip.protocol", grh + Ipv6Flyweight.NEXT_HEADER_OFFSET,
-                "GRH next header 0x" + Integer.toHexString(BigEndian.u8(b, grh + Ipv6Flyweight.NEXT_HEADER_OFFSET))
+                "GRH next header 0x" + Integer.toHexString(u8(f, grh + Ipv6Flyweight.NEXT_HEADER_OFFSET))
                     + " is not a BTH (0x1b)");
         }
-        final int payloadLength = BigEndian.u16(b, grh + Ipv6Flyweight.PAYLOAD_LENGTH_OFFSET);
+        final int payloadLength = u16(f, grh + Ipv6Flyweight.PAYLOAD_LENGTH_OFFSET);
         final int bth = grh + Ipv6Flyweight.LENGTH;
         if (bth + payloadLength > end) {
             return f.fail(DecodeError.TRUNCATED, "ip6.payload_length", grh + Ipv6Flyweight.PAYLOAD_LENGTH_OFFSET,
@@ -200,8 +213,8 @@ public final class FrameDecoder {
         f.packetEnd = packetEnd;
         final int icrc = packetEnd - 4;
         f.at(HeaderKind.ICRC, icrc);
-        final int flags = BigEndian.u8(f.buffer, bth + 1);
-        f.opcode = Opcode.valueOf(BigEndian.u8(f.buffer, bth));
+        final int flags = u8(f, bth + 1);
+        f.opcode = Opcode.valueOf(u8(f, bth));
         f.tver = flags & 0x0F;
         final HeaderKind[] layout = HeaderLayout.extensionHeaders(f.opcode, f.tver);
         f.layout = layout;
