@@ -51,13 +51,31 @@ public final class Icrc {
             buffer.get(ipOffset, scratch, LRH_STANDIN, bthOffset + 12 - ipOffset);
             n = LRH_STANDIN + bthOffset + 12 - ipOffset;
         } else {
-            buffer.get(ipOffset, scratch, LRH_STANDIN, ipHeaderLength);
-            if (udpOffset >= 0) {
-                buffer.get(udpOffset, scratch, LRH_STANDIN + ipHeaderLength, 8);
-            }
-            n = LRH_STANDIN + ipHeaderLength + (udpOffset >= 0 ? 8 : 0) + 12;
-            buffer.get(bthOffset, scratch, n - 12, 12);
+            n = copyApart(buffer, ipOffset, ipHeaderLength, udpOffset, bthOffset);
         }
+        mask(ipv6, udpOffset >= 0, n);
+        crc.reset();
+        crc.update(scratch, 0, n);
+        update(buffer, bthOffset + 12, icrcOffset - (bthOffset + 12));
+        return (int) crc.getValue();
+    }
+
+    // compute's rarer or bulkier steps are methods of their own so that compute stays small enough to be inlined.
+
+    /** Copies headers that are not back to back into the scratch array; returns the bytes it holds now. */
+    private int copyApart(final ByteBuffer buffer, final int ipOffset, final int ipHeaderLength, final int udpOffset,
+                          final int bthOffset) {
+        buffer.get(ipOffset, scratch, LRH_STANDIN, ipHeaderLength);
+        if (udpOffset >= 0) {
+            buffer.get(udpOffset, scratch, LRH_STANDIN + ipHeaderLength, 8);
+        }
+        final int n = LRH_STANDIN + ipHeaderLength + (udpOffset >= 0 ? 8 : 0) + 12;
+        buffer.get(bthOffset, scratch, n - 12, 12);
+        return n;
+    }
+
+    /** Forces the variant fields of the copied headers (the BTH ends at {@code n}) to ones. */
+    private void mask(final boolean ipv6, final boolean udp, final int n) {
         final int ipStart = LRH_STANDIN;
         if (ipv6) {
             scratch[ipStart] = (byte) (scratch[ipStart] | 0x0F);
@@ -71,16 +89,11 @@ public final class Icrc {
             scratch[ipStart + 10] = (byte) 0xFF;
             scratch[ipStart + 11] = (byte) 0xFF;
         }
-        if (udpOffset >= 0) {
+        if (udp) {
             scratch[n - 12 - 2] = (byte) 0xFF;
             scratch[n - 12 - 1] = (byte) 0xFF;
         }
         scratch[n - 12 + 4] = (byte) 0xFF;
-
-        crc.reset();
-        crc.update(scratch, 0, n);
-        update(buffer, bthOffset + 12, icrcOffset - (bthOffset + 12));
-        return (int) crc.getValue();
     }
 
     private void update(final ByteBuffer buffer, final int from, final int length) {
@@ -91,7 +104,11 @@ public final class Icrc {
             crc.update(buffer.array(), buffer.arrayOffset() + from, length);
             return;
         }
-        // Direct buffer: CRC32 reads position..limit; narrow them for the call and restore them afterwards.
+        updateDirect(buffer, from, length);
+    }
+
+    private void updateDirect(final ByteBuffer buffer, final int from, final int length) {
+        // Direct or read-only buffer: CRC32 reads position..limit; narrow them for the call and restore them afterwards.
         final int position = buffer.position();
         final int limit = buffer.limit();
         try {
