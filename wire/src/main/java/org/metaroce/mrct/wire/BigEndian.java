@@ -14,6 +14,8 @@ public final class BigEndian {
     private static final VarHandle SHORT = MethodHandles.byteBufferViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle ARRAY_SHORT =
+        MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
 
     private BigEndian() {
     }
@@ -26,6 +28,19 @@ public final class BigEndian {
     /** Unsigned 16-bit value at {@code index}. */
     public static int u16(final ByteBuffer buffer, final int index) {
         return ((short) SHORT.get(buffer, index)) & 0xFFFF;
+    }
+
+    /**
+     * Unsigned 8-bit value at {@code index} of an array. The array forms serve hot paths that have already checked the
+     * index against the bytes they may read (a frame's end), and only the array's own bounds are checked here.
+     */
+    public static int u8(final byte[] array, final int index) {
+        return array[index] & 0xFF;
+    }
+
+    /** Unsigned 16-bit value at {@code index} of an array (see {@link #u8(byte[], int)}). */
+    public static int u16(final byte[] array, final int index) {
+        return ((short) ARRAY_SHORT.get(array, index)) & 0xFFFF;
     }
 
     /** Unsigned 24-bit value at {@code index}. */

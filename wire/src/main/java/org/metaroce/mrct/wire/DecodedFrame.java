@@ -1,7 +1,6 @@
 package org.metaroce.mrct.wire;
 
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import org.metaroce.mrct.wire.header.AethFlyweight;
 import org.metaroce.mrct.wire.header.AtomicAckEthFlyweight;
 import org.metaroce.mrct.wire.header.AtomicEthFlyweight;
@@ -23,6 +22,14 @@ import org.metaroce.mrct.wire.header.UdpFlyweight;
  * frame, so it is valid only until the next {@code decode} call; {@link #copy()} detaches one.
  */
 public final class DecodedFrame {
+    static {
+        // The headers found are a bit set in an int (see present).
+        if (HeaderKind.values().length > Integer.SIZE) {
+            throw new ExceptionInInitializerError("more than 32 header kinds");
+        }
+    }
+
+    /** Offsets of the headers found; an entry counts only when its bit is set in {@link #present}. */
     private final int[] offsets = new int[HeaderKind.values().length];
     private final EthernetFlyweight eth = new EthernetFlyweight();
     private final Ipv4Flyweight ipv4 = new Ipv4Flyweight();
@@ -41,6 +48,19 @@ public final class DecodedFrame {
     private final Icrc icrc = new Icrc();
 
     ByteBuffer buffer;
+    /**
+     * The buffer's backing array when it has an accessible one and the frame starts at a valid index, else null; the
+     * decoder reads headers from it (plain array loads are cheaper than the buffer's checked accesses), having bounded
+     * every index by the frame's end itself.
+     */
+    byte[] array;
+    /** Index in {@link #array} of the buffer's index 0 ({@link ByteBuffer#arrayOffset()}). */
+    int arrayBase;
+    /**
+     * Bit {@code kind.ordinal()} is set for each header position recorded for this frame: one store forgets them all
+     * for the next frame, where filling {@link #offsets} with -1 was a measurable part of decoding.
+     */
+    private int present;
     int frameOffset;
     int frameLength;
     DecodeStatus status;
@@ -64,9 +84,16 @@ public final class DecodedFrame {
 
     void reset(final ByteBuffer buffer, final int offset, final int length) {
         this.buffer = buffer;
+        if (buffer != null && buffer.hasArray() && offset >= 0) {
+            array = buffer.array();
+            arrayBase = buffer.arrayOffset();
+        } else {
+            array = null;
+            arrayBase = 0;
+        }
         this.frameOffset = offset;
         this.frameLength = length;
-        Arrays.fill(offsets, -1);
+        present = 0;
         status = DecodeStatus.NOT_ROCE;
         version = RoceVersion.NONE;
         error = null;
@@ -84,7 +111,9 @@ public final class DecodedFrame {
     }
 
     void at(final HeaderKind kind, final int absoluteOffset) {
-        offsets[kind.ordinal()] = absoluteOffset;
+        final int ordinal = kind.ordinal();
+        offsets[ordinal] = absoluteOffset;
+        present |= 1 << ordinal;
     }
 
     DecodedFrame fail(final DecodeError reason, final String field, final int absoluteOffset, final String detail) {
@@ -138,12 +167,14 @@ public final class DecodedFrame {
 
     /** True when the frame has this header. */
     public boolean has(final HeaderKind kind) {
-        return offsets[kind.ordinal()] >= 0;
+        final int ordinal = kind.ordinal();
+        return (present & (1 << ordinal)) != 0 && offsets[ordinal] >= 0;
     }
 
     /** Absolute index of a header in {@link #buffer()}, or -1 when absent. */
     public int offset(final HeaderKind kind) {
-        return offsets[kind.ordinal()];
+        final int ordinal = kind.ordinal();
+        return (present & (1 << ordinal)) != 0 ? offsets[ordinal] : -1;
     }
 
     /** True when the frame has the header of {@code field}. */
@@ -153,7 +184,7 @@ public final class DecodedFrame {
 
     /** Reads a numeric field; the frame must have its header ({@link #has(FrameField)}). */
     public long get(final FrameField field) {
-        final int at = offsets[field.header().ordinal()];
+        final int at = offset(field.header());
         if (at < 0) {
             throw new IllegalStateException("frame has no " + field.header().label() + " header for " + field.name());
         }
@@ -330,60 +361,60 @@ public final class DecodedFrame {
     }
 
     public EthernetFlyweight eth() {
-        return eth.wrap(buffer, offsets[HeaderKind.ETH.ordinal()]);
+        return eth.wrap(buffer, offset(HeaderKind.ETH));
     }
 
     public Ipv4Flyweight ipv4() {
-        return ipv4.wrap(buffer, offsets[HeaderKind.IPV4.ordinal()]);
+        return ipv4.wrap(buffer, offset(HeaderKind.IPV4));
     }
 
     /** The IPv6 header, or the GRH of a RoCEv1 frame. */
     public Ipv6Flyweight ipv6() {
-        return ipv6.wrap(buffer, offsets[HeaderKind.IPV6.ordinal()]);
+        return ipv6.wrap(buffer, offset(HeaderKind.IPV6));
     }
 
     public UdpFlyweight udp() {
-        return udp.wrap(buffer, offsets[HeaderKind.UDP.ordinal()]);
+        return udp.wrap(buffer, offset(HeaderKind.UDP));
     }
 
     public BthFlyweight bth() {
-        return bth.wrap(buffer, offsets[HeaderKind.BTH.ordinal()]);
+        return bth.wrap(buffer, offset(HeaderKind.BTH));
     }
 
     public PlethFlyweight pleth() {
-        return pleth.wrap(buffer, offsets[HeaderKind.PLETH.ordinal()]);
+        return pleth.wrap(buffer, offset(HeaderKind.PLETH));
     }
 
     public RethFlyweight reth() {
-        return reth.wrap(buffer, offsets[HeaderKind.RETH.ordinal()]);
+        return reth.wrap(buffer, offset(HeaderKind.RETH));
     }
 
     public AethFlyweight aeth() {
-        return aeth.wrap(buffer, offsets[HeaderKind.AETH.ordinal()]);
+        return aeth.wrap(buffer, offset(HeaderKind.AETH));
     }
 
     public SackethFlyweight sacketh() {
-        return sacketh.wrap(buffer, offsets[HeaderKind.SACKETH.ordinal()]);
+        return sacketh.wrap(buffer, offset(HeaderKind.SACKETH));
     }
 
     public AtomicEthFlyweight atomicEth() {
-        return atomicEth.wrap(buffer, offsets[HeaderKind.ATOMIC_ETH.ordinal()]);
+        return atomicEth.wrap(buffer, offset(HeaderKind.ATOMIC_ETH));
     }
 
     public AtomicAckEthFlyweight atomicAckEth() {
-        return atomicAckEth.wrap(buffer, offsets[HeaderKind.ATOMIC_ACK_ETH.ordinal()]);
+        return atomicAckEth.wrap(buffer, offset(HeaderKind.ATOMIC_ACK_ETH));
     }
 
     public ImmDtFlyweight immDt() {
-        return immDt.wrap(buffer, offsets[HeaderKind.IMMDT.ordinal()]);
+        return immDt.wrap(buffer, offset(HeaderKind.IMMDT));
     }
 
     public IethFlyweight ieth() {
-        return ieth.wrap(buffer, offsets[HeaderKind.IETH.ordinal()]);
+        return ieth.wrap(buffer, offset(HeaderKind.IETH));
     }
 
     public DethFlyweight deth() {
-        return deth.wrap(buffer, offsets[HeaderKind.DETH.ordinal()]);
+        return deth.wrap(buffer, offset(HeaderKind.DETH));
     }
 
     /** The frame's bytes as a new array. */

@@ -48,6 +48,46 @@ class IcrcTest {
     }
 
     @Test
+    void headersLaidOutApartGiveTheSameIcrcAsHeadersBackToBack() {
+        // Icrc copies back-to-back headers in one piece and headers apart one by one: both must mask the same bytes.
+        final SplittableRandom random = Seeds.random("IcrcTest.apart", 4792L);
+        final RandomFrames frames = new RandomFrames(random);
+        final FrameDecoder decoder = new FrameDecoder();
+        final Icrc icrc = new Icrc();
+        int checked = 0;
+        for (int i = 0; i < 500; i++) {
+            final byte[] bytes = frames.frame().build();
+            final DecodedFrame f = decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length);
+            if (!f.isRoce()) {
+                continue;
+            }
+            final boolean v6 = f.has(HeaderKind.IPV6);
+            final int ip = f.offset(v6 ? HeaderKind.IPV6 : HeaderKind.IPV4);
+            final int udp = f.offset(HeaderKind.UDP);
+            final int bth = f.offset(HeaderKind.BTH);
+            final int end = f.offset(HeaderKind.ICRC);
+            // the same headers with gaps of random bytes between IP, UDP and BTH, in a read-only buffer
+            final int gap1 = 1 + random.nextInt(7);
+            final int gap2 = 1 + random.nextInt(7);
+            final byte[] apart = new byte[end - ip + gap1 + gap2 + 3];
+            random.nextBytes(apart);
+            final int ipAt = 3;
+            System.arraycopy(bytes, ip, apart, ipAt, f.ipHeaderLength());
+            final int udpAt = udp < 0 ? -1 : ipAt + f.ipHeaderLength() + gap1;
+            if (udp >= 0) {
+                System.arraycopy(bytes, udp, apart, udpAt, 8);
+            }
+            final int bthAt = (udp < 0 ? ipAt + f.ipHeaderLength() : udpAt + 8) + gap2;
+            System.arraycopy(bytes, bth, apart, bthAt, end - bth);
+            final int value = icrc.compute(ByteBuffer.wrap(apart).asReadOnlyBuffer(), ipAt, f.ipHeaderLength(), v6,
+                udpAt, bthAt, bthAt + (end - bth));
+            assertThat(value).as("frame %d", i).isEqualTo(f.computeIcrc()).isEqualTo(naive(bytes, f));
+            checked++;
+        }
+        assertThat(checked).isGreaterThan(100);
+    }
+
+    @Test
     void theIcrcIsSentLeastSignificantByteFirst() {
         final byte[] bytes = FrameBuilder.of(Encapsulation.ipv4("10.0.0.1", "10.0.0.2"), Opcode.ACKNOWLEDGE).build();
         final DecodedFrame f = new FrameDecoder().decode(ByteBuffer.wrap(bytes), 0, bytes.length);
