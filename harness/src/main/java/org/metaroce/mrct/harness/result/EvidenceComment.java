@@ -59,6 +59,9 @@ public final class EvidenceComment {
 
     /** Percent-encodes {@code value} (null is the empty string; an unpaired surrogate becomes U+FFFD). */
     public static String encode(final String value) {
+        if (value != null && printable(value)) {
+            return value; // the common case (case IDs, notes, numbers): nothing to escape, nothing to copy
+        }
         final byte[] bytes = wellFormed(value == null ? "" : value).getBytes(StandardCharsets.UTF_8);
         final StringBuilder out = new StringBuilder(bytes.length + 8);
         for (final byte b : bytes) {
@@ -70,6 +73,16 @@ public final class EvidenceComment {
             }
         }
         return out.toString();
+    }
+
+    private static boolean printable(final String value) {
+        for (int i = 0; i < value.length(); i++) {
+            final char c = value.charAt(i);
+            if (c <= 0x20 || c >= 0x7F || c == '%') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Reverses {@link #encode}; a {@code %} not followed by two hex digits is kept as it is. */
