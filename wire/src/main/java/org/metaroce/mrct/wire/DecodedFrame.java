@@ -227,6 +227,29 @@ public final class DecodedFrame {
             .readBytes(buffer, offset(ipHeaderKind()));
     }
 
+    /** True when the source IP address is {@code address} (4 or 16 bytes; null never matches), without allocating. */
+    public boolean ipSourceEquals(final byte[] address) {
+        return addressEquals(has(HeaderKind.IPV4) ? FrameFields.IPV4_SRC : FrameFields.IPV6_SRC, address);
+    }
+
+    /** True when the destination IP address is {@code address} (4 or 16 bytes; null never matches), no allocation. */
+    public boolean ipDestinationEquals(final byte[] address) {
+        return addressEquals(has(HeaderKind.IPV4) ? FrameFields.IPV4_DST : FrameFields.IPV6_DST, address);
+    }
+
+    private boolean addressEquals(final FrameField field, final byte[] address) {
+        if (address == null || address.length != field.containerBytes()) {
+            return false;
+        }
+        final int at = offset(ipHeaderKind()) + field.byteOffset();
+        for (int i = 0; i < address.length; i++) {
+            if (buffer.get(at + i) != address[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Destination IP address bytes (4 or 16; allocates). */
     public byte[] ipDestination() {
         return (has(HeaderKind.IPV4) ? FrameFields.IPV4_DST : FrameFields.IPV6_DST)

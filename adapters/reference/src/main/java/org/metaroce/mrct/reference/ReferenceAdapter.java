@@ -109,7 +109,9 @@ public final class ReferenceAdapter implements Adapter {
 
         @Override
         public void send(final byte[] frame) {
-            device.receive(frame.clone());
+            // No copy: the device handles the frame before it returns and keeps no reference to it (payloads are
+            // copied into memory regions, recorded packets copy their fields), so the caller may reuse the array.
+            device.receive(frame);
         }
 
         @Override

@@ -34,7 +34,7 @@ public final class Device {
     final DeviceConfig config;
     final Scheduler scheduler = new Scheduler();
     final MemoryTable memory = new MemoryTable();
-    final Map<Integer, QueuePair> qps = new HashMap<>();
+    final QpTable qps = new QpTable();
     final long[] counters = new long[Counter.all().length];
     final FrameWriter writer = new FrameWriter();
     final Responder responder;
@@ -371,7 +371,7 @@ public final class Device {
         final QueuePair qp = new QueuePair(nextQpn++);
         applyDefaults(qp);
         QpControl.apply(this, qp, attributes);
-        qps.put(qp.qpn, qp);
+        qps.put(qp);
         return qp.qpn;
     }
 

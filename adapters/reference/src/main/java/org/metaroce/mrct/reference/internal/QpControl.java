@@ -43,7 +43,7 @@ final class QpControl {
         }
         if (target == QpState.RESET) {
             final QueuePair fresh = new QueuePair(qp.qpn);
-            device.qps.put(qp.qpn, fresh);
+            device.qps.put(fresh);
             copyAttributes(qp, fresh);
             // counters never decrease short of a device reset (MR-CONF-003); completions already made stay pollable
             fresh.counters = qp.counters;

@@ -108,7 +108,7 @@ final class ReceivePipeline {
             drop(Counter.DROP_PKEY_MISMATCH, qp);
             return;
         }
-        if (qp.destIp != null && !Arrays.equals(f.ipSource(), qp.destIp)) {
+        if (qp.destIp != null && !f.ipSourceEquals(qp.destIp)) {
             drop(Counter.DROP_WRONG_PEER, qp);
             return;
         }
@@ -180,8 +180,7 @@ final class ReceivePipeline {
         if (!f.has(HeaderKind.IPV4) && !f.has(HeaderKind.IPV6)) {
             return false;
         }
-        final byte[] destination = f.ipDestination();
-        return Arrays.equals(destination, device.config.ipv4()) || Arrays.equals(destination, device.config.ipv6());
+        return f.ipDestinationEquals(device.config.ipv4()) || f.ipDestinationEquals(device.config.ipv6());
     }
 
     /**
