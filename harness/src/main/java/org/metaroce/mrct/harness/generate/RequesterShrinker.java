@@ -10,28 +10,12 @@ import java.util.function.Predicate;
  * {@code stillFails} says it still fails; the search stops when no single change helps.
  */
 public final class RequesterShrinker {
-    private static final int MAX_ROUNDS = 200;
-
     private RequesterShrinker() {
     }
 
     /** The smallest failing workload found from {@code flow}. */
     public static RequesterFlow shrink(final RequesterFlow flow, final Predicate<RequesterFlow> stillFails) {
-        RequesterFlow current = flow;
-        for (int round = 0; round < MAX_ROUNDS; round++) {
-            RequesterFlow better = null;
-            for (final RequesterFlow candidate : candidates(current)) {
-                if (stillFails.test(candidate)) {
-                    better = candidate;
-                    break;
-                }
-            }
-            if (better == null) {
-                return current;
-            }
-            current = better;
-        }
-        return current;
+        return GreedyShrink.shrink(flow, RequesterShrinker::candidates, stillFails);
     }
 
     /** One-step simplifications, most drastic first. */

@@ -11,28 +11,12 @@ import org.metaroce.mrct.harness.cases.FlowSpec;
  * kept only when {@code stillFails} says it still fails; the search stops when no single change helps.
  */
 public final class Shrinker {
-    private static final int MAX_ROUNDS = 200;
-
     private Shrinker() {
     }
 
     /** The smallest failing flow found from {@code flow}. */
     public static GeneratedFlow shrink(final GeneratedFlow flow, final Predicate<GeneratedFlow> stillFails) {
-        GeneratedFlow current = flow;
-        for (int round = 0; round < MAX_ROUNDS; round++) {
-            GeneratedFlow better = null;
-            for (final GeneratedFlow candidate : candidates(current)) {
-                if (stillFails.test(candidate)) {
-                    better = candidate;
-                    break;
-                }
-            }
-            if (better == null) {
-                return current;
-            }
-            current = better;
-        }
-        return current;
+        return GreedyShrink.shrink(flow, Shrinker::candidates, stillFails);
     }
 
     /** One-step simplifications, most drastic first. */
