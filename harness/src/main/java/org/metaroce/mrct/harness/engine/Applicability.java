@@ -120,43 +120,36 @@ final class Applicability {
 
     /**
      * What matching the device's frames on {@code template} implies: their ECN field needs ECN_READ, their other
-     * Ethernet, VLAN, IP and UDP fields (a data plane that carries only UDP payloads rebuilds them) need L2_CONTROL.
+     * lower-header fields (a data plane that carries only UDP payloads rebuilds them) need L2_CONTROL.
      */
     private static void observes(final org.metaroce.mrct.harness.cases.FrameTemplate template,
                                  final Set<Capability> out) {
         for (final String field : template.fields().keySet()) {
             if (field.equals("ip.ecn")) {
                 out.add(Capability.ECN_READ);
-            } else if (field.startsWith("eth.") || field.startsWith("vlan.") || field.startsWith("ip.")
-                || field.startsWith("ipv6.") || field.startsWith("udp.")) {
+            } else if (lowerHeader(field)) {
                 out.add(Capability.L2_CONTROL);
             }
         }
     }
 
-    /** Header fields below BTH that a case may set; a data plane that carries only UDP payloads cannot send them. */
-    private static final java.util.List<String> LOWER_HEADERS = java.util.List.of("eth.", "vlan.", "ip.", "ipv6.",
-        "udp.length", "udp.checksum", "udp.dport");
+    /** An Ethernet, VLAN, IP or UDP field: below BTH. */
+    private static boolean lowerHeader(final String field) {
+        return field.startsWith("eth.") || field.startsWith("vlan.") || field.startsWith("ip.")
+            || field.startsWith("ipv6.") || field.startsWith("udp.");
+    }
 
     /**
      * Whether the frame sets Ethernet, VLAN, IP or UDP fields that an adapter must carry as crafted (IPv4 options,
-     * a VLAN tag, overridden lower-header fields, a UDP checksum other than 0): such a case needs L2_CONTROL.
+     * a VLAN tag, overridden lower-header fields, a UDP checksum other than 0): such a case needs L2_CONTROL. The UDP
+     * source port is the one lower field any data plane can honour (a datagram's own), so setting it needs nothing.
      */
     private static boolean shapesLowerHeaders(final org.metaroce.mrct.harness.cases.PacketSpec packet) {
         if (packet.ipOptions() != null || packet.vlan() != null || packet.validUdpChecksum()
             || packet.badUdpChecksum()) {
             return true;
         }
-        if (packet.fields() == null) {
-            return false;
-        }
-        for (final String field : packet.fields().keySet()) {
-            for (final String prefix : LOWER_HEADERS) {
-                if (field.startsWith(prefix)) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return packet.fields() != null && packet.fields().keySet().stream()
+            .anyMatch(field -> lowerHeader(field) && !field.equals("udp.sport"));
     }
 }

@@ -58,22 +58,12 @@ final class ReportPrettyPrinter implements PrettyPrinter {
 
     @Override
     public void writeObjectEntrySeparator(final JsonGenerator g) throws IOException {
-        g.writeRaw(',');
-        if (flat()) {
-            g.writeRaw(' ');
-        } else {
-            newline(g, nesting);
-        }
+        separate(g);
     }
 
     @Override
     public void writeEndObject(final JsonGenerator g, final int entries) throws IOException {
-        final boolean wasFlat = flat();
-        nesting--;
-        if (entries > 0 && !wasFlat) {
-            newline(g, nesting);
-        }
-        g.writeRaw('}');
+        close(g, entries, '}');
     }
 
     @Override
@@ -91,6 +81,16 @@ final class ReportPrettyPrinter implements PrettyPrinter {
 
     @Override
     public void writeArrayValueSeparator(final JsonGenerator g) throws IOException {
+        separate(g);
+    }
+
+    @Override
+    public void writeEndArray(final JsonGenerator g, final int values) throws IOException {
+        close(g, values, ']');
+    }
+
+    /** A comma between entries or values: then a space on a flat level, a new line otherwise. */
+    private void separate(final JsonGenerator g) throws IOException {
         g.writeRaw(',');
         if (flat()) {
             g.writeRaw(' ');
@@ -99,13 +99,13 @@ final class ReportPrettyPrinter implements PrettyPrinter {
         }
     }
 
-    @Override
-    public void writeEndArray(final JsonGenerator g, final int values) throws IOException {
+    /** Leaves a level: a new line before the bracket when the level was not flat and held something. */
+    private void close(final JsonGenerator g, final int count, final char bracket) throws IOException {
         final boolean wasFlat = flat();
         nesting--;
-        if (values > 0 && !wasFlat) {
+        if (count > 0 && !wasFlat) {
             newline(g, nesting);
         }
-        g.writeRaw(']');
+        g.writeRaw(bracket);
     }
 }
