@@ -57,9 +57,7 @@ final class ControlSteps {
     }
 
     void invalidate(final Step.Invalidate i) {
-        final Region region = world.region(i.region());
-        control.invalidateRkey(region.mr.rkey());
-        region.invalidated = true;
+        control.invalidateRkey(world.region(i.region()).mr.rkey());
     }
 
     /** Writes the pattern into the region through its owner's control plane; the model follows. */
