@@ -1,6 +1,7 @@
 package org.metaroce.mrct.harness.engine;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import org.metaroce.mrct.harness.cases.FrameTemplate;
@@ -152,7 +153,7 @@ final class FrameExpectations {
      */
     void nothingLeftOver(final boolean exhaustive, final List<String> notes) {
         pump.pollUntil(pump.now());
-        final var waiting = pump.waiting();
+        final Collection<FramePump.Received> waiting = pump.waiting();
         if (!exhaustive || waiting.isEmpty()) {
             if (!waiting.isEmpty()) {
                 notes.add(waiting.size() + " frame(s) from the device were not expected by any step (not checked: the "

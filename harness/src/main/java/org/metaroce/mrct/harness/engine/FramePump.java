@@ -2,6 +2,7 @@ package org.metaroce.mrct.harness.engine;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -43,7 +44,7 @@ final class FramePump {
     private final Cursor cursor;
     private final FrameDecoder decoder = new FrameDecoder();
     private final ArrayDeque<Received> inbox = new ArrayDeque<>();
-    private final java.util.Collection<Received> inboxView = Collections.unmodifiableCollection(inbox);
+    private final Collection<Received> inboxView = Collections.unmodifiableCollection(inbox);
     /** The highest cumulative ACK the device sent per connection, for MR-ACK-010. */
     private final Map<Connection, Integer> highestBase = new HashMap<>();
 
@@ -120,7 +121,7 @@ final class FramePump {
     }
 
     /** The frames waiting for an expectation, oldest first (read-only). */
-    java.util.Collection<Received> waiting() {
+    Collection<Received> waiting() {
         return inboxView;
     }
 
