@@ -5,6 +5,7 @@
 --     read response, the RETH of every RDMA WRITE packet, the AETH with its syndrome spelled out, the SACKETH of every
 --     ACKNOWLEDGE, the other extension headers, the payload length and whether the ICRC is valid.
 --   * The CNP (opcode 0x81, whatever its TVer).
+--   * Other TVer values: the BTH, the payload length and the ICRC, flagged (no known layout, MR-WIRE-017).
 --   * Every other frame on port 4791 (TVer 0: plain RoCEv2) goes to Wireshark's own InfiniBand dissector, and a short
 --     "MetaRoCE ICRC" item below it says whether its ICRC is valid (Wireshark does not check RoCE ICRCs).
 --   * The control records of an mrct evidence.pcapng (link type 147, USER0): the case, the call and its outcome;
@@ -254,7 +255,8 @@ local function compute_icrc(tvb, icrc_offset)
     if ip == nil then return nil end
     local iphdr
     if v6 then
-        iphdr = masked(ip.range:raw(0, 40), { 1, 2, 3, 4, 8 })
+        -- traffic class (low nibble of byte 0, high nibble of byte 1), flow label, hop limit
+        iphdr = masked(ip.range:raw(0, 40), { 2, 3, 4, 8 })
         iphdr = string.char(bxor(band(string.byte(iphdr, 1), 0xF0), 0x0F)) .. string.sub(iphdr, 2)
     else
         local raw = ip.range:raw()
@@ -381,9 +383,13 @@ local function dissect_metaroce(tvb, pinfo, tree)
     local info = string.format("%s QP=0x%06x PSN=%d", opname(op), tvb(5, 3):uint(), tvb(9, 3):uint())
     local layout = tver == 1 and metaroce_layout(op) or tver == 0 and rocev2_layout(op) or nil
     if layout == nil then
-        root:add_proto_expert_info(E.unknown, string.format("opcode 0x%02X with TVer %d has no known layout", op, tver))
-        pinfo.cols.info = info
-        add_icrc(tvb, root, len - 4)
+        -- as mrct decode: no extension headers, everything between the BTH and the ICRC is payload, no pad
+        root:add_proto_expert_info(E.unknown, string.format("opcode 0x%02X with TVer %d has no known layout%s", op,
+            tver, tver > 1 and " (an unknown TVer: MR-WIRE-017)" or ""))
+        root:add(F.payload_len, tvb(12, len - 16), len - 16):set_generated()
+        local valid = add_icrc(tvb, root, len - 4)
+        pinfo.cols.info = info .. string.format(" TVer=%d (unknown layout)", tver)
+            .. (valid == false and " [bad ICRC]" or "")
         return
     end
     local at = 12
@@ -420,7 +426,7 @@ local function dissect_metaroce(tvb, pinfo, tree)
 end
 
 ------------------------------------------------------------------------------------------------------------------------
--- registration: UDP 4791, handing TVer 0 (but the CNP) to the dissector registered there before us
+-- registration: UDP 4791, handing TVer 0 (but the CNP) to the dissector registered there before us (InfiniBand's)
 local udp_table = DissectorTable.get("udp.port")
 local infiniband = udp_table:get_dissector(4791) or Dissector.get("infiniband")
 
@@ -434,7 +440,7 @@ icrc_only.fields = { F_ICRC_TVER0.value, F_ICRC_TVER0.valid }
 function metaroce.dissector(tvb, pinfo, tree)
     if tvb:len() >= 2 then
         local op, tver = tvb(0, 1):uint(), band(tvb(1, 1):uint(), 0x0F)
-        if tver ~= 1 and op ~= 0x81 and infiniband ~= nil then
+        if tver == 0 and op ~= 0x81 and infiniband ~= nil then
             local ok, used = pcall(infiniband.call, infiniband, tvb, pinfo, tree)
             if not ok then
                 -- the InfiniBand dissector gave up on the frame (e.g. a length that does not add up)
