@@ -442,15 +442,15 @@ function metaroce.dissector(tvb, pinfo, tree)
         local op, tver = tvb(0, 1):uint(), band(tvb(1, 1):uint(), 0x0F)
         if tver == 0 and op ~= 0x81 and infiniband ~= nil then
             local ok, used = pcall(infiniband.call, infiniband, tvb, pinfo, tree)
+            local t = tree:add(icrc_only, tvb(math.max(0, tvb:len() - 4)))
             if not ok then
-                -- the InfiniBand dissector gave up on the frame (e.g. a length that does not add up)
-                tree:add(icrc_only, tvb()):add_proto_expert_info(E.malformed, tostring(used))
+                -- the InfiniBand dissector (or one it called) gave up on the frame
+                t:add_proto_expert_info(E.malformed, tostring(used))
                 used = tvb:len()
             end
             if tvb:len() >= 16 then
                 local computed = compute_icrc(tvb, tvb:len() - 4)
                 if computed ~= nil then
-                    local t = tree:add(icrc_only, tvb(tvb:len() - 4, 4))
                     t:add(F_ICRC_TVER0.value, tvb(tvb:len() - 4, 4))
                     local valid = computed == tvb:raw(tvb:len() - 4, 4)
                     t:add(F_ICRC_TVER0.valid, tvb(tvb:len() - 4, 4), valid):set_generated()
@@ -517,6 +517,8 @@ local function json_string(text, key)
     return string.match(text, '"' .. key .. '":"(.-)"[,}]')
 end
 
+local json_dissector = Dissector.get("json")
+
 function control.dissector(tvb, pinfo, tree)
     local meta, text = evidence_fields()
     local t = tree:add(control, tvb())
@@ -535,6 +537,11 @@ function control.dissector(tvb, pinfo, tree)
     if outcome ~= nil then t:add(C.outcome, tvb(0, 0), outcome):set_generated() end
     if err ~= nil then t:add(C.error, tvb(0, 0), err):set_generated() end
     t:add(C.json, tvb(), raw)
+    if json_dissector ~= nil and meta.part == nil then
+        -- the whole record as a tree (Wireshark's JSON dissector); the columns stay ours
+        pcall(json_dissector.call, json_dissector, tvb, pinfo, t)
+    end
+    pinfo.cols.protocol = "mrct"
     pinfo.cols.info = string.format("%s control #%s %s%s%s", meta.case or "?", index or meta.index or "?",
         op or "?", outcome and (": " .. outcome) or "", meta.part and (" (part " .. meta.part .. ")") or "")
     return tvb:len()
