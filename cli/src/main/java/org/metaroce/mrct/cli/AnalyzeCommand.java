@@ -3,16 +3,14 @@ package org.metaroce.mrct.cli;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.time.Clock;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.metaroce.mrct.analyzer.CaptureAnalyzer;
+import org.metaroce.mrct.analyzer.FileOutcome;
+import org.metaroce.mrct.analyzer.Outcome;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.result.CaseResult;
@@ -21,14 +19,12 @@ import org.metaroce.mrct.harness.result.RunListener;
 import org.metaroce.mrct.harness.result.RunSummary;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
-import org.metaroce.mrct.analyzer.CaptureAnalyzer;
-import org.metaroce.mrct.analyzer.FileOutcome;
-import org.metaroce.mrct.analyzer.Outcome;
 import org.metaroce.mrct.reports.ReportFormat;
 import org.metaroce.mrct.reports.ReportWriteException;
 import org.metaroce.mrct.reports.Reports;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -56,13 +52,8 @@ final class AnalyzeCommand implements Callable<Integer> {
         + "cooked); mrct evidence files are judged case by case, on the device's frames")
     private List<String> files;
 
-    @Option(names = "--report-dir", paramLabel = "DIR", description = "where to write the reports "
-        + "(default reports/<timestamp>/)")
-    private Path reportDir;
-
-    @Option(names = "--format", split = ",", paramLabel = "FORMAT",
-        description = "report formats: JSON, JUNIT, HTML, MARKDOWN, EVIDENCE (default all)")
-    private List<ReportFormat> formats = new ArrayList<>();
+    @Mixin
+    private ReportOptions reports = new ReportOptions();
 
     @ArgGroup(exclusive = true)
     private ModeChoice mode;
@@ -105,10 +96,8 @@ final class AnalyzeCommand implements Callable<Integer> {
             main.err().println("mrct analyze: " + e.getMessage().replace('\n', ' ').replace("  ", " "));
             return ExitStatus.UNREADABLE;
         }
-        final Path dir = reportDir != null ? reportDir : Paths.get("reports", DateTimeFormatter
-            .ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(Clock.systemUTC().instant()));
-        final Set<ReportFormat> chosen = formats.isEmpty() ? EnumSet.allOf(ReportFormat.class)
-            : EnumSet.copyOf(formats);
+        final Path dir = reports.dir();
+        final Set<ReportFormat> chosen = reports.formats();
         final List<Path> paths = new ArrayList<>();
         for (final String name : files) {
             try {
