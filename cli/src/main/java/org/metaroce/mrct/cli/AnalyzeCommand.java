@@ -91,8 +91,9 @@ final class AnalyzeCommand implements Callable<Integer> {
         final Specification spec = Specification.bundled();
         final DeviceProfile profile;
         try {
+            reports.check();
             profile = profilePath == null ? null : ProfileLoader.load(profilePath, spec);
-        } catch (ProfileLoader.ProfileException e) {
+        } catch (ProfileLoader.ProfileException | RunCommand.UsageProblem e) {
             main.err().println("mrct analyze: " + e.getMessage().replace('\n', ' ').replace("  ", " "));
             return ExitStatus.UNREADABLE;
         }
@@ -112,27 +113,27 @@ final class AnalyzeCommand implements Callable<Integer> {
         final Outcome outcome;
         final Summary summary = new Summary();
         try {
-            final RunListener reports = Reports.open(dir, chosen, spec);
+            final RunListener writers = Reports.open(dir, chosen, spec);
             outcome = analyzer.analyze(paths, files, new RunListener() {
                 @Override
                 public void runStarted(final RunInfo info) {
-                    reports.runStarted(info);
+                    writers.runStarted(info);
                 }
 
                 @Override
                 public void caseStarted(final String id, final int index, final int total) {
-                    reports.caseStarted(id, index, total);
+                    writers.caseStarted(id, index, total);
                 }
 
                 @Override
                 public void caseFinished(final CaseResult result) {
-                    reports.caseFinished(result);
+                    writers.caseFinished(result);
                     summary.add(result);
                 }
 
                 @Override
                 public void runFinished(final RunInfo info, final RunSummary runSummary) {
-                    reports.runFinished(info, runSummary);
+                    writers.runFinished(info, runSummary);
                 }
             });
         } catch (IOException | ReportWriteException e) {
@@ -145,6 +146,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             }
         }
         print(outcome, summary, dir);
+        reports.pruneAfter(dir, "mrct analyze", main.err());
         if (outcome.unreadable()) {
             return ExitStatus.UNREADABLE;
         }

@@ -139,6 +139,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() {
         final Specification spec = Specification.bundled();
         try {
+            reports.check();
             final AdapterProvider provider = AdapterChoice.provider(adapterName);
             final AdapterSetup setup = AdapterChoice.configure(provider, command, faultOption.name, spec,
                 main.out(), main.err());
@@ -194,6 +195,7 @@ final class RunCommand implements Callable<Integer> {
                     : List.of();
                 printSummary(summary, dir, seed, shrunk);
                 setup.afterRun();
+                reports.pruneAfter(dir, "mrct run", main.err());
                 return summary.conformant() ? ExitStatus.OK
                     : "NON_CONFORMANT".equals(summary.overall()) ? NON_CONFORMANT : HARNESS_ERROR;
             }
