@@ -57,7 +57,9 @@ public final class Main implements Runnable {
         for (final Class<?> subcommand : SUBCOMMANDS) {
             final String name = subcommand.getAnnotation(Command.class).name();
             if (named == null || named.equals(name)) {
-                commandLine.addSubcommand(name, subcommand);
+                // built here rather than by addSubcommand(name, Class): picocli applies a command's model
+                // transformer (RunCommand's adds the adapters' options) only to command lines built directly
+                commandLine.addSubcommand(name, new CommandLine(subcommand));
             }
         }
         // settings after the subcommands: picocli applies them to the subcommands registered so far
