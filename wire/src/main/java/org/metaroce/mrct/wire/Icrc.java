@@ -14,21 +14,19 @@ import java.util.zip.CRC32;
  *   <li>the BTH with byte 4 (FECN, BECN, Resv6a) forced to ones;</li>
  *   <li>the extension headers, payload and pad bytes as they are.</li>
  * </ol>
- * The 32-bit result is transmitted least significant byte first. An instance keeps a {@link CRC32} and a scratch
- * array so that computing never allocates; it is not thread-safe.
+ * The 32-bit result is transmitted least significant byte first.
+ *
+ * <p>Nothing is copied or written: the CRC runs over the frame's own bytes, preceded by four bytes computed from the
+ * variant fields' values that account for both the 0xFF prefix and the forcing (CRC linearity, see
+ * {@link IcrcCorrection}). A CRC over bytes written just before it runs markedly slower (store forwarding), which is
+ * why the masked copy of the headers that this replaces cost about as much as the CRC over the whole frame. An
+ * instance keeps a {@link CRC32}, so computing never allocates; it is not thread-safe.
  */
 public final class Icrc {
-    private static final int LRH_STANDIN = 8;
-    /** 8 (LRH) + 60 (largest IPv4 header) + 8 (UDP) + 12 (BTH). */
-    private static final int SCRATCH = LRH_STANDIN + 60 + 8 + 12;
-
     private final CRC32 crc = new CRC32();
-    /** The masked headers; bytes 0..7 stand in for the LRH and stay 0xFF (nothing else writes them). */
-    private final byte[] scratch = new byte[SCRATCH];
 
-    /** A computer with its own CRC state and scratch array. */
+    /** A computer with its own CRC state. */
     public Icrc() {
-        java.util.Arrays.fill(scratch, 0, LRH_STANDIN, (byte) 0xFF);
     }
 
     /**
@@ -44,56 +42,55 @@ public final class Icrc {
      */
     public int compute(final ByteBuffer buffer, final int ipOffset, final int ipHeaderLength, final boolean ipv6,
                        final int udpOffset, final int bthOffset, final int icrcOffset) {
-        final int n;
-        if (udpOffset < 0 ? bthOffset == ipOffset + ipHeaderLength
-            : udpOffset == ipOffset + ipHeaderLength && bthOffset == udpOffset + 8) {
-            // IP, UDP and BTH back to back, as every decoded frame has them: one bulk copy instead of three.
-            buffer.get(ipOffset, scratch, LRH_STANDIN, bthOffset + 12 - ipOffset);
-            n = LRH_STANDIN + bthOffset + 12 - ipOffset;
-        } else {
-            n = copyApart(buffer, ipOffset, ipHeaderLength, udpOffset, bthOffset);
+        final boolean udp = udpOffset >= 0;
+        // Positions below are counted in the covered byte string from the IP header's first byte.
+        int word = IcrcCorrection.START ^ (ipv6 ? ipv6Fields(buffer, ipOffset) : ipv4Fields(buffer, ipOffset));
+        int bthPosition = ipHeaderLength;
+        if (udp) {
+            word ^= IcrcCorrection.force(ipHeaderLength + 6, buffer.get(udpOffset + 6))
+                ^ IcrcCorrection.force(ipHeaderLength + 7, buffer.get(udpOffset + 7));
+            bthPosition += 8;
         }
-        mask(ipv6, udpOffset >= 0, n);
+        word ^= IcrcCorrection.force(bthPosition + 4, buffer.get(bthOffset + 4));
         crc.reset();
-        crc.update(scratch, 0, n);
-        update(buffer, bthOffset + 12, icrcOffset - (bthOffset + 12));
+        crc.update(word);
+        crc.update(word >>> 8);
+        crc.update(word >>> 16);
+        crc.update(word >>> 24);
+        if (bthOffset == ipOffset + bthPosition && (!udp || udpOffset == ipOffset + ipHeaderLength)
+            && icrcOffset >= bthOffset + 12) {
+            // IP, UDP and BTH back to back, as every decoded frame has them: one CRC over all covered bytes.
+            update(buffer, ipOffset, icrcOffset - ipOffset);
+        } else {
+            updateApart(buffer, ipOffset, ipHeaderLength, udpOffset, bthOffset, icrcOffset);
+        }
         return (int) crc.getValue();
     }
 
     // compute's rarer or bulkier steps are methods of their own so that compute stays small enough to be inlined.
 
-    /** Copies headers that are not back to back into the scratch array; returns the bytes it holds now. */
-    private int copyApart(final ByteBuffer buffer, final int ipOffset, final int ipHeaderLength, final int udpOffset,
-                          final int bthOffset) {
-        buffer.get(ipOffset, scratch, LRH_STANDIN, ipHeaderLength);
-        if (udpOffset >= 0) {
-            buffer.get(udpOffset, scratch, LRH_STANDIN + ipHeaderLength, 8);
-        }
-        final int n = LRH_STANDIN + ipHeaderLength + (udpOffset >= 0 ? 8 : 0) + 12;
-        buffer.get(bthOffset, scratch, n - 12, 12);
-        return n;
+    /** IPv4: type of service (1), TTL (8), header checksum (10, 11). */
+    private static int ipv4Fields(final ByteBuffer buffer, final int ip) {
+        return IcrcCorrection.force(1, buffer.get(ip + 1)) ^ IcrcCorrection.force(8, buffer.get(ip + 8))
+            ^ IcrcCorrection.force(10, buffer.get(ip + 10)) ^ IcrcCorrection.force(11, buffer.get(ip + 11));
     }
 
-    /** Forces the variant fields of the copied headers (the BTH ends at {@code n}) to ones. */
-    private void mask(final boolean ipv6, final boolean udp, final int n) {
-        final int ipStart = LRH_STANDIN;
-        if (ipv6) {
-            scratch[ipStart] = (byte) (scratch[ipStart] | 0x0F);
-            scratch[ipStart + 1] = (byte) 0xFF;
-            scratch[ipStart + 2] = (byte) 0xFF;
-            scratch[ipStart + 3] = (byte) 0xFF;
-            scratch[ipStart + 7] = (byte) 0xFF;
-        } else {
-            scratch[ipStart + 1] = (byte) 0xFF;
-            scratch[ipStart + 8] = (byte) 0xFF;
-            scratch[ipStart + 10] = (byte) 0xFF;
-            scratch[ipStart + 11] = (byte) 0xFF;
+    /** IPv6 and GRH: traffic class and flow label (the low half of byte 0, bytes 1 to 3), hop limit (7). */
+    private static int ipv6Fields(final ByteBuffer buffer, final int ip) {
+        return IcrcCorrection.forceLowNibble(0, buffer.get(ip)) ^ IcrcCorrection.force(1, buffer.get(ip + 1))
+            ^ IcrcCorrection.force(2, buffer.get(ip + 2)) ^ IcrcCorrection.force(3, buffer.get(ip + 3))
+            ^ IcrcCorrection.force(7, buffer.get(ip + 7));
+    }
+
+    /** Headers that are not back to back: the CRC over each in turn, then over the rest up to the ICRC. */
+    private void updateApart(final ByteBuffer buffer, final int ipOffset, final int ipHeaderLength,
+                             final int udpOffset, final int bthOffset, final int icrcOffset) {
+        update(buffer, ipOffset, ipHeaderLength);
+        if (udpOffset >= 0) {
+            update(buffer, udpOffset, 8);
         }
-        if (udp) {
-            scratch[n - 12 - 2] = (byte) 0xFF;
-            scratch[n - 12 - 1] = (byte) 0xFF;
-        }
-        scratch[n - 12 + 4] = (byte) 0xFF;
+        update(buffer, bthOffset, 12);
+        update(buffer, bthOffset + 12, icrcOffset - (bthOffset + 12));
     }
 
     private void update(final ByteBuffer buffer, final int from, final int length) {
