@@ -360,8 +360,8 @@ public final class DecodedFrame {
     /** The ICRC this frame should carry. */
     public int computeIcrc() {
         final boolean v6 = has(HeaderKind.IPV6);
-        return icrc.compute(buffer, offset(v6 ? HeaderKind.IPV6 : HeaderKind.IPV4), ipHeaderLength, v6,
-            offset(HeaderKind.UDP), offset(HeaderKind.BTH), offset(HeaderKind.ICRC));
+        return icrc.compute(array, arrayBase, buffer, offset(v6 ? HeaderKind.IPV6 : HeaderKind.IPV4), ipHeaderLength,
+            v6, offset(HeaderKind.UDP), offset(HeaderKind.BTH), offset(HeaderKind.ICRC));
     }
 
     /** True when the carried ICRC equals the computed one. */

@@ -42,63 +42,108 @@ public final class Icrc {
      */
     public int compute(final ByteBuffer buffer, final int ipOffset, final int ipHeaderLength, final boolean ipv6,
                        final int udpOffset, final int bthOffset, final int icrcOffset) {
+        final boolean heap = buffer.hasArray();
+        return compute(heap ? buffer.array() : null, heap ? buffer.arrayOffset() : 0, buffer, ipOffset,
+            ipHeaderLength, ipv6, udpOffset, bthOffset, icrcOffset);
+    }
+
+    /**
+     * {@link #compute(ByteBuffer, int, int, boolean, int, int, int)} reading {@code buffer}'s backing array
+     * {@code array} directly (its index 0 at {@code base}, i.e. the array offset) when it is not null, as
+     * {@link DecodedFrame} does, which has them at hand.
+     */
+    int compute(final byte[] array, final int base, final ByteBuffer buffer, final int ipOffset,
+                final int ipHeaderLength, final boolean ipv6, final int udpOffset, final int bthOffset,
+                final int icrcOffset) {
         final boolean udp = udpOffset >= 0;
-        // Positions below are counted in the covered byte string from the IP header's first byte.
-        int word = IcrcCorrection.START ^ (ipv6 ? ipv6Fields(buffer, ipOffset) : ipv4Fields(buffer, ipOffset));
-        int bthPosition = ipHeaderLength;
-        if (udp) {
-            word ^= IcrcCorrection.force(ipHeaderLength + 6, buffer.get(udpOffset + 6))
-                ^ IcrcCorrection.force(ipHeaderLength + 7, buffer.get(udpOffset + 7));
-            bthPosition += 8;
-        }
-        word ^= IcrcCorrection.force(bthPosition + 4, buffer.get(bthOffset + 4));
+        final int word = array != null
+            ? forcing(array, base, ipOffset, ipHeaderLength, ipv6, udpOffset, bthOffset)
+            : forcing(buffer, ipOffset, ipHeaderLength, ipv6, udpOffset, bthOffset);
         crc.reset();
         crc.update(word);
         crc.update(word >>> 8);
         crc.update(word >>> 16);
         crc.update(word >>> 24);
+        final int bthPosition = ipHeaderLength + (udp ? 8 : 0);
         if (bthOffset == ipOffset + bthPosition && (!udp || udpOffset == ipOffset + ipHeaderLength)
             && icrcOffset >= bthOffset + 12) {
             // IP, UDP and BTH back to back, as every decoded frame has them: one CRC over all covered bytes.
-            update(buffer, ipOffset, icrcOffset - ipOffset);
+            update(array, base, buffer, ipOffset, icrcOffset - ipOffset);
         } else {
-            updateApart(buffer, ipOffset, ipHeaderLength, udpOffset, bthOffset, icrcOffset);
+            updateApart(array, base, buffer, ipOffset, ipHeaderLength, udpOffset, bthOffset, icrcOffset);
         }
         return (int) crc.getValue();
     }
 
     // compute's rarer or bulkier steps are methods of their own so that compute stays small enough to be inlined.
 
-    /** IPv4: type of service (1), TTL (8), header checksum (10, 11). */
-    private static int ipv4Fields(final ByteBuffer buffer, final int ip) {
-        return IcrcCorrection.force(1, buffer.get(ip + 1)) ^ IcrcCorrection.force(8, buffer.get(ip + 8))
-            ^ IcrcCorrection.force(10, buffer.get(ip + 10)) ^ IcrcCorrection.force(11, buffer.get(ip + 11));
+    /**
+     * The four bytes to feed before the covered bytes, from the variant fields of a heap buffer's backing array
+     * ({@code base} is the buffer's array offset): IPv4 type of service (1), TTL (8) and header checksum (10, 11);
+     * IPv6 and GRH traffic class and flow label (the low half of byte 0, bytes 1 to 3) and hop limit (7); the UDP
+     * checksum; the BTH's byte 4. Positions are counted in the covered bytes from the IP header's first byte.
+     */
+    private static int forcing(final byte[] a, final int base, final int ipOffset, final int ipHeaderLength,
+                               final boolean ipv6, final int udpOffset, final int bthOffset) {
+        final int ip = base + ipOffset;
+        int word = IcrcCorrection.START;
+        if (ipv6) {
+            word ^= IcrcCorrection.forceLowNibble(0, a[ip]) ^ IcrcCorrection.force(1, a[ip + 1])
+                ^ IcrcCorrection.force(2, a[ip + 2]) ^ IcrcCorrection.force(3, a[ip + 3])
+                ^ IcrcCorrection.force(7, a[ip + 7]);
+        } else {
+            word ^= IcrcCorrection.force(1, a[ip + 1]) ^ IcrcCorrection.force(8, a[ip + 8])
+                ^ IcrcCorrection.force(10, a[ip + 10]) ^ IcrcCorrection.force(11, a[ip + 11]);
+        }
+        int bthPosition = ipHeaderLength;
+        if (udpOffset >= 0) {
+            word ^= IcrcCorrection.force(ipHeaderLength + 6, a[base + udpOffset + 6])
+                ^ IcrcCorrection.force(ipHeaderLength + 7, a[base + udpOffset + 7]);
+            bthPosition += 8;
+        }
+        return word ^ IcrcCorrection.force(bthPosition + 4, a[base + bthOffset + 4]);
     }
 
-    /** IPv6 and GRH: traffic class and flow label (the low half of byte 0, bytes 1 to 3), hop limit (7). */
-    private static int ipv6Fields(final ByteBuffer buffer, final int ip) {
-        return IcrcCorrection.forceLowNibble(0, buffer.get(ip)) ^ IcrcCorrection.force(1, buffer.get(ip + 1))
-            ^ IcrcCorrection.force(2, buffer.get(ip + 2)) ^ IcrcCorrection.force(3, buffer.get(ip + 3))
-            ^ IcrcCorrection.force(7, buffer.get(ip + 7));
+    /** {@link #forcing(byte[], int, int, int, boolean, int, int)} for a direct or read-only buffer. */
+    private static int forcing(final ByteBuffer b, final int ip, final int ipHeaderLength, final boolean ipv6,
+                               final int udpOffset, final int bthOffset) {
+        int word = IcrcCorrection.START;
+        if (ipv6) {
+            word ^= IcrcCorrection.forceLowNibble(0, b.get(ip)) ^ IcrcCorrection.force(1, b.get(ip + 1))
+                ^ IcrcCorrection.force(2, b.get(ip + 2)) ^ IcrcCorrection.force(3, b.get(ip + 3))
+                ^ IcrcCorrection.force(7, b.get(ip + 7));
+        } else {
+            word ^= IcrcCorrection.force(1, b.get(ip + 1)) ^ IcrcCorrection.force(8, b.get(ip + 8))
+                ^ IcrcCorrection.force(10, b.get(ip + 10)) ^ IcrcCorrection.force(11, b.get(ip + 11));
+        }
+        int bthPosition = ipHeaderLength;
+        if (udpOffset >= 0) {
+            word ^= IcrcCorrection.force(ipHeaderLength + 6, b.get(udpOffset + 6))
+                ^ IcrcCorrection.force(ipHeaderLength + 7, b.get(udpOffset + 7));
+            bthPosition += 8;
+        }
+        return word ^ IcrcCorrection.force(bthPosition + 4, b.get(bthOffset + 4));
     }
 
     /** Headers that are not back to back: the CRC over each in turn, then over the rest up to the ICRC. */
-    private void updateApart(final ByteBuffer buffer, final int ipOffset, final int ipHeaderLength,
-                             final int udpOffset, final int bthOffset, final int icrcOffset) {
-        update(buffer, ipOffset, ipHeaderLength);
+    private void updateApart(final byte[] array, final int base, final ByteBuffer buffer, final int ipOffset,
+                             final int ipHeaderLength, final int udpOffset, final int bthOffset,
+                             final int icrcOffset) {
+        update(array, base, buffer, ipOffset, ipHeaderLength);
         if (udpOffset >= 0) {
-            update(buffer, udpOffset, 8);
+            update(array, base, buffer, udpOffset, 8);
         }
-        update(buffer, bthOffset, 12);
-        update(buffer, bthOffset + 12, icrcOffset - (bthOffset + 12));
+        update(array, base, buffer, bthOffset, 12);
+        update(array, base, buffer, bthOffset + 12, icrcOffset - (bthOffset + 12));
     }
 
-    private void update(final ByteBuffer buffer, final int from, final int length) {
+    private void update(final byte[] array, final int base, final ByteBuffer buffer, final int from,
+                        final int length) {
         if (length <= 0) {
             return;
         }
-        if (buffer.hasArray()) {
-            crc.update(buffer.array(), buffer.arrayOffset() + from, length);
+        if (array != null) {
+            crc.update(array, base + from, length);
             return;
         }
         updateDirect(buffer, from, length);
