@@ -4,7 +4,11 @@ import java.nio.ByteBuffer;
 import java.util.zip.CRC32;
 
 /**
- * The RoCE invariant CRC (MetaRoCE v1 section WIRE, identical to RoCEv2): CRC-32 (IEEE 802.3, reflected, initial
+ * The test oracle for {@link Icrc}: its former implementation, which copies the headers into a scratch array, forces
+ * the variant fields to ones there and runs the CRC over the copy and then the rest of the frame in place. Slower (a
+ * CRC over bytes written just before it pays for store forwarding) but straightforward.
+ *
+ * <p>The RoCE invariant CRC (MetaRoCE v1 section WIRE, identical to RoCEv2): CRC-32 (IEEE 802.3, reflected, initial
  * value all ones, final complement, i.e. {@link CRC32}) over
  * <ol>
  *   <li>eight bytes of 0xFF standing in for the InfiniBand LRH;</li>
