@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Function;
+import org.metaroce.mrct.harness.blame.Cause;
 import org.metaroce.mrct.harness.cases.CaseDef;
 import org.metaroce.mrct.harness.cases.CompletionTemplate;
 import org.metaroce.mrct.harness.cases.ConnectionDef;
@@ -152,13 +153,17 @@ final class CaseRun {
                 ? broken.level() : strongestLevel();
             verdict = e.inconclusive ? Verdict.INCONCLUSIVE
                 : level == Level.MUST || run.strict() ? Verdict.FAIL : Verdict.WARN;
-            final String rule = e.rule != null ? e.rule : def.rules().isEmpty() ? "" : def.rules().get(0);
+            final Cause cause = e.inconclusive ? null : blame(e, level);
+            final String rule = cause != null ? cause.rule() : e.rule != null ? e.rule
+                : def.rules().isEmpty() ? "" : def.rules().get(0);
             final String where = currentStep == null ? "after the last step"
                 : "step " + (stepIndex + 1) + " (" + currentStep.describe() + ", line " + currentStep.line() + ")";
-            reason = rule + ": " + where + ": " + e.getMessage();
+            reason = rule + ": " + where + ": " + e.getMessage() + (cause == null || cause.pattern().isEmpty()
+                ? "" : " [root cause: " + cause.pattern() + "]");
             failure = new Failure(rule, stepIndex, currentStep == null ? "" : currentStep.describe(),
                 currentStep == null ? 0 : currentStep.line(), e.frame, e.diffs, e.expectedFrame, e.actualFrame,
-                reason);
+                reason, cause == null ? "" : cause.field(), cause == null ? "" : cause.pattern(),
+                cause == null ? "" : cause.basis().text());
         } catch (EvidenceUnavailableException e) {
             verdict = Verdict.INCONCLUSIVE;
             reason = e.getMessage();
@@ -217,6 +222,34 @@ final class CaseRun {
         peer = run.peers().create(endpoints, run.profile().effectiveParameters(run.spec()), pics);
         peer.reset(data.now());
         network = new Network(peer, start, caseSeed);
+    }
+
+    /** The cause of a failed expectation: the rule governing what was wrong (see harness/blame). */
+    private Cause blame(final StepFailure e, final Level level) {
+        final java.util.function.Supplier<Map<String, Long>> counters =
+            run.adapter().capabilities().contains(org.metaroce.mrct.spi.Capability.COUNTERS) && !countersAtStart
+                .isEmpty() ? this::counterChange : null;
+        try {
+            return FailureBlame.of(run.spec()).cause(new FailureBlame.Inputs(e, currentStep, evidence.records(),
+                connections, byPeerQpn, names, addresses::get, counters, def.rules()), level);
+        } catch (RuntimeException failed) {
+            notes.add("blame: " + failed);
+            return null;
+        }
+    }
+
+    /** How much each counter changed since the case started (read when blame asks; null when unreadable). */
+    private Map<String, Long> counterChange() {
+        try {
+            final Map<String, Long> now = control.counters();
+            final Map<String, Long> change = new LinkedHashMap<>();
+            for (final Map.Entry<String, Long> entry : now.entrySet()) {
+                change.put(entry.getKey(), entry.getValue() - countersAtStart.getOrDefault(entry.getKey(), 0L));
+            }
+            return change;
+        } catch (RuntimeException unreadable) {
+            return null;
+        }
     }
 
     private Level strongestLevel() {
@@ -853,8 +886,10 @@ final class CaseRun {
         while (true) {
             final Received received = next(deadline);
             if (received == null) {
-                throw new StepFailure("no frame arrived within " + nanos(window) + " (expected "
-                    + e.template().summary() + ")", -1, List.of(), describe(e.template()), null);
+                final StepFailure missing = new StepFailure("no frame arrived within " + nanos(window)
+                    + " (expected " + e.template().summary() + ")", -1, List.of(), describe(e.template()), null);
+                missing.missingTemplate = e.template();
+                throw missing;
             }
             final List<FieldDiff> diffs = FrameCheck.check(received.decoded(), e.template(), c, names, addresses::get);
             if (diffs.isEmpty()) {
@@ -913,9 +948,11 @@ final class CaseRun {
         while (!open.isEmpty()) {
             final Received received = next(deadline);
             if (received == null) {
-                throw new StepFailure(open.size() + " of " + e.templates().size() + " expected frames did not arrive "
-                    + "within " + nanos(window) + ": " + open.stream().map(FrameTemplate::summary).toList(), -1,
-                    List.of(), describe(open.get(0)), null);
+                final StepFailure missing = new StepFailure(open.size() + " of " + e.templates().size()
+                    + " expected frames did not arrive within " + nanos(window) + ": "
+                    + open.stream().map(FrameTemplate::summary).toList(), -1, List.of(), describe(open.get(0)), null);
+                missing.missingTemplate = open.get(0);
+                throw missing;
             }
             boolean matched = false;
             List<FieldDiff> closest = List.of();
