@@ -156,6 +156,7 @@ final class Recordings {
                 writer.addInterface(CaptureReader.LINKTYPE_ETHERNET, "to-dut", 9);
                 writer.addInterface(CaptureReader.LINKTYPE_ETHERNET, "from-dut", 9);
                 writer.addInterface(LINKTYPE_CONTROL, "control", 9);
+                writer.addInterface(148, "memory", 9);
                 while (reader.next()) {
                     final byte[] bytes = new byte[reader.capturedLength()];
                     reader.buffer().get(reader.offset(), bytes);

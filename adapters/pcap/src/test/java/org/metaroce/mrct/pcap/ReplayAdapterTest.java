@@ -134,6 +134,52 @@ class ReplayAdapterTest {
     }
 
     @Test
+    void memoryRecordedAsADigestReplaysAndAnEditMakesItsCaseInconclusive() throws Exception {
+        // evidence.pcapng keeps memory over 256 bytes as a digest (writeMemory) or as parts checked by one (readMemory)
+        final java.util.Set<String> reads = new java.util.LinkedHashSet<>();
+        final java.util.Set<String> writes = new java.util.LinkedHashSet<>();
+        Recordings.copy(evidence, dir.resolve("scan.pcapng"), null, (fields, bytes) -> {
+            if ("memory".equals(fields.get("dir"))) {
+                reads.add(fields.get("case"));
+            }
+            final String text = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
+            if ("writeMemory".equals(fields.get("note")) && text.contains("\"sha256\"")) {
+                writes.add(fields.get("case"));
+            }
+            return bytes;
+        });
+        assertThat(reads).as("cases with readMemory bytes in parts").isNotEmpty();
+        final String read = reads.iterator().next();
+        final String write = writes.stream().filter(id -> !id.equals(read)).findFirst().orElseThrow();
+        assertThat(recorded.get(read).verdict()).isEqualTo(Verdict.PASS);
+        assertThat(recorded.get(write).verdict()).isEqualTo(Verdict.PASS);
+        final Path tampered = dir.resolve("memory.pcapng");
+        Recordings.copy(evidence, tampered, null, (fields, bytes) -> {
+            if (read.equals(fields.get("case")) && "memory".equals(fields.get("dir"))) {
+                bytes[0] ^= 0x01;
+            }
+            if (write.equals(fields.get("case")) && "writeMemory".equals(fields.get("note"))) {
+                final String text = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
+                final int at = text.indexOf("\"sha256\":\"");
+                if (at >= 0) {
+                    final int digit = at + 10;
+                    bytes[digit] = (byte) (bytes[digit] == '0' ? '1' : '0');
+                }
+            }
+            return bytes;
+        });
+
+        final Map<String, CaseResult> replayed = recordings.replay(tampered, recordings.select(read, write));
+
+        assertThat(replayed.get(read).verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+        assertThat(replayed.get(read).reason()).contains("memory bytes of control call #",
+            "do not match the digest of its record");
+        assertThat(replayed.get(write).verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+        assertThat(replayed.get(write).reason()).contains("(writeMemory) differs from the recording: args.data: "
+            + "recorded {\"length\":");
+    }
+
+    @Test
     void aFrameOfTheDeviceEditedInTheRecordingIsJudgedAgain() throws Exception {
         // the replay recomputes verdicts from the recorded frames, it does not copy the recorded verdicts
         final String id = plan.stream().filter(p -> p.id().startsWith("ACK-001")).findFirst().orElseThrow().id();

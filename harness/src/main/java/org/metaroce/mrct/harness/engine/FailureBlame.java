@@ -33,7 +33,7 @@ import org.metaroce.mrct.wire.Psn;
 final class FailureBlame {
     /** What the run knows at the failure. */
     record Inputs(StepFailure failure, Step step, List<FrameRecord> evidence, Map<String, Connection> connections,
-                  Map<Integer, Connection> byHarnessQpn, Function<String, Long> names,
+                  Function<Integer, Connection> byHarnessQpn, Function<String, Long> names,
                   Function<String, byte[]> addresses, Supplier<Map<String, Long>> counterChange,
                   List<String> caseRules) {
     }
@@ -58,7 +58,7 @@ final class FailureBlame {
         final List<FrameTemplate> templates = templates(in.step());
         Connection connection = null;
         if (actual != null && actual.isRoce()) {
-            connection = in.byHarnessQpn().get(actual.bth().destQp());
+            connection = in.byHarnessQpn().apply(actual.bth().destQp());
         }
         if (connection == null) {
             for (final FrameTemplate template : templates) {
@@ -90,7 +90,7 @@ final class FailureBlame {
             : sent(in.evidence(), connection, e.frame).size();
         final FailureContext context = new FailureContext(shape(in.step(), e), e.rule, diffs,
             primary == null ? List.of() : primary.opcodes(), exactValues(primary, in.names()), actual, sent,
-            sentBefore, connection == null ? 0 : connection.recvWindow, connection == null ? 0 : connection.psnBase,
+            sentBefore, connection == null ? 0 : connection.recvWindow, connection == null ? 0 : connection.psnBase(),
             in.counterChange(), in.caseRules());
         return blame.cause(context, level);
     }
@@ -173,7 +173,7 @@ final class FailureBlame {
                 continue;
             }
             final boolean request = f.opcode().kind().isRequest();
-            final int base = request ? c.psnBase : c.devicePsnBase;
+            final int base = request ? c.psnBase() : c.devicePsnBase();
             int span = 1;
             if (f.opcode().kind() == OpKind.RDMA_READ_REQUEST && f.has(org.metaroce.mrct.wire.HeaderKind.RETH)
                 && c.pmtu > 0) {

@@ -3,13 +3,18 @@ package org.metaroce.mrct.pcap.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.metaroce.mrct.harness.result.EvidenceComment;
+import org.metaroce.mrct.harness.result.MemoryDigest;
 import org.metaroce.mrct.wire.capture.CaptureReader;
 
 /**
@@ -64,6 +69,7 @@ public final class CaseRecording {
         }
         final List<RecordedFrame> frames = new ArrayList<>();
         final List<RecordedCall> calls = new ArrayList<>();
+        final Parts parts = new Parts();
         try {
             final CaptureReader reader = cursor.at(span.first());
             if (reader == null) {
@@ -74,7 +80,7 @@ public final class CaseRecording {
                 if (i > 0 && !cursor.next()) {
                     return unanswerable(span.id(), "the file ends inside the case's packets");
                 }
-                final String problem = packet(reader, base, frames, calls);
+                final String problem = packet(reader, base, frames, calls, parts);
                 if (problem != null) {
                     return unanswerable(span.id(), "packet " + reader.recordNumber() + " of the file: " + problem);
                 }
@@ -84,7 +90,13 @@ public final class CaseRecording {
         }
         frames.sort(Comparator.comparingInt(RecordedFrame::index));
         calls.sort(Comparator.comparingInt(RecordedCall::index));
-        String problem = sequence("frame", frames.stream().map(RecordedFrame::index).toList());
+        String problem = parts.unfinished();
+        if (problem == null) {
+            problem = parts.restoreMemory(calls);
+        }
+        if (problem == null) {
+            problem = sequence("frame", frames.stream().map(RecordedFrame::index).toList());
+        }
         if (problem == null) {
             problem = sequence("control call", calls.stream().map(RecordedCall::index).toList());
         }
@@ -108,7 +120,7 @@ public final class CaseRecording {
     }
 
     private static String packet(final CaptureReader reader, final long base, final List<RecordedFrame> frames,
-                                 final List<RecordedCall> calls) {
+                                 final List<RecordedCall> calls, final Parts parts) {
         final Map<String, String> fields;
         try {
             fields = EvidenceComment.parse(reader.comment());
@@ -119,7 +131,15 @@ public final class CaseRecording {
         final byte[] bytes = new byte[reader.capturedLength()];
         final ByteBuffer buffer = reader.buffer();
         buffer.get(reader.offset(), bytes);
+        if (reader.linkType() == EvidenceIndex.LINKTYPE_MEMORY || "memory".equals(dir)) {
+            return parts.memory(fields, bytes);
+        }
         if ("control".equals(dir) || reader.linkType() == EvidenceIndex.LINKTYPE_CONTROL) {
+            if (fields.containsKey("part")) {
+                final String problem = parts.record(fields, bytes);
+                final byte[] whole = parts.completedRecord();
+                return problem != null || whole == null ? problem : call(whole, calls);
+            }
             return call(bytes, calls);
         }
         if (!"to-dut".equals(dir) && !"from-dut".equals(dir)) {
@@ -140,6 +160,130 @@ public final class CaseRecording {
         }
         frames.add(new RecordedFrame(index, "to-dut".equals(dir), time, bytes, fields.getOrDefault("note", "")));
         return null;
+    }
+
+    /**
+     * The packets of a case that belong together (reports/README.md, evidence.pcapng): a control record split into
+     * parts ({@code part=k/n} in their comments, consecutive), and the bytes of large {@code readMemory} answers, which
+     * follow their record in parts of their own and replace the record's digest once checked against it.
+     */
+    private static final class Parts {
+        private final Map<Integer, ByteArrayOutputStream> memory = new HashMap<>();
+        private final Map<Integer, Integer> memoryParts = new HashMap<>();
+        private ByteArrayOutputStream record;
+        private int recordIndex = -1;
+        private int recordPart;
+        private int recordParts;
+        private byte[] completed;
+
+        /** A part of a split control record; null when it is the expected next part. */
+        String record(final Map<String, String> fields, final byte[] bytes) {
+            completed = null;
+            final int[] part = part(fields);
+            final int index = index(fields);
+            if (part == null || index < 0) {
+                return "a control record part without a valid index= and part=k/n: " + fields;
+            }
+            if (part[0] == 1) {
+                if (record != null) {
+                    return "control record #" + recordIndex + " ends after part " + recordPart + " of "
+                        + recordParts + ", before its last part";
+                }
+                record = new ByteArrayOutputStream();
+                recordIndex = index;
+                recordParts = part[1];
+            } else if (record == null || index != recordIndex || part[0] != recordPart + 1 || part[1] != recordParts) {
+                return "control record part " + part[0] + "/" + part[1] + " of call #" + index + " does not follow "
+                    + (record == null ? "a first part" : "part " + recordPart + "/" + recordParts + " of call #"
+                    + recordIndex);
+            }
+            record.writeBytes(bytes);
+            recordPart = part[0];
+            if (recordPart == recordParts) {
+                completed = record.toByteArray();
+                record = null;
+            }
+            return null;
+        }
+
+        /** The whole record once its last part has been read, else null. */
+        byte[] completedRecord() {
+            return completed;
+        }
+
+        /** A part of the memory bytes of call {@code index=}; null when it is the expected next part. */
+        String memory(final Map<String, String> fields, final byte[] bytes) {
+            final int[] part = part(fields);
+            final int index = index(fields);
+            if (part == null || index < 0) {
+                return "memory bytes without a valid index= and part=k/n: " + fields;
+            }
+            final int seen = memoryParts.getOrDefault(index, 0);
+            if (part[0] != seen + 1) {
+                return "memory part " + part[0] + "/" + part[1] + " of control call #" + index + " where part "
+                    + (seen + 1) + " was due";
+            }
+            memoryParts.put(index, part[0]);
+            memory.computeIfAbsent(index, k -> new ByteArrayOutputStream()).writeBytes(bytes);
+            return null;
+        }
+
+        String unfinished() {
+            return record == null ? null : "the case's packets end inside control record #" + recordIndex
+                + " (part " + recordPart + " of " + recordParts + ")";
+        }
+
+        /** Puts the recorded bytes in place of each digested readMemory answer; a problem when they do not match. */
+        String restoreMemory(final List<RecordedCall> calls) {
+            for (int i = 0; i < calls.size(); i++) {
+                final RecordedCall call = calls.get(i);
+                if (!MemoryDigest.isDigest(call.result())) {
+                    continue;
+                }
+                final ByteArrayOutputStream bytes = memory.remove(call.index());
+                if (bytes == null) {
+                    return "the recording lacks the memory bytes of control call #" + call.index() + " ("
+                        + call.op() + "), which its record gives as a digest";
+                }
+                final byte[] data = bytes.toByteArray();
+                if (!MemoryDigest.matches(call.result(), data)) {
+                    return "the memory bytes of control call #" + call.index() + " (" + call.op() + ", "
+                        + data.length + " bytes) do not match the digest of its record " + call.result()
+                        + ": the file was changed or damaged";
+                }
+                calls.set(i, new RecordedCall(call.index(), call.time(), call.op(), call.args(),
+                    TextNode.valueOf(HexFormat.of().formatHex(data)), call.error(), call.framesBefore()));
+            }
+            if (!memory.isEmpty()) {
+                return "the recording holds memory bytes for control call #" + memory.keySet().iterator().next()
+                    + ", whose record has no digest that asks for them";
+            }
+            return null;
+        }
+
+        private static int index(final Map<String, String> fields) {
+            try {
+                return Integer.parseInt(fields.getOrDefault("index", ""));
+            } catch (NumberFormatException e) {
+                return -1;
+            }
+        }
+
+        /** {@code part=k/n} as {k, n}, or null when absent or invalid. */
+        private static int[] part(final Map<String, String> fields) {
+            final String text = fields.get("part");
+            final int slash = text == null ? -1 : text.indexOf('/');
+            if (slash < 0) {
+                return null;
+            }
+            try {
+                final int k = Integer.parseInt(text.substring(0, slash));
+                final int n = Integer.parseInt(text.substring(slash + 1));
+                return k >= 1 && k <= n ? new int[] {k, n} : null;
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
     }
 
     private static String call(final byte[] bytes, final List<RecordedCall> calls) {

@@ -35,6 +35,8 @@ import org.metaroce.mrct.wire.capture.CaptureReader;
 public final class EvidenceIndex {
     /** Link type of the control records' interface (LINKTYPE_USER0). */
     public static final int LINKTYPE_CONTROL = 147;
+    /** Link type of the memory bytes that follow large readMemory records (LINKTYPE_USER1). */
+    public static final int LINKTYPE_MEMORY = 148;
 
     private final RecordedRun run;
     private final Map<String, CaseSpan> spans;

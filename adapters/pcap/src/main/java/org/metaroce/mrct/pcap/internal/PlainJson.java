@@ -4,15 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Collection;
+import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
+import org.metaroce.mrct.harness.result.MemoryDigest;
 
 /**
  * Compares the plain values of a control-plane call (maps, lists, numbers, strings, booleans, as
  * {@code org.metaroce.mrct.harness.result.ControlCalls} builds them) with their JSON form in a recording. Numbers
  * compare by value whatever their Java or JSON type (an {@code Integer} equals a JSON {@code 7}, a {@code Double}
- * equals the JSON number written from it); maps compare by their members, whatever their order.
+ * equals the JSON number written from it); maps compare by their members, whatever their order; memory (hex) compares
+ * with a recorded digest ({@link MemoryDigest}) by its digest.
  */
 final class PlainJson {
     private PlainJson() {
@@ -26,6 +29,17 @@ final class PlainJson {
         }
         if (json == null || json.isNull()) {
             return differs(path, json, value);
+        }
+        if (value instanceof String hex && MemoryDigest.isDigest(json)) {
+            // memory recorded as its digest (evidence.pcapng): the harness's bytes must have that digest
+            final byte[] bytes;
+            try {
+                bytes = HexFormat.of().parseHex(hex);
+            } catch (IllegalArgumentException e) {
+                return differs(path, json, value);
+            }
+            return MemoryDigest.matches(json, bytes) ? null : path + ": recorded " + json + ", the harness gave "
+                + MemoryDigest.of(bytes);
         }
         if (value instanceof Map<?, ?> map) {
             if (!json.isObject()) {
