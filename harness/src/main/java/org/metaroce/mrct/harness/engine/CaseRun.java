@@ -1,5 +1,8 @@
 package org.metaroce.mrct.harness.engine;
 
+import java.util.function.Supplier;
+import org.metaroce.mrct.harness.blame.Cause;
+import org.metaroce.mrct.harness.spec.Level;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +43,7 @@ final class CaseRun {
     private final List<String> notes = new ArrayList<>();
     private Evidence evidence;
     private RequesterSteps requesterSteps;
+    private Map<String, Long> countersAtStart = Map.of();
 
     CaseRun(final RunContext run, final CaseDef def, final Map<String, Expr> row, final String id) {
         this.run = run;
@@ -54,7 +58,7 @@ final class CaseRun {
 
     CaseResult execute() {
         final long wallStart = System.nanoTime();
-        final VerdictPolicy policy = new VerdictPolicy(def, run.spec(), run.strict());
+        final VerdictPolicy policy = new VerdictPolicy(def, run.spec(), run.strict(), this::blame);
         VerdictPolicy.Outcome outcome = VerdictPolicy.PASSED;
         long start = data.now();
         evidence = new Evidence(start);
@@ -99,7 +103,7 @@ final class CaseRun {
         requesterSteps = new RequesterSteps(control, names.bound(), names.resolver(), start, run.toleranceNs(),
             run.profile().effectiveParameters(run.spec()));
         setup.openPeer(start);
-        final Map<String, Long> countersAtStart = run.adapter().capabilities().contains(Capability.COUNTERS)
+        countersAtStart = run.adapter().capabilities().contains(Capability.COUNTERS)
             ? control.counters() : Map.of();
         setup.createConnectionsAndRegions();
 
@@ -120,6 +124,33 @@ final class CaseRun {
         steps.runSteps(def.steps());
         cursor.leave();
         frameExpectations.nothingLeftOver(def.exhaustive(), notes);
+    }
+
+    /** The cause of a failed expectation: the rule governing what was wrong (see harness/blame). */
+    private Cause blame(final StepFailure e, final Step step, final Level level) {
+        final Supplier<Map<String, Long>> counters = countersAtStart.isEmpty() ? null : this::counterChange;
+        try {
+            return FailureBlame.of(run.spec()).cause(new FailureBlame.Inputs(e, step, evidence.records(),
+                world.connections(), world::byPeerQpn, names.resolver(), world.addresses(), counters, def.rules()),
+                level);
+        } catch (RuntimeException failed) {
+            notes.add("blame: " + failed);
+            return null;
+        }
+    }
+
+    /** How much each counter changed since the case started (read when blame asks; null when unreadable). */
+    private Map<String, Long> counterChange() {
+        try {
+            final Map<String, Long> now = control.counters();
+            final Map<String, Long> change = new LinkedHashMap<>();
+            for (final Map.Entry<String, Long> entry : now.entrySet()) {
+                change.put(entry.getKey(), entry.getValue() - countersAtStart.getOrDefault(entry.getKey(), 0L));
+            }
+            return change;
+        } catch (RuntimeException unreadable) {
+            return null;
+        }
     }
 
     /** A duration in the largest unit that divides it (kept here for the checkers' messages; see {@link Timing}). */

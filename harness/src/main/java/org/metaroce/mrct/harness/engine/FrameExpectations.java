@@ -49,8 +49,10 @@ final class FrameExpectations {
         while (true) {
             final FramePump.Received received = pump.next(deadline);
             if (received == null) {
-                throw new StepFailure("no frame arrived within " + Timing.nanos(window) + " (expected "
-                    + e.template().summary() + ")", -1, List.of(), describe(e.template()), null);
+                final StepFailure missing = new StepFailure("no frame arrived within " + Timing.nanos(window)
+                    + " (expected " + e.template().summary() + ")", -1, List.of(), describe(e.template()), null);
+                missing.missingTemplate = e.template();
+                throw missing;
             }
             final List<FieldDiff> diffs = matches(received, e.template(), c);
             if (diffs.isEmpty()) {
@@ -90,9 +92,11 @@ final class FrameExpectations {
         while (!open.isEmpty()) {
             final FramePump.Received received = pump.next(deadline);
             if (received == null) {
-                throw new StepFailure(open.size() + " of " + e.templates().size() + " expected frames did not arrive "
-                    + "within " + Timing.nanos(window) + ": " + open.stream().map(FrameTemplate::summary).toList(),
-                    -1, List.of(), describe(open.get(0)), null);
+                final StepFailure missing = new StepFailure(open.size() + " of " + e.templates().size()
+                    + " expected frames did not arrive within " + Timing.nanos(window) + ": "
+                    + open.stream().map(FrameTemplate::summary).toList(), -1, List.of(), describe(open.get(0)), null);
+                missing.missingTemplate = open.get(0);
+                throw missing;
             }
             boolean matched = false;
             List<FieldDiff> closest = List.of();

@@ -1,5 +1,6 @@
 package org.metaroce.mrct.harness.engine;
 
+import org.metaroce.mrct.harness.blame.Cause;
 import org.metaroce.mrct.harness.cases.CaseDef;
 import org.metaroce.mrct.harness.cases.Step;
 import org.metaroce.mrct.harness.result.Failure;
@@ -17,6 +18,13 @@ import org.metaroce.mrct.spi.RejectedException;
  * NOT_APPLICABLE, and the adapter's or the harness's own trouble is an ERROR.
  */
 final class VerdictPolicy {
+    /** Finds the rule a failed expectation blames (see {@link org.metaroce.mrct.harness.blame.Blame}). */
+    @FunctionalInterface
+    interface Blamer {
+        /** The cause of {@code failure} in {@code step} (null: none) for a verdict on rules of {@code level}. */
+        Cause cause(StepFailure failure, Step step, Level level);
+    }
+
     /** A case's verdict, the reason shown beside it, and the failure when an expectation failed. */
     record Outcome(Verdict verdict, String reason, Failure failure) {
     }
@@ -27,11 +35,17 @@ final class VerdictPolicy {
     private final CaseDef def;
     private final Specification spec;
     private final boolean strict;
+    private final Blamer blamer;
 
     VerdictPolicy(final CaseDef def, final Specification spec, final boolean strict) {
+        this(def, spec, strict, null);
+    }
+
+    VerdictPolicy(final CaseDef def, final Specification spec, final boolean strict, final Blamer blamer) {
         this.def = def;
         this.spec = spec;
         this.strict = strict;
+        this.blamer = blamer;
     }
 
     /** The outcome of a case stopped by {@code e} in step {@code step} (index {@code stepIndex}; null: none). */
@@ -43,7 +57,11 @@ final class VerdictPolicy {
                 ? broken.level() : strongestLevel();
             final Verdict verdict = f.inconclusive ? Verdict.INCONCLUSIVE
                 : level == Level.MUST || strict ? Verdict.FAIL : Verdict.WARN;
-            final Failure failure = failure(f, def, stepIndex, step, spec);
+            Cause cause = null;
+            if (blamer != null && !f.inconclusive) {
+                cause = blamer.cause(f, step, level);
+            }
+            final Failure failure = failure(f, def, stepIndex, step, spec, cause);
             return new Outcome(verdict, failure.message(), failure);
         }
         if (e instanceof EvidenceUnavailableException) {
@@ -79,12 +97,24 @@ final class VerdictPolicy {
      */
     static Failure failure(final StepFailure e, final CaseDef def, final int stepIndex, final Step step,
                            final Specification spec) {
-        final String rule = e.rule != null ? e.rule : def.rules().isEmpty() ? "" : def.rules().get(0);
+        return failure(e, def, stepIndex, step, spec, null);
+    }
+
+    /**
+     * The failure a failed expectation reports, blaming {@code cause}'s rule when there is a cause (the rule governing
+     * the field that was wrong) and otherwise the rule the check named, else the case's first rule.
+     */
+    static Failure failure(final StepFailure e, final CaseDef def, final int stepIndex, final Step step,
+                           final Specification spec, final Cause cause) {
+        final String rule = cause != null ? cause.rule() : e.rule != null ? e.rule
+            : def.rules().isEmpty() ? "" : def.rules().get(0);
         final String where = step == null ? "after the last step"
             : "step " + (stepIndex + 1) + " (" + step.describe() + ", line " + step.line() + ")";
-        final String reason = rule + ": " + where + ": " + e.getMessage();
+        final String reason = rule + ": " + where + ": " + e.getMessage()
+            + (cause == null || cause.pattern().isEmpty() ? "" : " [root cause: " + cause.pattern() + "]");
         return new Failure(rule, stepIndex, step == null ? "" : step.describe(), step == null ? 0 : step.line(),
-            e.frame, e.diffs, e.expectedFrame, e.actualFrame, reason);
+            e.frame, e.diffs, e.expectedFrame, e.actualFrame, reason, cause == null ? "" : cause.field(),
+            cause == null ? "" : cause.pattern(), cause == null ? "" : cause.basis().text());
     }
 
     /** The level the result reports: the case's strongest rule's, or the failure's rule's when that is stronger. */
