@@ -1,0 +1,664 @@
+#!/usr/bin/python3
+"""An mrct control agent (adapters/socket/PROTOCOL.md, version 1) on real verbs: libibverbs through python3-pyverbs.
+
+It drives one RDMA device (Linux soft-RoCE, rxe0, in the interop/linux-rxe lab) for the harness: protection domains,
+RC QPs moved through their states with the harness's PSNs, GIDs and MAC, memory regions, work requests, completions,
+memory reads and writes, and the device's counters. A NIC vendor copies this file for their own device: the protocol
+side (framing, hello, token, limits, errors) stays as it is, the Device class is the part to adapt.
+
+What verbs cannot do is said, never faked: an operation or attribute the device lacks is answered `unsupported`
+(the harness makes the case NOT_APPLICABLE, naming it); a call the device refuses is `rejected`.
+
+Usage: mrct_verbs_agent.py --listen ADDR:PORT --token-file FILE [--device rxe0] [--netdev eth0]
+"""
+import argparse
+import base64
+import hmac
+import json
+import os
+import socket
+import socketserver
+import subprocess
+import sys
+import threading
+import time
+
+import pyverbs.enums as e
+from pyverbs.addr import AHAttr, GID, GlobalRoute
+from pyverbs.cq import CQ
+from pyverbs.device import Context
+from pyverbs.mr import MR
+from pyverbs.pd import PD
+from pyverbs.pyverbs_error import PyverbsError, PyverbsRDMAError
+from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
+from pyverbs.wr import SGE, RecvWR, SendWR
+
+VERSION = 1
+PORT = 1
+QUEUE_DEPTH = 1024
+
+
+class AgentError(Exception):
+    """An error answer: type is one of PROTOCOL.md's error types."""
+
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+
+
+def unsupported(message):
+    return AgentError("unsupported", message)
+
+
+def rejected(message):
+    return AgentError("rejected", message)
+
+
+def bad(message):
+    return AgentError("bad-request", message)
+
+
+# ---------------------------------------------------------------------------------------------------------- values
+
+def arg(args, name, kind, required=True, default=None):
+    if name not in args or args[name] is None:
+        if required:
+            raise bad("argument '%s' is missing" % name)
+        return default
+    value = args[name]
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise bad("argument '%s' must be an integer" % name)
+        return value
+    if kind == "u64":
+        return u64(name, value)
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise bad("argument '%s' must be true or false" % name)
+        return value
+    if kind == "str":
+        if not isinstance(value, str):
+            raise bad("argument '%s' must be a string" % name)
+        return value
+    if kind == "obj":
+        if not isinstance(value, dict):
+            raise bad("argument '%s' must be an object" % name)
+        return value
+    if kind == "list":
+        if not isinstance(value, list):
+            raise bad("argument '%s' must be a list" % name)
+        return value
+    raise AssertionError(kind)
+
+
+def u64(name, value):
+    """A 64-bit value: "0x..." hex, a decimal string or a JSON number (PROTOCOL.md, value conventions)."""
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        if isinstance(value, int):
+            number = value
+        elif isinstance(value, str):
+            number = int(value, 16) if value.lower().startswith("0x") else int(value, 10)
+        else:
+            raise ValueError
+    except ValueError:
+        raise bad("argument '%s' is not a 64-bit value" % name) from None
+    if number < 0:
+        number += 1 << 64
+    if not 0 <= number < 1 << 64:
+        raise bad("argument '%s' is out of the 64-bit range" % name)
+    return number
+
+
+def hex64(value):
+    return "0x%016x" % (value & 0xFFFFFFFFFFFFFFFF)
+
+
+STATES = {"reset": e.IBV_QPS_RESET, "init": e.IBV_QPS_INIT, "rtr": e.IBV_QPS_RTR, "rts": e.IBV_QPS_RTS,
+          "error": e.IBV_QPS_ERR}
+STATE_NAMES = {e.IBV_QPS_RESET: "reset", e.IBV_QPS_INIT: "init", e.IBV_QPS_RTR: "rtr", e.IBV_QPS_RTS: "rts",
+               e.IBV_QPS_SQE: "error", e.IBV_QPS_ERR: "error"}
+MTUS = {256: e.IBV_MTU_256, 512: e.IBV_MTU_512, 1024: e.IBV_MTU_1024, 2048: e.IBV_MTU_2048, 4096: e.IBV_MTU_4096}
+ACCESS = {"local_write": e.IBV_ACCESS_LOCAL_WRITE, "remote_write": e.IBV_ACCESS_REMOTE_WRITE,
+          "remote_read": e.IBV_ACCESS_REMOTE_READ, "remote_atomic": e.IBV_ACCESS_REMOTE_ATOMIC}
+SEND_OPCODES = {"send": e.IBV_WR_SEND, "send_with_imm": e.IBV_WR_SEND_WITH_IMM, "send_with_inv": e.IBV_WR_SEND_WITH_INV,
+                "rdma_write": e.IBV_WR_RDMA_WRITE, "rdma_write_with_imm": e.IBV_WR_RDMA_WRITE_WITH_IMM,
+                "rdma_read": e.IBV_WR_RDMA_READ, "compare_swap": e.IBV_WR_ATOMIC_CMP_AND_SWP,
+                "fetch_add": e.IBV_WR_ATOMIC_FETCH_AND_ADD}
+WC_OPCODES = {e.IBV_WC_SEND: "send", e.IBV_WC_RDMA_WRITE: "rdma_write", e.IBV_WC_RDMA_READ: "rdma_read",
+              e.IBV_WC_COMP_SWAP: "compare_swap", e.IBV_WC_FETCH_ADD: "fetch_add", e.IBV_WC_RECV: "recv",
+              e.IBV_WC_RECV_RDMA_WITH_IMM: "recv_rdma_with_imm"}
+WC_STATUSES = {e.IBV_WC_SUCCESS: "success", e.IBV_WC_WR_FLUSH_ERR: "flushed",
+               e.IBV_WC_LOC_LEN_ERR: "local_length_error", e.IBV_WC_LOC_PROT_ERR: "local_access_error",
+               e.IBV_WC_RETRY_EXC_ERR: "retry_exceeded", e.IBV_WC_RNR_RETRY_EXC_ERR: "rnr_retry_exceeded",
+               e.IBV_WC_REM_INV_REQ_ERR: "remote_invalid_request", e.IBV_WC_REM_ACCESS_ERR: "remote_access_error",
+               e.IBV_WC_REM_OP_ERR: "remote_operational_error"}
+
+INT_ATTRIBUTES = {"pd", "dest_qpn", "sq_psn", "rq_psn", "pmtu", "recv_window", "send_window", "ack_req_interval",
+                  "n_low", "reorder_threshold", "retry_cnt", "rnr_retry", "min_rnr_timer", "max_rd_atomic",
+                  "max_dest_rd_atomic", "pkey", "tver", "vlan", "dscp", "udp_sport", "dcqcn_f",
+                  "rto_low_ns", "rto_high_ns", "reorder_time_ns", "line_rate_mbps", "dcqcn_alpha_timer_ns",
+                  "dcqcn_rate_timer_ns", "dcqcn_byte_counter", "dcqcn_rai_mbps", "dcqcn_rhai_mbps",
+                  "dcqcn_min_rate_mbps"}
+OTHER_ATTRIBUTES = {"dcqcn_g", "dcqcn_alpha_init", "spray", "dest_ip", "dest_mac", "access"}
+# MetaRoCE attributes a RoCEv2 device has no knob for: their declared values are the profile's (rxe.yaml); the agent
+# accepts them and leaves the device as it is (README, "What verbs cannot do").
+NO_KNOB = {"recv_window", "send_window", "ack_req_interval", "n_low", "reorder_threshold", "reorder_time_ns",
+           "rto_high_ns", "line_rate_mbps", "dcqcn_f", "dcqcn_g", "dcqcn_alpha_init", "dcqcn_alpha_timer_ns",
+           "dcqcn_rate_timer_ns", "dcqcn_byte_counter", "dcqcn_rai_mbps", "dcqcn_rhai_mbps", "dcqcn_min_rate_mbps"}
+
+# Appendix C counters that rxe's hw_counters count the same events for (drivers/infiniband/sw/rxe/rxe_hw_counters.c):
+# duplicate_request is incremented for a request whose PSN is before ePSN, send_rnr_err for each RNR NAK sent.
+COUNTERS = {"duplicate_received": "duplicate_request", "rnr_nak_sent": "send_rnr_err"}
+
+
+def check_attributes(attributes):
+    for name, value in attributes.items():
+        if name not in INT_ATTRIBUTES and name not in OTHER_ATTRIBUTES:
+            raise bad("unknown QP attribute '%s'" % name)
+        if name in INT_ATTRIBUTES and (isinstance(value, bool) or not isinstance(value, int)):
+            raise bad("QP attribute '%s' must be an integer" % name)
+    if attributes.get("tver", 0) != 0:
+        raise unsupported("tver %s: rxe runs RoCEv2 (tver 0) QPs only, MetaRoCE (tver 1) is not implemented"
+                          % attributes["tver"])
+    if attributes.get("spray", False):
+        raise unsupported("spray: rxe chooses one UDP source port per QP (no multipath spraying)")
+    if attributes.get("udp_sport") is not None:
+        raise unsupported("udp_sport: rxe derives the UDP source port from the QPNs, verbs cannot set it")
+    if attributes.get("vlan") is not None:
+        raise unsupported("vlan: the lab's rxe0 runs on an untagged netdev")
+    if attributes.get("pkey", 0xFFFF) != 0xFFFF:
+        raise unsupported("pkey 0x%x: rxe's P_Key table holds only the default 0xFFFF" % attributes["pkey"])
+    if "pmtu" in attributes and attributes["pmtu"] not in MTUS:
+        raise rejected("pmtu %s is not one of 256, 512, 1024, 2048, 4096" % attributes["pmtu"])
+
+
+def access_flags(names, local_write):
+    flags = e.IBV_ACCESS_LOCAL_WRITE if local_write else 0
+    for name in names:
+        if not isinstance(name, str) or name.lower() not in ACCESS:
+            raise bad("unknown access right '%s'" % name)
+        flags |= ACCESS[name.lower()]
+    return flags
+
+
+def timeout_code(rto_ns):
+    """The IBTA timeout code whose 4.096 us x 2^code first reaches rto_ns (0 would mean no timeout)."""
+    code = 1
+    while code < 31 and 4096 * (1 << code) < rto_ns:
+        code += 1
+    return code
+
+
+class Qp:
+    def __init__(self, qp, cq, pd, attributes):
+        self.qp = qp
+        self.cq = cq
+        self.pd = pd
+        self.attributes = attributes
+
+
+class Device:
+    """The device side: every ControlPlane operation on verbs. A vendor adapts this class."""
+
+    def __init__(self, name, netdev, ipv4):
+        self.name = name
+        self.netdev = netdev
+        self.ipv4 = ipv4
+        self.ctx = Context(name=name)
+        self.mac = read(f"/sys/class/net/{netdev}/address").strip()
+        self.sgid_index = self.find_ipv4_gid()
+        self.pds = {}
+        self.qps = {}
+        self.mrs = {}
+        self.next_pd = 1
+        self.baseline = self.raw_counters()
+
+    def find_ipv4_gid(self):
+        """The GID table entry of type RoCE v2 that holds the port's IPv4 address (::ffff:a.b.c.d)."""
+        want = "0000:0000:0000:0000:0000:ffff:" + "%02x%02x:%02x%02x" % tuple(int(x) for x in self.ipv4.split("."))
+        base = f"/sys/class/infiniband/{self.name}/ports/{PORT}"
+        for _ in range(100):
+            for index in range(len(os.listdir(base + "/gids"))):
+                try:
+                    gid = read(f"{base}/gids/{index}").strip()
+                    kind = read(f"{base}/gid_attrs/types/{index}").strip()
+                except OSError:
+                    continue
+                if gid == want and "v2" in kind:
+                    return index
+            time.sleep(0.1)
+        raise RuntimeError(f"no RoCE v2 GID for {self.ipv4} on {self.name}")
+
+    def identity(self):
+        fw = read(f"/sys/class/infiniband/{self.name}/fw_ver").strip() if os.path.exists(
+            f"/sys/class/infiniband/{self.name}/fw_ver") else "unknown"
+        return {"vendor": "Linux kernel", "model": "rdma_rxe soft-RoCE (%s) on %s" % (os.uname().release, self.netdev),
+                "firmware": fw}
+
+    # ------------------------------------------------------------------------------------------------- resources
+    def allocate_pd(self, args):
+        number = self.next_pd
+        self.next_pd += 1
+        self.pds[number] = PD(self.ctx)
+        return {"pd": number}
+
+    def pd(self, number):
+        if number not in self.pds:
+            raise rejected("no PD %d" % number)
+        return self.pds[number]
+
+    def create_qp(self, args):
+        attributes = dict(arg(args, "attributes", "obj", required=False, default={}))
+        check_attributes(attributes)
+        pd = self.pd(attributes.get("pd", -1)) if "pd" in attributes else None
+        if pd is None:
+            raise rejected("createQp: the attribute pd is required")
+        cq = CQ(self.ctx, 2 * QUEUE_DEPTH, None, None, 0)
+        cap = QPCap(max_send_wr=QUEUE_DEPTH, max_recv_wr=QUEUE_DEPTH, max_send_sge=1, max_recv_sge=1)
+        qp = QP(pd, QPInitAttr(qp_type=e.IBV_QPT_RC, scq=cq, rcq=cq, cap=cap, sq_sig_all=0))
+        self.qps[qp.qp_num] = Qp(qp, cq, pd, attributes)
+        return {"qpn": qp.qp_num}
+
+    def qp(self, args):
+        qpn = arg(args, "qpn", "int")
+        if qpn not in self.qps:
+            raise rejected("no QP 0x%x" % qpn)
+        return self.qps[qpn]
+
+    def modify_qp(self, args):
+        q = self.qp(args)
+        state = arg(args, "state", "str").lower()
+        if state not in STATES:
+            raise bad("unknown QP state '%s'" % state)
+        extra = arg(args, "attributes", "obj", required=False, default={})
+        check_attributes(extra)
+        merged = dict(q.attributes)
+        merged.update(extra)
+        attr = QPAttr()
+        attr.qp_state = STATES[state]
+        mask = e.IBV_QP_STATE
+        current = q.qp.query(e.IBV_QP_STATE)[0].qp_state
+        if state == "init" and current == e.IBV_QPS_RESET:
+            attr.pkey_index = 0
+            attr.port_num = PORT
+            attr.qp_access_flags = access_flags(merged.get("access", []), True)
+            mask |= e.IBV_QP_PKEY_INDEX | e.IBV_QP_PORT | e.IBV_QP_ACCESS_FLAGS
+        elif state == "rtr" and current == e.IBV_QPS_INIT:
+            for needed in ("dest_qpn", "dest_ip", "dest_mac"):
+                if needed not in merged:
+                    raise rejected("RTR needs the attribute %s" % needed)
+            self.neighbour(merged["dest_ip"], merged["dest_mac"])
+            route = GlobalRoute(dgid=GID(mapped_gid(merged["dest_ip"])), sgid_index=self.sgid_index,
+                                hop_limit=64, traffic_class=(merged.get("dscp", 0) & 0x3F) << 2)
+            attr.ah_attr = AHAttr(gr=route, is_global=1, port_num=PORT)
+            attr.path_mtu = MTUS[merged.get("pmtu", 1024)]
+            attr.dest_qp_num = merged["dest_qpn"] & 0xFFFFFF
+            attr.rq_psn = merged.get("rq_psn", 0) & 0xFFFFFF
+            attr.max_dest_rd_atomic = merged.get("max_dest_rd_atomic", 16)
+            attr.min_rnr_timer = merged.get("min_rnr_timer", 1)
+            mask |= (e.IBV_QP_AV | e.IBV_QP_PATH_MTU | e.IBV_QP_DEST_QPN | e.IBV_QP_RQ_PSN
+                     | e.IBV_QP_MAX_DEST_RD_ATOMIC | e.IBV_QP_MIN_RNR_TIMER)
+        elif state == "rts" and current == e.IBV_QPS_RTR:
+            attr.sq_psn = merged.get("sq_psn", 0) & 0xFFFFFF
+            attr.timeout = timeout_code(merged.get("rto_low_ns", 100_000))
+            attr.retry_cnt = merged.get("retry_cnt", 7)
+            attr.rnr_retry = merged.get("rnr_retry", 7)
+            attr.max_rd_atomic = merged.get("max_rd_atomic", 16)
+            mask |= (e.IBV_QP_SQ_PSN | e.IBV_QP_TIMEOUT | e.IBV_QP_RETRY_CNT | e.IBV_QP_RNR_RETRY
+                     | e.IBV_QP_MAX_QP_RD_ATOMIC)
+        elif state == "rts" and current == e.IBV_QPS_RTS:
+            if "min_rnr_timer" in extra:
+                attr.min_rnr_timer = extra["min_rnr_timer"]
+                mask |= e.IBV_QP_MIN_RNR_TIMER
+            if "access" in extra:
+                attr.qp_access_flags = access_flags(extra["access"], True)
+                mask |= e.IBV_QP_ACCESS_FLAGS
+        try:
+            q.qp.modify(attr, mask)
+        except PyverbsRDMAError as error:
+            raise rejected("the device refused %s -> %s: %s" % (STATE_NAMES.get(current, current), state,
+                                                                error)) from None
+        q.attributes = merged
+        return {}
+
+    def neighbour(self, ip, mac):
+        """The kernel resolves a RoCE destination's MAC through its neighbour table: make the harness's MAC its answer."""
+        if isinstance(mac, int):
+            mac = ":".join("%02x" % ((mac >> (8 * i)) & 0xFF) for i in range(5, -1, -1))
+        if ":" in ip:
+            raise unsupported("dest_ip %s: the lab's rxe0 has no IPv6 address" % ip)
+        done = subprocess.run(["ip", "neigh", "replace", ip, "lladdr", mac, "dev", self.netdev, "nud", "permanent"],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise AgentError("internal", "ip neigh replace %s lladdr %s: %s" % (ip, mac, done.stderr.strip()))
+
+    def query_qp(self, args):
+        state = self.qp(args).qp.query(e.IBV_QP_STATE)[0].qp_state
+        return {"state": STATE_NAMES.get(state, "error")}
+
+    def destroy_qp(self, args):
+        q = self.qp(args)
+        del self.qps[q.qp.qp_num]
+        q.qp.close()
+        q.cq.close()
+        return {}
+
+    def register_mr(self, args, limit):
+        pd_number = arg(args, "pd", "int")
+        length = arg(args, "length", "int")
+        names = arg(args, "access", "list", required=False, default=[])
+        if not 0 < length <= limit:
+            raise AgentError("limit", "registerMr: %d bytes is more than this agent allows (%d)" % (length, limit))
+        flags = access_flags(names, True)
+        try:
+            mr = MR(self.pd(pd_number), length, flags)
+        except PyverbsRDMAError as error:
+            raise rejected("registerMr: %s" % error) from None
+        mr.write(bytes(length), length, 0)
+        self.mrs[mr.lkey] = mr
+        return {"pd": pd_number, "va": hex64(mr.buf), "length": length, "lkey": mr.lkey, "rkey": mr.rkey,
+                "access": [n.lower() for n in names]}
+
+    def invalidate_rkey(self, args):
+        raise unsupported("invalidateRkey: a local invalidate works on memory windows and fast-registered regions, "
+                          "not on the regions verbs registered here")
+
+    def deregister_mr(self, args):
+        lkey = arg(args, "lkey", "int")
+        if lkey not in self.mrs:
+            raise rejected("no region with L_Key 0x%x" % lkey)
+        self.mrs.pop(lkey).close()
+        return {}
+
+    def region(self, va, length):
+        for mr in self.mrs.values():
+            if mr.buf <= va and va + length <= mr.buf + mr.length:
+                return mr, va - mr.buf
+        raise rejected("[%s, +%d) lies outside every registered region" % (hex64(va), length))
+
+    # --------------------------------------------------------------------------------------------- work requests
+    def post_receive(self, args):
+        q = self.qp(args)
+        sge = SGE(arg(args, "va", "u64"), arg(args, "length", "int"), arg(args, "lkey", "int"))
+        wr = RecvWR(wr_id=arg(args, "wr_id", "u64"), num_sge=1, sg=[sge])
+        try:
+            q.qp.post_recv(wr)
+        except PyverbsRDMAError as error:
+            raise rejected("postReceive: %s" % error) from None
+        return {}
+
+    def post_send(self, args):
+        q = self.qp(args)
+        opcode = arg(args, "opcode", "str").lower()
+        if opcode not in SEND_OPCODES:
+            raise bad("unknown send opcode '%s'" % opcode)
+        flags = 0
+        for name, flag in (("signaled", e.IBV_SEND_SIGNALED), ("fence", e.IBV_SEND_FENCE),
+                           ("solicited", e.IBV_SEND_SOLICITED)):
+            if arg(args, name, "bool", required=False, default=False):
+                flags |= flag
+        sge = SGE(arg(args, "local_va", "u64", required=False, default=0), arg(args, "length", "int"),
+                  arg(args, "lkey", "int", required=False, default=0))
+        wr = SendWR(wr_id=arg(args, "wr_id", "u64"), opcode=SEND_OPCODES[opcode], num_sge=1, sg=[sge],
+                    send_flags=flags)
+        immediate = arg(args, "immediate", "int", required=False, default=0) & 0xFFFFFFFF
+        if opcode in ("send_with_imm", "rdma_write_with_imm"):
+            wr.imm_data = socket.htonl(immediate)  # verbs keeps immediate data in network byte order
+        elif opcode == "send_with_inv":
+            wr.imm_data = immediate  # the union's invalidate_rkey, in host order
+        remote_va = arg(args, "remote_va", "u64", required=False, default=0)
+        rkey = arg(args, "rkey", "int", required=False, default=0)
+        if opcode.startswith("rdma_"):
+            wr.set_wr_rdma(rkey, remote_va)
+        elif opcode in ("compare_swap", "fetch_add"):
+            wr.set_wr_atomic(rkey, remote_va, arg(args, "compare_add", "u64", required=False, default=0),
+                             arg(args, "swap", "u64", required=False, default=0))
+        try:
+            q.qp.post_send(wr)
+        except PyverbsRDMAError as error:
+            raise rejected("postSend: %s" % error) from None
+        return {}
+
+    def poll_completions(self, args):
+        q = self.qp(args)
+        most = arg(args, "max", "int")
+        if not 0 <= most <= 4096:
+            raise bad("max %d is not in 0..4096" % most)
+        out = []
+        while len(out) < most:
+            count, wcs = q.cq.poll(min(64, most - len(out)))
+            if count <= 0:
+                break
+            for wc in wcs[:count]:
+                out.append(completion(wc))
+        return {"completions": out}
+
+    # ---------------------------------------------------------------------------------------- memory and counters
+    def read_memory(self, args, limit):
+        va, length = arg(args, "va", "u64"), arg(args, "length", "int")
+        if not 0 <= length <= limit:
+            raise AgentError("limit", "readMemory: %d bytes is more than this agent allows (%d)" % (length, limit))
+        mr, offset = self.region(va, length)
+        data = mr.read(length, offset) if length else b""
+        return {"data": base64.b64encode(data).decode("ascii")}
+
+    def write_memory(self, args, limit):
+        va = arg(args, "va", "u64")
+        try:
+            data = base64.b64decode(arg(args, "data", "str"), validate=True)
+        except ValueError:
+            raise bad("data is not base64") from None
+        if len(data) > limit:
+            raise AgentError("limit", "writeMemory: %d bytes is more than this agent allows" % len(data))
+        mr, offset = self.region(va, len(data))
+        if data:
+            mr.write(data, len(data), offset)
+        return {}
+
+    def raw_counters(self):
+        base = f"/sys/class/infiniband/{self.name}/ports/{PORT}/hw_counters"
+        values = {}
+        for ours, theirs in COUNTERS.items():
+            try:
+                values[ours] = int(read(f"{base}/{theirs}"))
+            except (OSError, ValueError):
+                pass
+        return values
+
+    def counters(self, args):
+        """rxe's counters cannot be cleared: the agent reports the growth since the last reset."""
+        now = self.raw_counters()
+        return {"counters": {k: v - self.baseline.get(k, 0) for k, v in now.items()}}
+
+    def qp_counters(self, args):
+        self.qp(args)
+        raise unsupported("qpCounters: rxe keeps device totals only (hw_counters), no per-QP counters")
+
+    def reset(self, args):
+        for q in list(self.qps.values()):
+            q.qp.close()
+            q.cq.close()
+        for mr in self.mrs.values():
+            mr.close()
+        for pd in self.pds.values():
+            pd.close()
+        self.qps, self.mrs, self.pds, self.next_pd = {}, {}, {}, 1
+        self.baseline = self.raw_counters()
+        return {}
+
+
+def completion(wc):
+    if wc.status not in WC_STATUSES:
+        raise AgentError("internal", "completion of wr_id %s: verbs status %d has no MetaRoCE equivalent"
+                         % (hex64(wc.wr_id), wc.status))
+    opcode = WC_OPCODES.get(wc.opcode)
+    if opcode is None:
+        raise AgentError("internal", "completion opcode %d has no MetaRoCE equivalent" % wc.opcode)
+    out = {"qpn": wc.qp_num, "wr_id": hex64(wc.wr_id), "opcode": opcode, "status": WC_STATUSES[wc.status],
+           "byte_length": wc.byte_len, "solicited": False, "timestamp_ns": time.time_ns()}
+    if wc.status == e.IBV_WC_SUCCESS and wc.wc_flags & e.IBV_WC_WITH_IMM:
+        out["immediate"] = socket.ntohl(wc.imm_data)
+    if wc.status == e.IBV_WC_SUCCESS and wc.wc_flags & e.IBV_WC_WITH_INV:
+        out["invalidated_rkey"] = wc.imm_data
+    return out
+
+
+def mapped_gid(ip):
+    return "::ffff:" + ip
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+# ---------------------------------------------------------------------------------------------------- protocol
+
+class Agent:
+    def __init__(self, device, token, max_mr_bytes, max_io_bytes, max_qps):
+        self.device = device
+        self.token = token
+        self.lock = threading.Lock()
+        self.max_mr_bytes = max_mr_bytes
+        self.max_io_bytes = max_io_bytes
+        self.max_qps = max_qps
+        self.max_line_bytes = (max_io_bytes + 2) // 3 * 4 + 65536
+        d = device
+        self.ops = {
+            "allocatePd": d.allocate_pd, "createQp": self.create_qp, "modifyQp": d.modify_qp,
+            "queryQp": d.query_qp, "destroyQp": d.destroy_qp,
+            "registerMr": lambda a: d.register_mr(a, self.max_mr_bytes - sum(m.length for m in d.mrs.values())),
+            "invalidateRkey": d.invalidate_rkey, "deregisterMr": d.deregister_mr, "postReceive": d.post_receive,
+            "postSend": d.post_send, "pollCompletions": d.poll_completions,
+            "readMemory": lambda a: d.read_memory(a, self.max_io_bytes),
+            "writeMemory": lambda a: d.write_memory(a, self.max_io_bytes), "counters": d.counters,
+            "qpCounters": d.qp_counters, "reset": d.reset}
+
+    def create_qp(self, args):
+        if len(self.device.qps) >= self.max_qps:
+            raise AgentError("limit", "createQp: %d QPs exist, the most this agent allows" % self.max_qps)
+        return self.device.create_qp(args)
+
+    def hello(self, args):
+        version = args.get("version", VERSION)
+        if version != VERSION:
+            raise bad("protocol version %s: this agent speaks version %d" % (version, VERSION))
+        if self.token is not None:
+            given = args.get("token")
+            if not isinstance(given, str) or not hmac.compare_digest(given.encode(), self.token.encode()):
+                raise AgentError("auth", "missing or wrong token")
+        d = self.device
+        return {"version": VERSION, "identity": d.identity(),
+                "endpoints": {"mac": d.mac, "ipv4": d.ipv4, "ipv6": None},
+                "capabilities": ["memory-readback", "memory-write", "counters", "completions", "requester-control"],
+                "limits": {"max_qps": self.max_qps, "max_mr_bytes": self.max_mr_bytes,
+                           "max_io_bytes": self.max_io_bytes, "max_line_bytes": self.max_line_bytes}}
+
+    def answer(self, line, session):
+        try:
+            request = json.loads(line)
+        except ValueError as error:
+            return {"id": None, "ok": False, "error": {"type": "bad-request", "message": "not JSON: %s" % error}}
+        if not isinstance(request, dict):
+            return {"id": None, "ok": False, "error": {"type": "bad-request", "message": "a request is an object"}}
+        rid = request.get("id")
+        if isinstance(rid, bool) or not isinstance(rid, int):
+            return {"id": None, "ok": False, "error": {"type": "bad-request", "message": "id must be an integer"}}
+        op, args = request.get("op"), request.get("args") or {}
+        try:
+            if not isinstance(args, dict):
+                raise bad("args must be an object")
+            if op == "hello":
+                result = self.hello(args)
+                session["authenticated"] = True
+            elif not session.get("authenticated"):
+                raise AgentError("auth", "the first request must be a successful hello")
+            elif op not in self.ops:
+                raise bad("unknown op '%s'" % op)
+            else:
+                with self.lock:
+                    result = self.ops[op](args)
+            return {"id": rid, "ok": True, "result": result}
+        except AgentError as error:
+            return {"id": rid, "ok": False, "error": {"type": error.kind, "message": str(error)}}
+        except (PyverbsError, OSError, subprocess.CalledProcessError) as error:
+            return {"id": rid, "ok": False, "error": {"type": "internal", "message": "%s: %s" % (op, error)}}
+
+
+class Handler(socketserver.StreamRequestHandler):
+    def handle(self):
+        agent = self.server.agent
+        with self.server.clients_lock:
+            if self.server.clients >= self.server.max_clients:
+                self.reply({"id": None, "ok": False, "error": {"type": "limit", "message": "too many clients"}})
+                return
+            self.server.clients += 1
+        log("client %s:%d connected" % self.client_address)
+        session = {}
+        try:
+            while True:
+                line = self.rfile.readline(agent.max_line_bytes + 1)
+                if not line:
+                    break
+                if len(line) > agent.max_line_bytes and not line.endswith(b"\n"):
+                    while line and not line.endswith(b"\n"):
+                        line = self.rfile.readline(65536)
+                    self.reply({"id": None, "ok": False, "error": {"type": "limit", "message": "line too long"}})
+                    continue
+                text = line.decode("utf-8", "replace").rstrip("\r\n")
+                if not text.strip():
+                    continue
+                self.reply(agent.answer(text, session))
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            with self.server.clients_lock:
+                self.server.clients -= 1
+            log("client %s:%d left" % self.client_address)
+
+    def reply(self, answer):
+        self.wfile.write(json.dumps(answer, separators=(",", ":")).encode() + b"\n")
+        self.wfile.flush()
+
+
+class Server(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def log(message):
+    print("mrct-verbs-agent: " + message, file=sys.stderr, flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description="mrct control agent on libibverbs (PROTOCOL.md version 1)")
+    parser.add_argument("--listen", default="127.0.0.1:4790")
+    parser.add_argument("--token-file")
+    parser.add_argument("--device", default="rxe0")
+    parser.add_argument("--netdev", default="eth0")
+    parser.add_argument("--ipv4", required=True, help="the netdev's IPv4 address, the device's endpoint")
+    parser.add_argument("--max-qps", type=int, default=1024)
+    parser.add_argument("--max-mr-bytes", type=int, default=256 << 20)
+    parser.add_argument("--max-io-bytes", type=int, default=16 << 20)
+    parser.add_argument("--max-clients", type=int, default=4)
+    options = parser.parse_args()
+    host, _, port = options.listen.rpartition(":")
+    token = read(options.token_file).strip() if options.token_file else None
+    if token is None and host not in ("127.0.0.1", "localhost", "::1"):
+        sys.exit("mrct-verbs-agent: listening on %s needs --token-file (PROTOCOL.md, Security)" % host)
+    agent = Agent(Device(options.device, options.netdev, options.ipv4), token, options.max_mr_bytes,
+                  options.max_io_bytes, options.max_qps)
+    server = Server((host, int(port)), Handler)
+    server.agent = agent
+    server.clients = 0
+    server.max_clients = options.max_clients
+    server.clients_lock = threading.Lock()
+    log("listening on %s (device %s, GID index %d)" % (options.listen, options.device, agent.device.sgid_index))
+    print("MRCT-AGENT-READY", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
