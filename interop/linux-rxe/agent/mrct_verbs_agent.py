@@ -153,13 +153,18 @@ NO_KNOB = {"recv_window", "send_window", "ack_req_interval", "n_low", "reorder_t
 COUNTERS = {"duplicate_received": "duplicate_request", "rnr_nak_sent": "send_rnr_err"}
 
 
+ACCEPT_TVER1 = False  # --tver1 accept: create a RoCEv2 QP where tver 1 is asked for, and let the wire judge
+
+
 def check_attributes(attributes):
     for name, value in attributes.items():
         if name not in INT_ATTRIBUTES and name not in OTHER_ATTRIBUTES:
             raise bad("unknown QP attribute '%s'" % name)
         if name in INT_ATTRIBUTES and (isinstance(value, bool) or not isinstance(value, int)):
             raise bad("QP attribute '%s' must be an integer" % name)
-    if attributes.get("tver", 0) != 0:
+    if attributes.get("tver", 0) not in (0, 1):
+        raise rejected("tver %s is neither 0 nor 1" % attributes["tver"])
+    if attributes.get("tver", 0) == 1 and not ACCEPT_TVER1:
         raise unsupported("tver %s: rxe runs RoCEv2 (tver 0) QPs only, MetaRoCE (tver 1) is not implemented"
                           % attributes["tver"])
     if attributes.get("spray", False):
@@ -473,8 +478,14 @@ class Device:
         return {"counters": {k: v - self.baseline.get(k, 0) for k, v in now.items()}}
 
     def qp_counters(self, args):
-        self.qp(args)
-        raise unsupported("qpCounters: rxe keeps device totals only (hw_counters), no per-QP counters")
+        """rxe keeps device totals only. The counters it keeps count events of a QP's responder (a duplicate request,
+        an RNR NAK sent), so while one QP exists its totals are that QP's counters; with several they cannot be split."""
+        q = self.qp(args)
+        if len(self.qps) != 1:
+            raise unsupported("qpCounters: rxe keeps device totals only (hw_counters), and %d QPs exist"
+                              % len(self.qps))
+        counters = self.counters(args)["counters"]
+        return {"counters": counters}
 
     def reset(self, args):
         for q in list(self.qps.values()):
@@ -506,7 +517,14 @@ def completion(wc):
 
 
 def mapped_gid(ip):
-    return "::ffff:" + ip
+    """The IPv4-mapped GID of an IPv4 address, written out in full (pyverbs parses only the 8-group form)."""
+    try:
+        octets = [int(x) for x in ip.split(".")]
+        if len(octets) != 4 or not all(0 <= x <= 255 for x in octets):
+            raise ValueError
+    except ValueError:
+        raise bad("dest_ip '%s' is not an IPv4 address" % ip) from None
+    return "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x" % tuple(octets)
 
 
 def read(path):
@@ -643,7 +661,12 @@ def main():
     parser.add_argument("--max-mr-bytes", type=int, default=256 << 20)
     parser.add_argument("--max-io-bytes", type=int, default=16 << 20)
     parser.add_argument("--max-clients", type=int, default=4)
+    parser.add_argument("--tver1", choices=("refuse", "accept"), default="refuse",
+                        help="refuse (default): a tver 1 QP is unsupported, rxe speaks RoCEv2 only; accept: create a "
+                             "RoCEv2 QP anyway, so that the cases run and the wire shows what rxe does with TVer 1")
     options = parser.parse_args()
+    global ACCEPT_TVER1
+    ACCEPT_TVER1 = options.tver1 == "accept"
     host, _, port = options.listen.rpartition(":")
     token = read(options.token_file).strip() if options.token_file else None
     if token is None and host not in ("127.0.0.1", "localhost", "::1"):
