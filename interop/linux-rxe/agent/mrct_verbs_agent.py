@@ -237,8 +237,8 @@ class Device:
         raise RuntimeError(f"no RoCE v2 GID for {self.ipv4} on {self.name}")
 
     def identity(self):
-        fw = read(f"/sys/class/infiniband/{self.name}/fw_ver").strip() if os.path.exists(
-            f"/sys/class/infiniband/{self.name}/fw_ver") else "unknown"
+        path = f"/sys/class/infiniband/{self.name}/fw_ver"
+        fw = (read(path).strip() if os.path.exists(path) else "") or "none (a kernel driver)"
         return {"vendor": "Linux kernel", "model": "rdma_rxe soft-RoCE (%s) on %s" % (os.uname().release, self.netdev),
                 "firmware": fw}
 
