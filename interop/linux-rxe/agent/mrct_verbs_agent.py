@@ -4,23 +4,23 @@
 It drives one RDMA device (Linux soft-RoCE, rxe0, in the interop/linux-rxe lab) for the harness: protection domains,
 RC QPs moved through their states with the harness's PSNs, GIDs and MAC, memory regions, work requests, completions,
 memory reads and writes, and the device's counters. A NIC vendor copies this file for their own device: the protocol
-side (framing, hello, token, limits, errors) stays as it is, the Device class is the part to adapt.
+side (framing, hello, token, limits, errors: mrct_agent_protocol.py) stays as it is, the Device class is the part to
+adapt.
 
 What verbs cannot do is said, never faked: an operation or attribute the device lacks is answered `unsupported`
 (the harness makes the case NOT_APPLICABLE, naming it); a call the device refuses is `rejected`.
 
-Usage: mrct_verbs_agent.py --listen ADDR:PORT --token-file FILE [--device rxe0] [--netdev eth0]
+Usage: mrct_verbs_agent.py --listen ADDR:PORT --token-file FILE --ipv4 ADDR [--device rxe0] [--netdev eth0]
+
+mrct_agent_protocol.py beside it is the protocol half, kept as it is; this file is the device half.
 """
 import argparse
 import base64
-import hmac
-import json
+import collections
 import os
 import socket
-import socketserver
 import subprocess
 import sys
-import threading
 import time
 
 import pyverbs.enums as e
@@ -33,86 +33,12 @@ from pyverbs.pyverbs_error import PyverbsError, PyverbsRDMAError
 from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
 from pyverbs.wr import SGE, RecvWR, SendWR
 
-VERSION = 1
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mrct_agent_protocol import AgentError, arg, bad, hex64, log, rejected, serve, unsupported  # noqa: E402
+
 PORT = 1
 QUEUE_DEPTH = 1024
 
-
-class AgentError(Exception):
-    """An error answer: type is one of PROTOCOL.md's error types."""
-
-    def __init__(self, kind, message):
-        super().__init__(message)
-        self.kind = kind
-
-
-def unsupported(message):
-    return AgentError("unsupported", message)
-
-
-def rejected(message):
-    return AgentError("rejected", message)
-
-
-def bad(message):
-    return AgentError("bad-request", message)
-
-
-# ---------------------------------------------------------------------------------------------------------- values
-
-def arg(args, name, kind, required=True, default=None):
-    if name not in args or args[name] is None:
-        if required:
-            raise bad("argument '%s' is missing" % name)
-        return default
-    value = args[name]
-    if kind == "int":
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise bad("argument '%s' must be an integer" % name)
-        return value
-    if kind == "u64":
-        return u64(name, value)
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise bad("argument '%s' must be true or false" % name)
-        return value
-    if kind == "str":
-        if not isinstance(value, str):
-            raise bad("argument '%s' must be a string" % name)
-        return value
-    if kind == "obj":
-        if not isinstance(value, dict):
-            raise bad("argument '%s' must be an object" % name)
-        return value
-    if kind == "list":
-        if not isinstance(value, list):
-            raise bad("argument '%s' must be a list" % name)
-        return value
-    raise AssertionError(kind)
-
-
-def u64(name, value):
-    """A 64-bit value: "0x..." hex, a decimal string or a JSON number (PROTOCOL.md, value conventions)."""
-    try:
-        if isinstance(value, bool):
-            raise ValueError
-        if isinstance(value, int):
-            number = value
-        elif isinstance(value, str):
-            number = int(value, 16) if value.lower().startswith("0x") else int(value, 10)
-        else:
-            raise ValueError
-    except ValueError:
-        raise bad("argument '%s' is not a 64-bit value" % name) from None
-    if number < 0:
-        number += 1 << 64
-    if not 0 <= number < 1 << 64:
-        raise bad("argument '%s' is out of the 64-bit range" % name)
-    return number
-
-
-def hex64(value):
-    return "0x%016x" % (value & 0xFFFFFFFFFFFFFFFF)
 
 
 STATES = {"reset": e.IBV_QPS_RESET, "init": e.IBV_QPS_INIT, "rtr": e.IBV_QPS_RTR, "rts": e.IBV_QPS_RTS,
@@ -156,12 +82,35 @@ COUNTERS = {"duplicate_received": "duplicate_request", "rnr_nak_sent": "send_rnr
 ACCEPT_TVER1 = False  # --tver1 accept: create a RoCEv2 QP where tver 1 is asked for, and let the wire judge
 
 
+# Appendix B ranges the control plane enforces (MR-QP-009): out of range is rejected, whatever verbs would do
+RANGES = {"retry_cnt": (0, 7), "rnr_retry": (0, 7), "min_rnr_timer": (0, 31), "dscp": (0, 63), "pkey": (0, 0xFFFF),
+          "recv_window": (16, 32768), "send_window": (16, 32768), "reorder_threshold": (1, 63),
+          "rto_low_ns": (10000, 1_000_000_000), "rto_high_ns": (10000, 1_000_000_000), "max_rd_atomic": (1, 255),
+          "max_dest_rd_atomic": (1, 255), "dest_qpn": (0, 0xFFFFFF), "sq_psn": (0, 0xFFFFFF), "rq_psn": (0, 0xFFFFFF),
+          "ack_req_interval": (1, 32768), "n_low": (0, 32768), "reorder_time_ns": (0, 1_000_000_000)}
+# what verbs lets an RTS -> RTS modification change (the rest is fixed once the QP is in RTS)
+RTS_CHANGEABLE = {"min_rnr_timer", "access"}
+
+
+def check_ranges(merged):
+    for name, (low, high) in RANGES.items():
+        if name in merged and not low <= merged[name] <= high:
+            raise rejected("%s %d is outside %d..%d (Appendix B)" % (name, merged[name], low, high))
+    if "pmtu" in merged and merged["pmtu"] not in MTUS:
+        raise rejected("pmtu %s is not one of 256, 512, 1024, 2048, 4096" % merged["pmtu"])
+    if merged.get("reorder_time_ns", 0) > merged.get("rto_low_ns", 1 << 62):
+        raise rejected("reorder_time_ns %d is above rto_low_ns %d" % (merged["reorder_time_ns"], merged["rto_low_ns"]))
+    if merged.get("rto_low_ns", 0) > merged.get("rto_high_ns", 1 << 62):
+        raise rejected("rto_low_ns %d is above rto_high_ns %d" % (merged["rto_low_ns"], merged["rto_high_ns"]))
+
+
 def check_attributes(attributes):
     for name, value in attributes.items():
         if name not in INT_ATTRIBUTES and name not in OTHER_ATTRIBUTES:
             raise bad("unknown QP attribute '%s'" % name)
         if name in INT_ATTRIBUTES and (isinstance(value, bool) or not isinstance(value, int)):
             raise bad("QP attribute '%s' must be an integer" % name)
+    check_ranges(attributes)
     if attributes.get("tver", 0) not in (0, 1):
         raise rejected("tver %s is neither 0 nor 1" % attributes["tver"])
     if attributes.get("tver", 0) == 1 and not ACCEPT_TVER1:
@@ -175,8 +124,6 @@ def check_attributes(attributes):
         raise unsupported("vlan: the lab's rxe0 runs on an untagged netdev")
     if attributes.get("pkey", 0xFFFF) != 0xFFFF:
         raise unsupported("pkey 0x%x: rxe's P_Key table holds only the default 0xFFFF" % attributes["pkey"])
-    if "pmtu" in attributes and attributes["pmtu"] not in MTUS:
-        raise rejected("pmtu %s is not one of 256, 512, 1024, 2048, 4096" % attributes["pmtu"])
 
 
 def access_flags(names, local_write):
@@ -202,6 +149,9 @@ class Qp:
         self.cq = cq
         self.pd = pd
         self.attributes = attributes
+        # verbs leaves a failed completion's opcode undefined: the agent remembers what it posted under each wr_id
+        self.receives = collections.Counter()
+        self.sends = {}
 
 
 class Device:
@@ -235,6 +185,17 @@ class Device:
                     return index
             time.sleep(0.1)
         raise RuntimeError(f"no RoCE v2 GID for {self.ipv4} on {self.name}")
+
+    capabilities = ("memory-readback", "memory-write", "counters", "completions", "requester-control")
+
+    def endpoints(self):
+        return {"mac": self.mac, "ipv4": self.ipv4, "ipv6": None}
+
+    def qp_count(self):
+        return len(self.qps)
+
+    def registered_bytes(self):
+        return sum(mr.length for mr in self.mrs.values())
 
     def identity(self):
         path = f"/sys/class/infiniband/{self.name}/fw_ver"
@@ -281,6 +242,7 @@ class Device:
         check_attributes(extra)
         merged = dict(q.attributes)
         merged.update(extra)
+        check_ranges(merged)
         attr = QPAttr()
         attr.qp_state = STATES[state]
         mask = e.IBV_QP_STATE
@@ -314,6 +276,10 @@ class Device:
             mask |= (e.IBV_QP_SQ_PSN | e.IBV_QP_TIMEOUT | e.IBV_QP_RETRY_CNT | e.IBV_QP_RNR_RETRY
                      | e.IBV_QP_MAX_QP_RD_ATOMIC)
         elif state == "rts" and current == e.IBV_QPS_RTS:
+            fixed = sorted(k for k, v in extra.items() if k not in RTS_CHANGEABLE and q.attributes.get(k) != v)
+            if fixed:
+                raise unsupported("rxe cannot change %s of a QP in RTS (verbs: min_rnr_timer and access only)"
+                                  % ", ".join(fixed))
             if "min_rnr_timer" in extra:
                 attr.min_rnr_timer = extra["min_rnr_timer"]
                 mask |= e.IBV_QP_MIN_RNR_TIMER
@@ -392,6 +358,7 @@ class Device:
             q.qp.post_recv(wr)
         except PyverbsRDMAError as error:
             raise rejected("postReceive: %s" % error) from None
+        q.receives[arg(args, "wr_id", "u64")] += 1
         return {}
 
     def post_send(self, args):
@@ -424,6 +391,7 @@ class Device:
             q.qp.post_send(wr)
         except PyverbsRDMAError as error:
             raise rejected("postSend: %s" % error) from None
+        q.sends[arg(args, "wr_id", "u64")] = opcode
         return {}
 
     def poll_completions(self, args):
@@ -437,7 +405,7 @@ class Device:
             if count <= 0:
                 break
             for wc in wcs[:count]:
-                out.append(completion(wc))
+                out.append(completion(wc, q))
         return {"completions": out}
 
     # ---------------------------------------------------------------------------------------- memory and counters
@@ -500,11 +468,19 @@ class Device:
         return {}
 
 
-def completion(wc):
+def completion(wc, q):
     if wc.status not in WC_STATUSES:
         raise AgentError("internal", "completion of wr_id %s: verbs status %d has no MetaRoCE equivalent"
                          % (hex64(wc.wr_id), wc.status))
-    opcode = WC_OPCODES.get(wc.opcode)
+    receive = wc.opcode & e.IBV_WC_RECV if wc.status == e.IBV_WC_SUCCESS else q.receives[wc.wr_id] > 0
+    if receive and q.receives[wc.wr_id] > 0:
+        q.receives[wc.wr_id] -= 1
+    if wc.status == e.IBV_WC_SUCCESS:
+        opcode = WC_OPCODES.get(wc.opcode)
+    else:  # the opcode of a failed completion is undefined in verbs: the WQE's own, as posted
+        opcode = "recv" if receive else q.sends.get(wc.wr_id, "send")
+    if not receive:
+        q.sends.pop(wc.wr_id, None)
     if opcode is None:
         raise AgentError("internal", "completion opcode %d has no MetaRoCE equivalent" % wc.opcode)
     out = {"qpn": wc.qp_num, "wr_id": hex64(wc.wr_id), "opcode": opcode, "status": WC_STATUSES[wc.status],
@@ -534,122 +510,6 @@ def read(path):
 
 # ---------------------------------------------------------------------------------------------------- protocol
 
-class Agent:
-    def __init__(self, device, token, max_mr_bytes, max_io_bytes, max_qps):
-        self.device = device
-        self.token = token
-        self.lock = threading.Lock()
-        self.max_mr_bytes = max_mr_bytes
-        self.max_io_bytes = max_io_bytes
-        self.max_qps = max_qps
-        self.max_line_bytes = (max_io_bytes + 2) // 3 * 4 + 65536
-        d = device
-        self.ops = {
-            "allocatePd": d.allocate_pd, "createQp": self.create_qp, "modifyQp": d.modify_qp,
-            "queryQp": d.query_qp, "destroyQp": d.destroy_qp,
-            "registerMr": lambda a: d.register_mr(a, self.max_mr_bytes - sum(m.length for m in d.mrs.values())),
-            "invalidateRkey": d.invalidate_rkey, "deregisterMr": d.deregister_mr, "postReceive": d.post_receive,
-            "postSend": d.post_send, "pollCompletions": d.poll_completions,
-            "readMemory": lambda a: d.read_memory(a, self.max_io_bytes),
-            "writeMemory": lambda a: d.write_memory(a, self.max_io_bytes), "counters": d.counters,
-            "qpCounters": d.qp_counters, "reset": d.reset}
-
-    def create_qp(self, args):
-        if len(self.device.qps) >= self.max_qps:
-            raise AgentError("limit", "createQp: %d QPs exist, the most this agent allows" % self.max_qps)
-        return self.device.create_qp(args)
-
-    def hello(self, args):
-        version = args.get("version", VERSION)
-        if version != VERSION:
-            raise bad("protocol version %s: this agent speaks version %d" % (version, VERSION))
-        if self.token is not None:
-            given = args.get("token")
-            if not isinstance(given, str) or not hmac.compare_digest(given.encode(), self.token.encode()):
-                raise AgentError("auth", "missing or wrong token")
-        d = self.device
-        return {"version": VERSION, "identity": d.identity(),
-                "endpoints": {"mac": d.mac, "ipv4": d.ipv4, "ipv6": None},
-                "capabilities": ["memory-readback", "memory-write", "counters", "completions", "requester-control"],
-                "limits": {"max_qps": self.max_qps, "max_mr_bytes": self.max_mr_bytes,
-                           "max_io_bytes": self.max_io_bytes, "max_line_bytes": self.max_line_bytes}}
-
-    def answer(self, line, session):
-        try:
-            request = json.loads(line)
-        except ValueError as error:
-            return {"id": None, "ok": False, "error": {"type": "bad-request", "message": "not JSON: %s" % error}}
-        if not isinstance(request, dict):
-            return {"id": None, "ok": False, "error": {"type": "bad-request", "message": "a request is an object"}}
-        rid = request.get("id")
-        if isinstance(rid, bool) or not isinstance(rid, int):
-            return {"id": None, "ok": False, "error": {"type": "bad-request", "message": "id must be an integer"}}
-        op, args = request.get("op"), request.get("args") or {}
-        try:
-            if not isinstance(args, dict):
-                raise bad("args must be an object")
-            if op == "hello":
-                result = self.hello(args)
-                session["authenticated"] = True
-            elif not session.get("authenticated"):
-                raise AgentError("auth", "the first request must be a successful hello")
-            elif op not in self.ops:
-                raise bad("unknown op '%s'" % op)
-            else:
-                with self.lock:
-                    result = self.ops[op](args)
-            return {"id": rid, "ok": True, "result": result}
-        except AgentError as error:
-            return {"id": rid, "ok": False, "error": {"type": error.kind, "message": str(error)}}
-        except (PyverbsError, OSError, subprocess.CalledProcessError) as error:
-            return {"id": rid, "ok": False, "error": {"type": "internal", "message": "%s: %s" % (op, error)}}
-
-
-class Handler(socketserver.StreamRequestHandler):
-    def handle(self):
-        agent = self.server.agent
-        with self.server.clients_lock:
-            if self.server.clients >= self.server.max_clients:
-                self.reply({"id": None, "ok": False, "error": {"type": "limit", "message": "too many clients"}})
-                return
-            self.server.clients += 1
-        log("client %s:%d connected" % self.client_address)
-        session = {}
-        try:
-            while True:
-                line = self.rfile.readline(agent.max_line_bytes + 1)
-                if not line:
-                    break
-                if len(line) > agent.max_line_bytes and not line.endswith(b"\n"):
-                    while line and not line.endswith(b"\n"):
-                        line = self.rfile.readline(65536)
-                    self.reply({"id": None, "ok": False, "error": {"type": "limit", "message": "line too long"}})
-                    continue
-                text = line.decode("utf-8", "replace").rstrip("\r\n")
-                if not text.strip():
-                    continue
-                self.reply(agent.answer(text, session))
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            with self.server.clients_lock:
-                self.server.clients -= 1
-            log("client %s:%d left" % self.client_address)
-
-    def reply(self, answer):
-        self.wfile.write(json.dumps(answer, separators=(",", ":")).encode() + b"\n")
-        self.wfile.flush()
-
-
-class Server(socketserver.ThreadingTCPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-
-def log(message):
-    print("mrct-verbs-agent: " + message, file=sys.stderr, flush=True)
-
-
 def main():
     parser = argparse.ArgumentParser(description="mrct control agent on libibverbs (PROTOCOL.md version 1)")
     parser.add_argument("--listen", default="127.0.0.1:4790")
@@ -667,20 +527,11 @@ def main():
     options = parser.parse_args()
     global ACCEPT_TVER1
     ACCEPT_TVER1 = options.tver1 == "accept"
-    host, _, port = options.listen.rpartition(":")
     token = read(options.token_file).strip() if options.token_file else None
-    if token is None and host not in ("127.0.0.1", "localhost", "::1"):
-        sys.exit("mrct-verbs-agent: listening on %s needs --token-file (PROTOCOL.md, Security)" % host)
-    agent = Agent(Device(options.device, options.netdev, options.ipv4), token, options.max_mr_bytes,
-                  options.max_io_bytes, options.max_qps)
-    server = Server((host, int(port)), Handler)
-    server.agent = agent
-    server.clients = 0
-    server.max_clients = options.max_clients
-    server.clients_lock = threading.Lock()
-    log("listening on %s (device %s, GID index %d)" % (options.listen, options.device, agent.device.sgid_index))
-    print("MRCT-AGENT-READY", flush=True)
-    server.serve_forever()
+    device = Device(options.device, options.netdev, options.ipv4)
+    log("device %s on %s, GID index %d for %s" % (options.device, options.netdev, device.sgid_index, options.ipv4))
+    serve(device, options.listen, token, options.max_mr_bytes, options.max_io_bytes, options.max_qps,
+          options.max_clients, device_errors=(PyverbsError, subprocess.CalledProcessError))
 
 
 if __name__ == "__main__":
