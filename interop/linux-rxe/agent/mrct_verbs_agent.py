@@ -37,7 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mrct_agent_protocol import AgentError, arg, bad, hex64, log, rejected, serve, unsupported  # noqa: E402
 
 PORT = 1
-QUEUE_DEPTH = 1024
+QUEUE_DEPTH = 256
 
 
 
@@ -517,7 +517,7 @@ def main():
     parser.add_argument("--device", default="rxe0")
     parser.add_argument("--netdev", default="eth0")
     parser.add_argument("--ipv4", required=True, help="the netdev's IPv4 address, the device's endpoint")
-    parser.add_argument("--max-qps", type=int, default=1024)
+    parser.add_argument("--max-qps", type=int, default=256)
     parser.add_argument("--max-mr-bytes", type=int, default=256 << 20)
     parser.add_argument("--max-io-bytes", type=int, default=16 << 20)
     parser.add_argument("--max-clients", type=int, default=4)
