@@ -27,7 +27,7 @@ public final class Main implements Runnable {
      */
     private static final List<Class<?>> SUBCOMMANDS = List.of(RunCommand.class, ListCommand.class,
         ExplainCommand.class, SpecCommand.class, FaultsCommand.class, ReportCommand.class, DecodeCommand.class,
-        AnalyzeCommand.class, ServeCommand.class, WiresharkCommand.class);
+        AnalyzeCommand.class, ServeCommand.class, WiresharkCommand.class, AgentCommand.class);
     private final PrintStream out;
     private final PrintStream err;
 
