@@ -75,9 +75,9 @@ final class AgentCommand implements Runnable {
             final long mac = Codec.parseMac(peerMac);
             try {
                 address = SocketAdapter.hostPort(agent);
-                secret = ServeCommand.token(token, tokenFile);
+                secret = org.metaroce.mrct.socket.SocketAdapterProvider.token(token, tokenFile);
                 timeoutNs = duration(agentTimeout);
-            } catch (RunCommand.UsageProblem e) {
+            } catch (RunCommand.UsageProblem | org.metaroce.mrct.spi.AdapterSetupException e) {
                 err.println("mrct agent check: " + e.getMessage());
                 return RunCommand.HARNESS_ERROR;
             }
