@@ -26,6 +26,7 @@ import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.Direction;
 import org.metaroce.mrct.harness.result.Failure;
 import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Level;
 import org.metaroce.mrct.harness.spec.Parameter;
@@ -84,7 +85,6 @@ final class CaseRun {
     private final Map<String, Region> regions = new LinkedHashMap<>();
     private final Map<String, byte[]> addresses = new HashMap<>();
     private final Map<Integer, Connection> byPeerQpn = new HashMap<>();
-    private final Map<Connection, Integer> highestBase = new HashMap<>();
     private final ArrayDeque<Received> inbox = new ArrayDeque<>();
     private final List<String> notes = new ArrayList<>();
     private final Traffic traffic;
@@ -673,7 +673,6 @@ final class CaseRun {
         c.forgetPorts();
         if (target == QpState.RESET) {
             c.restart();
-            highestBase.remove(c);
             return;
         }
         if (c.needsAttributes) {
@@ -790,15 +789,17 @@ final class CaseRun {
         final byte[] bytes = frame.unsafeBytes();
         final DecodedFrame decoded = decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
         final Connection owner = decoded.isRoce() ? byPeerQpn.get(decoded.bth().destQp()) : null;
-        final TransmitRules.Violation violation = TransmitRules.check(decoded, owner, endpoints.harnessMac(),
-            endpoints.deviceMac(), highestBase);
-        if (violation != null) {
+        final List<Finding> findings = LiveOracle.judge(decoded, evidence.records().size(), owner,
+            endpoints.deviceMac(), endpoints.harnessMac());
+        if (!findings.isEmpty()) {
+            final Finding first = findings.get(0);
             final int index = evidence.add(Direction.FROM_DUT, frame.timestampNanos(), bytes, stepIndex,
-                "violates " + violation.rule());
+                "violates " + first.rule());
+            final List<FieldDiff> diffs = LiveOracle.diffsOf(first.rule(), findings);
             final StepFailure failure = new StepFailure("frame #" + index + " (" + (decoded.isRoce()
-                ? decoded.opcode().name() : decoded.status()) + ") breaks " + violation.rule() + ": "
-                + violation.diff(), index, List.of(violation.diff()), null, evidence.dump(index));
-            failure.rule = violation.rule();
+                ? decoded.opcode().name() : decoded.status()) + ") breaks " + first.rule() + ": " + diffs.get(0),
+                index, diffs, null, evidence.dump(index));
+            failure.rule = first.rule();
             throw failure;
         }
         if (owner != null && decoded.opcode().kind().isRequest()) {

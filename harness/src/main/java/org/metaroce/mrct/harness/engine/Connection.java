@@ -1,8 +1,10 @@
 package org.metaroce.mrct.harness.engine;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import org.metaroce.mrct.oracle.Basis;
+import org.metaroce.mrct.oracle.QpFacts;
+import org.metaroce.mrct.oracle.QpStream;
 import org.metaroce.mrct.spi.QpAttributes;
 import org.metaroce.mrct.wire.Encapsulation;
 import org.metaroce.mrct.wire.Psn;
@@ -12,6 +14,8 @@ import org.metaroce.mrct.wire.Psn;
  * counters) and the model of what a conforming responder holds.
  */
 final class Connection {
+    private static final Basis PKEY = Basis.configured("the QP's pkey attribute");
+
     /** A receive buffer the case posted. */
     record Receive(long wrId, long va, int length, Region region) {
     }
@@ -40,10 +44,8 @@ final class Connection {
     /** The QP's spray attribute and its udp_sport attribute (null when the device chooses), for MR-MP-001/004. */
     boolean spray;
     Integer udpSport;
-    /** udp.sport of the first data packet since the last modification (spray off), for MR-MP-001. */
-    Integer dataPort;
-    /** udp.sport of the last (up to 16) data packets (spray on), for MR-MP-002 and MR-MP-004. */
-    final ArrayDeque<Integer> recentPorts = new ArrayDeque<>();
+    /** The oracle's state of the frames the QP sends: its cumulative ACK (MR-ACK-010) and source ports (MR-MP-*). */
+    final QpStream sent = new QpStream();
 
     /** Next PSN the harness sends, relative to {@link #psnBase}. */
     int nextPsn;
@@ -98,13 +100,17 @@ final class Connection {
         model = new ResponderModel(recvWindow);
         needsAttributes = true;
         restarting = true;
-        forgetPorts();
+        sent.restart();
     }
 
     /** Forgets the source ports seen so far (the QP was modified). */
     void forgetPorts() {
-        dataPort = null;
-        recentPorts.clear();
+        sent.forgetSourcePorts();
+    }
+
+    /** What the oracle is told of the QP: everything, as the case configured it. */
+    QpFacts facts() {
+        return new QpFacts(tver, pkey, PKEY, spray, udpSport, psnBase);
     }
 
     /** Absolute PSN of a relative one in space A. */
