@@ -66,7 +66,7 @@ public final class FrameOracle {
         HeaderChecks.ack002(f, qp, out);
         HeaderChecks.ack001(f, qp, out);
         LinkChecks.cc002(f, vantage, out);
-        LinkChecks.cc001(f, out);
+        LinkChecks.cc001(f, vantage, out);
         return out.findings();
     }
 

@@ -25,7 +25,7 @@ import org.metaroce.mrct.wire.Opcode;
 /** Every per-frame rule of the oracle fires on a frame built to break it, and keeps quiet on one that meets it. */
 class FrameOracleTest {
     private static final Vantage LIVE = Vantage.live(DEVICE, PEER);
-    private static final Vantage AWAY = Vantage.capture(0, false);
+    private static final Vantage AWAY = Vantage.capture(0, false, false);
     private static final QpFacts QP = new QpFacts(1, 0xFFFF, Basis.configured("the QP's pkey attribute"), false,
         null, null);
 
@@ -161,6 +161,17 @@ class FrameOracleTest {
     }
 
     @Test
+    void aTver0DataPacketIsJudgedForEctOnlyFromAKnownMetaRoceDevice() {
+        final QpFacts legacy = new QpFacts(0, null, null, null, null, null);
+        final DecodedFrame notEct = decode(send().tver(0).ecn(0));
+        assertThat(FrameOracle.check(notEct, 1, AWAY, legacy)).as("plain RoCEv2 of an unknown device").isEmpty();
+        assertThat(FrameOracle.check(notEct, 1, Vantage.capture(0, false, true), legacy)).extracting(Finding::rule)
+            .containsExactly("MR-CC-001");
+        assertThat(FrameOracle.check(decode(send().ecn(0)), 1, AWAY, QP)).as("TVer 1 is MetaRoCE whoever sent it")
+            .extracting(Finding::rule).containsExactly("MR-CC-001");
+    }
+
+    @Test
     void withoutTheMacAddressesNeitherIsJudged() {
         final Set<FrameRule> examined = EnumSet.noneOf(FrameRule.class);
         final FrameBuilder elsewhere = send().encapsulation(V4.withMacs(0x02_00_00_00_00_01L, 0x02_00_00_00_00_02L));
@@ -171,8 +182,8 @@ class FrameOracleTest {
     @Test
     void theFcsACaptureKeepsIsNoLengthError() {
         final FrameBuilder withFcs = send().payload(new byte[64]).trailer(new byte[4]);
-        assertThat(FrameOracle.check(decode(withFcs), 1, Vantage.capture(4, false), QP)).isEmpty();
-        assertThat(FrameOracle.check(decode(withFcs), 1, Vantage.capture(-1, false), QP)).isEmpty();
+        assertThat(FrameOracle.check(decode(withFcs), 1, Vantage.capture(4, false, false), QP)).isEmpty();
+        assertThat(FrameOracle.check(decode(withFcs), 1, Vantage.capture(-1, false, false), QP)).isEmpty();
         assertThat(FrameOracle.check(decode(withFcs), 1, LIVE, QP)).extracting(Finding::field)
             .containsExactly("ip.total_length");
     }
