@@ -77,7 +77,7 @@ final class RunCommand implements Callable<Integer> {
     private Path replayFrom;
 
     /** {@code --adapter replay}: the recording, opened before anything else (its seed decides the generated cases). */
-    private org.metaroce.mrct.pcap.ReplayAdapter replay;
+    private org.metaroce.mrct.replay.ReplayAdapter replay;
 
     @Option(names = "--profile", paramLabel = "FILE",
         description = "DUT profile (PICS claims, parameters, identity); default: the reference NIC's")
@@ -275,7 +275,7 @@ final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             main.err().println("mrct run: " + e.getMessage());
             return HARNESS_ERROR;
-        } catch (org.metaroce.mrct.pcap.RecordingException e) {
+        } catch (org.metaroce.mrct.replay.RecordingException e) {
             main.err().println("mrct run: " + e.getMessage());
             return HARNESS_ERROR;
         } catch (IOException e) {
@@ -400,7 +400,7 @@ final class RunCommand implements Callable<Integer> {
      * specification version) and says which run it holds.
      */
     private void openReplay(final Specification spec) throws UsageProblem,
-        org.metaroce.mrct.pcap.RecordingException {
+        org.metaroce.mrct.replay.RecordingException {
         if (!"replay".equals(adapterName)) {
             if (replayFrom != null) {
                 throw new UsageProblem("--from applies to --adapter replay only");
@@ -410,8 +410,8 @@ final class RunCommand implements Callable<Integer> {
         if (replayFrom == null) {
             throw new UsageProblem("--adapter replay needs --from EVIDENCE (the evidence.pcapng of the run to replay)");
         }
-        replay = org.metaroce.mrct.pcap.ReplayAdapter.open(replayFrom, spec.version());
-        final org.metaroce.mrct.pcap.RecordedRun run = replay.recording();
+        replay = org.metaroce.mrct.replay.ReplayAdapter.open(replayFrom, spec.version());
+        final org.metaroce.mrct.replay.RecordedRun run = replay.recording();
         if (Boolean.TRUE.equals(run.strict())) {
             strict = true; // the recorded run gated on SHOULD failures: the same verdicts need the same rule
         }
@@ -428,7 +428,7 @@ final class RunCommand implements Callable<Integer> {
 
     /** The profile of a replay must be the recorded run's (its hash, when the recording has one). */
     private void checkReplayProfile(final DeviceProfile profile)
-        throws org.metaroce.mrct.pcap.RecordingException {
+        throws org.metaroce.mrct.replay.RecordingException {
         if (replay == null) {
             return;
         }

@@ -1,0 +1,163 @@
+package org.metaroce.mrct.replay.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.NullNode;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.metaroce.mrct.harness.result.EvidenceComment;
+import org.metaroce.mrct.wire.capture.CaptureReader;
+
+/**
+ * Everything a recording holds of one case: its frames in the order the harness handled them (their evidence index)
+ * and its control-plane calls in the order made, or why the case cannot be answered (a frame or call missing from the
+ * sequence, a record that cannot be read, damage).
+ */
+public final class CaseRecording {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String id;
+    private final List<RecordedFrame> frames;
+    private final List<RecordedCall> calls;
+    private final String problem;
+
+    private CaseRecording(final String id, final List<RecordedFrame> frames, final List<RecordedCall> calls,
+                          final String problem) {
+        this.id = id;
+        this.frames = frames;
+        this.calls = calls;
+        this.problem = problem;
+    }
+
+    /** A case the recording cannot answer, and why. */
+    public static CaseRecording unanswerable(final String id, final String problem) {
+        return new CaseRecording(id, List.of(), List.of(), problem);
+    }
+
+    public String id() {
+        return id;
+    }
+
+    /** The frames, by evidence index. */
+    public List<RecordedFrame> frames() {
+        return frames;
+    }
+
+    /** The control-plane calls, by index. */
+    public List<RecordedCall> calls() {
+        return calls;
+    }
+
+    /** Null when the case can be replayed, else why not. */
+    public String problem() {
+        return problem;
+    }
+
+    /** Reads the packets of {@code span} through {@code cursor}. */
+    public static CaseRecording read(final RecordingCursor cursor, final CaseSpan span) {
+        if (span.problem() != null) {
+            return unanswerable(span.id(), span.problem());
+        }
+        final List<RecordedFrame> frames = new ArrayList<>();
+        final List<RecordedCall> calls = new ArrayList<>();
+        try {
+            final CaptureReader reader = cursor.at(span.first());
+            if (reader == null) {
+                return unanswerable(span.id(), "the file ends before the case's first packet (" + span.first() + ")");
+            }
+            final long base = reader.timestampNanos();
+            for (long i = 0; i < span.count(); i++) {
+                if (i > 0 && !cursor.next()) {
+                    return unanswerable(span.id(), "the file ends inside the case's packets");
+                }
+                final String problem = packet(reader, base, frames, calls);
+                if (problem != null) {
+                    return unanswerable(span.id(), "packet " + reader.recordNumber() + " of the file: " + problem);
+                }
+            }
+        } catch (IOException e) {
+            return unanswerable(span.id(), "its packets cannot be read: " + e.getMessage());
+        }
+        frames.sort(Comparator.comparingInt(RecordedFrame::index));
+        calls.sort(Comparator.comparingInt(RecordedCall::index));
+        String problem = sequence("frame", frames.stream().map(RecordedFrame::index).toList());
+        if (problem == null) {
+            problem = sequence("control call", calls.stream().map(RecordedCall::index).toList());
+        }
+        return new CaseRecording(span.id(), List.copyOf(frames), List.copyOf(calls), problem);
+    }
+
+    /** Null when {@code indices} (sorted) are 0, 1, 2, ..., else which one is missing or doubled. */
+    private static String sequence(final String what, final List<Integer> indices) {
+        for (int i = 0; i < indices.size(); i++) {
+            final int index = indices.get(i);
+            if (index == i) {
+                continue;
+            }
+            if (index < i) {
+                return "the recording holds " + what + " #" + index + " of the case twice";
+            }
+            return "the recording lacks " + what + " #" + i + " of the case (its " + what + "s go from #"
+                + (i - 1) + " to #" + index + "): it was removed or lost, so the case cannot be replayed";
+        }
+        return null;
+    }
+
+    private static String packet(final CaptureReader reader, final long base, final List<RecordedFrame> frames,
+                                 final List<RecordedCall> calls) {
+        final Map<String, String> fields;
+        try {
+            fields = EvidenceComment.parse(reader.comment());
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return "its comment cannot be read: " + e.getMessage();
+        }
+        final String dir = fields.get("dir");
+        final byte[] bytes = new byte[reader.capturedLength()];
+        final ByteBuffer buffer = reader.buffer();
+        buffer.get(reader.offset(), bytes);
+        if ("control".equals(dir) || reader.linkType() == EvidenceIndex.LINKTYPE_CONTROL) {
+            return call(bytes, calls);
+        }
+        if (!"to-dut".equals(dir) && !"from-dut".equals(dir)) {
+            return "its comment gives no direction (dir=" + dir + ")";
+        }
+        final int index;
+        final long time;
+        try {
+            index = Integer.parseInt(fields.getOrDefault("index", ""));
+            // files of an mrct before time= carry capture times only: relative to the case's first packet
+            time = fields.containsKey("time") ? Long.parseLong(fields.get("time")) : reader.timestampNanos() - base;
+        } catch (NumberFormatException e) {
+            return "its comment has no valid index= or time=: " + reader.comment();
+        }
+        if (reader.originalLength() != reader.capturedLength()) {
+            return "frame #" + index + " was recorded cut short (" + reader.capturedLength() + " of "
+                + reader.originalLength() + " bytes)";
+        }
+        frames.add(new RecordedFrame(index, "to-dut".equals(dir), time, bytes, fields.getOrDefault("note", "")));
+        return null;
+    }
+
+    private static String call(final byte[] bytes, final List<RecordedCall> calls) {
+        final JsonNode record;
+        try {
+            record = JSON.readTree(bytes);
+        } catch (IOException e) {
+            return "a control record that is not JSON: " + e.getMessage();
+        }
+        if (record == null || !record.isObject() || !record.path("index").canConvertToInt()
+            || !record.path("op").isTextual()) {
+            return "a control record without index and op: " + record;
+        }
+        final JsonNode error = record.path("error");
+        calls.add(new RecordedCall(record.get("index").asInt(), record.path("timestampNanos").asLong(),
+            record.get("op").asText(), record.path("args"), record.has("result") ? record.get("result")
+                : NullNode.getInstance(), error.isTextual() ? error.asText() : null,
+            record.path("framesBefore").canConvertToInt() ? record.get("framesBefore").asInt() : -1));
+        return null;
+    }
+}
