@@ -149,7 +149,8 @@ class LiveAndAnalyzeAgreeTest {
                 }
             });
         for (final CaseResult result : cases) {
-            if (result.verdict() != Verdict.FAIL || !perFrameRules.contains(result.failure().rule())) {
+            if (result.verdict() != Verdict.FAIL || result.failure() == null
+                || !perFrameRules.contains(result.failure().rule())) {
                 continue;
             }
             final Matcher m = at.matcher(result.reason());
