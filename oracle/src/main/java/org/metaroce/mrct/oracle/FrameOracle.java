@@ -22,7 +22,10 @@ public final class FrameOracle {
     private FrameOracle() {
     }
 
-    /** Every finding on a frame that was not cut by a capture; see {@link #check(DecodedFrame, long, boolean, Vantage, QpFacts, Consumer)}. */
+    /**
+     * Every finding on a frame that was not cut by a capture, no observer; see
+     * {@link #check(DecodedFrame, long, boolean, Vantage, QpFacts, Consumer)}.
+     */
     public static List<Finding> check(final DecodedFrame f, final long frame, final Vantage vantage, final QpFacts qp) {
         return check(f, frame, false, vantage, qp, null);
     }

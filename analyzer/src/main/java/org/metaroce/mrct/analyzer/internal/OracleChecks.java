@@ -104,9 +104,9 @@ final class OracleChecks {
     private static QpFacts facts(final Flow flow) {
         final int tver = flow.connection.tver;
         if (flow.facts == null || flow.facts.tver() != tver || flow.pkey >= 0 && flow.facts.pkey() == null) {
-            flow.facts = new QpFacts(tver, flow.pkey < 0 ? null : flow.pkey,
-                flow.pkey < 0 ? null : org.metaroce.mrct.oracle.Basis.inferred("frame " + flow.pkeyFrame + ", the flow's first"), null, null,
-                null);
+            final boolean known = flow.pkey >= 0;
+            flow.facts = new QpFacts(tver, known ? flow.pkey : null, known ? org.metaroce.mrct.oracle.Basis.inferred(
+                "frame " + flow.pkeyFrame + ", the flow's first") : null, null, null, null);
         }
         return flow.facts;
     }

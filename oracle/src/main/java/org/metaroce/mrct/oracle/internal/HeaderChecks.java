@@ -74,8 +74,9 @@ public final class HeaderChecks {
         final int syndrome = f.aeth().syndromeValue();
         final OpKind kind = f.opcode().kind();
         final boolean response = kind == OpKind.RDMA_READ_RESPONSE || kind == OpKind.ATOMIC_ACKNOWLEDGE;
-        final boolean allowed = response ? syndrome == 0x1F : syndrome == 0x1F
-            || AethSyndrome.valueOf(syndrome).type() == AethSyndrome.Type.RNR_NAK || syndrome >= 0x60 && syndrome <= 0x63;
+        final boolean rnrNak = AethSyndrome.valueOf(syndrome).type() == AethSyndrome.Type.RNR_NAK;
+        final boolean allowed = response ? syndrome == 0x1F
+            : syndrome == 0x1F || rnrNak || syndrome >= 0x60 && syndrome <= 0x63;
         if (!allowed) {
             out.add(FrameRule.HDR_008, "aeth.syndrome", response ? "0x1F" : "a value of Table D-1 a device sends "
                 + "(0x1F, 0x20-0x3F, 0x60-0x63)", Text.hex(syndrome));
