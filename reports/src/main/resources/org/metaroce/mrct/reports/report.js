@@ -152,6 +152,54 @@
     add(app, table);
   }
 
+  // ---- root causes: the failures grouped by the rule they blame, the field and the cause ----
+  function renderRootCauses(app, caseAnchors) {
+    const groups = {};
+    const keys = [];
+    report.cases.forEach(function (c) {
+      if ((c.verdict !== 'FAIL' && c.verdict !== 'WARN') || !c.failure) {
+        return;
+      }
+      const f = c.failure;
+      const key = [f.rule, f.field || '', f.cause || ''].join('\u0000');
+      if (!groups[key]) {
+        groups[key] = { rule: f.rule, field: f.field || '', cause: f.cause || '', cases: [] };
+        keys.push(key);
+      }
+      groups[key].cases.push(c.id);
+    });
+    if (!keys.length) {
+      return;
+    }
+    const list = keys.map(function (key) {
+      return groups[key];
+    }).sort(function (a, b) {
+      return b.cases.length - a.cases.length || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
+    });
+    add(app, h('h2', null, 'Root causes (' + list.length + ')'));
+    const table = h('table', { id: 'causes' }, h('tr', null, ['cases', 'rule', 'field', 'cause', 'failing cases']
+      .map(function (title) {
+        return h('th', null, title);
+      })));
+    list.forEach(function (group) {
+      const known = ruleTexts[group.rule];
+      const cases = h('td', { class: 'mono small' });
+      group.cases.slice(0, 20).forEach(function (id, i) {
+        if (i > 0) {
+          add(cases, ', ');
+        }
+        add(cases, caseAnchors[id] !== undefined ? h('a', { href: '#c-' + caseAnchors[id] }, id) : id);
+      });
+      if (group.cases.length > 20) {
+        add(cases, ' and ' + (group.cases.length - 20) + ' more');
+      }
+      add(table, h('tr', { 'data-cause': group.rule }, [h('td', null, String(group.cases.length)),
+        h('td', { class: 'mono', title: known ? known.text : 'not in the bundled specification' }, group.rule),
+        h('td', { class: 'mono' }, group.field), h('td', null, group.cause), cases]));
+    });
+    add(app, table);
+  }
+
   // ---- the rule matrix ----
   function renderRules(app, caseAnchors) {
     add(app, h('h2', null, 'Rule matrix (' + report.rules.length + ' rules)'));
@@ -749,6 +797,7 @@
       cases.setVerdict(verdict);
     });
     renderBaseline(app);
+    renderRootCauses(app, caseAnchors);
     renderRules(app, caseAnchors);
     cases = renderCases(app);
     const hash = fragment();

@@ -123,6 +123,10 @@ class HtmlReportTest {
         assertThat(dom).contains("<tr data-rule=\"MR-PLC-001\"><td class=\"mono\" title=\"The responder coalesces "
             + "acknowledgements of one message.\">MR-PLC-001</td><td>SHOULD</td><td>responder</td><td>yes</td>");
         assertThat(dom).contains("A frame with a bad ICRC is dropped &lt;silently&gt; &amp; counted.");
+        // the failures grouped by root cause, before the rule matrix: ORD-004 (FAIL, MR-ORD-001), PLC-003 (WARN)
+        assertThat(dom).contains("Root causes (2)");
+        assertThat(dom.indexOf("Root causes (2)")).isLessThan(dom.indexOf("Rule matrix"));
+        assertThat(dom).contains("<tr data-cause=\"MR-ORD-001\"><td>1</td>");
 
         final String failing = caseSection(dom, 1);
         assertThat(countOf(failing, "<g class=\"arrow")).as("one arrow per frame").isEqualTo(5);
