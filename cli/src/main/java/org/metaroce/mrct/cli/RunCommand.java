@@ -37,8 +37,10 @@ import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.harness.result.RunListener;
+import org.metaroce.mrct.harness.result.Overall;
 import org.metaroce.mrct.harness.result.RunSummary;
 import org.metaroce.mrct.harness.result.Verdict;
+import org.metaroce.mrct.harness.spec.Role;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.harness.yaml.YamlProblem;
 import org.metaroce.mrct.reference.Fault;
@@ -261,7 +263,7 @@ final class RunCommand implements Callable<Integer> {
                     printReplayComparison(replayed);
                 }
                 return summary.conformant() ? ExitStatus.OK
-                    : "NON_CONFORMANT".equals(summary.overall()) ? NON_CONFORMANT : HARNESS_ERROR;
+                    : summary.overall() == Overall.NON_CONFORMANT ? NON_CONFORMANT : HARNESS_ERROR;
             }
         } catch (CaseLoadException e) {
             main.err().println("mrct run: " + e.problems().size() + " problem(s) in case files; nothing was run:");
@@ -369,7 +371,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private boolean playsRole(final CaseDef def) {
-        return role == null || role.equals(def.role());
+        return role == null || Role.byLabel(role) == def.role();
     }
 
     private boolean matches(final String id) {

@@ -14,11 +14,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Function;
+import org.metaroce.mrct.harness.cases.AttributeValue;
 import org.metaroce.mrct.harness.cases.CaseDef;
 import org.metaroce.mrct.harness.cases.CompletionTemplate;
 import org.metaroce.mrct.harness.cases.ConnectionDef;
 import org.metaroce.mrct.harness.cases.Expr;
 import org.metaroce.mrct.harness.cases.FrameTemplate;
+import org.metaroce.mrct.harness.cases.IpVersion;
 import org.metaroce.mrct.harness.cases.RegionDef;
 import org.metaroce.mrct.harness.cases.Step;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
@@ -29,12 +31,14 @@ import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Level;
 import org.metaroce.mrct.harness.spec.Parameter;
+import org.metaroce.mrct.harness.spec.Role;
 import org.metaroce.mrct.harness.spec.Rule;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.spi.Access;
 import org.metaroce.mrct.spi.AdapterException;
 import org.metaroce.mrct.spi.CapturedFrame;
 import org.metaroce.mrct.spi.Completion;
+import org.metaroce.mrct.spi.CompletionStatus;
 import org.metaroce.mrct.spi.DataPlane;
 import org.metaroce.mrct.spi.Endpoints;
 import org.metaroce.mrct.spi.EvidenceUnavailableException;
@@ -202,7 +206,7 @@ final class CaseRun {
         if (failed != null && failed.level().ordinal() < level.ordinal()) {
             level = failed.level();
         }
-        return new CaseResult(id, def.id(), def.title(), def.area(), def.rules(), level.name(), def.role(), def.file(),
+        return new CaseResult(id, def.id(), def.title(), def.area(), def.rules(), level, def.role(), def.file(),
             parameters, verdict, reason, failure, System.nanoTime() - wallStart, deviceNanos, 1, evidence.records(),
             notes, series, control.records());
     }
@@ -303,11 +307,8 @@ final class CaseRun {
                     + "be a peer connection");
             }
             final ControlPlane side = rd.onPeer() ? peer.control() : control;
-            final int pd = "own".equals(rd.pd()) ? side.allocatePd() : rd.onPeer() ? owner.peerPd : owner.pd;
-            final Set<Access> access = EnumSet.noneOf(Access.class);
-            for (final String right : rd.access()) {
-                access.add(Access.byLabel(right));
-            }
+            final int pd = rd.ownPd() ? side.allocatePd() : rd.onPeer() ? owner.peerPd : owner.pd;
+            final Set<Access> access = rd.access();
             final long length = eval(rd.length());
             final MemoryRegion mr = side.registerMr(pd, length, access);
             byte[] initial = new byte[(int) length];
@@ -324,7 +325,7 @@ final class CaseRun {
     }
 
     private void createConnection(final ConnectionDef cd, final String name, final SplittableRandom random) {
-        final boolean ipv6 = "ipv6".equals(cd.network());
+        final boolean ipv6 = cd.network() == IpVersion.IPV6;
         final int pd = cd.pd() != null ? sharedPd(cd.pd()) : control.allocatePd();
         int peerQpn = 0x100 + random.nextInt(0xFFFF00);
         while (byPeerQpn.containsKey(peerQpn)) {
@@ -341,7 +342,7 @@ final class CaseRun {
         final String harnessIp = ipv6 ? endpoints.harnessIpv6() : endpoints.harnessIpv4();
         final String deviceIp = ipv6 ? endpoints.deviceIpv6() : endpoints.deviceIpv4();
         if (harnessIp == null || deviceIp == null) {
-            throw new UnsupportedOperationException("no " + cd.network() + " address for the device or the harness");
+            throw new UnsupportedOperationException("no " + cd.network().label() + " address for the device or the harness");
         }
         // built from small maps merged once each: a scale case creates 65,536 connections
         final QpAttributes own = QpAttributes.empty().with(QpAttribute.PD, pd).with(QpAttribute.DEST_QPN, peerQpn)
@@ -350,9 +351,8 @@ final class CaseRun {
             .with(QpAttribute.TVER, 1).with(QpAttribute.PKEY, 0xFFFF)
             .with(QpAttribute.ACCESS, Set.of(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC));
         QpAttributes fromCase = QpAttributes.empty();
-        for (final Map.Entry<String, Object> entry : cd.attributes().entrySet()) {
-            final QpAttribute attribute = QpAttribute.byLabel(entry.getKey());
-            fromCase = fromCase.with(attribute, attributeValue(attribute, entry.getValue()));
+        for (final Map.Entry<QpAttribute, AttributeValue> entry : cd.attributes().entrySet()) {
+            fromCase = fromCase.with(entry.getKey(), attributeValue(entry.getValue()));
         }
         QpAttributes attributes = profileAttributes().with(own).with(fromCase);
         Encapsulation encapsulation = baseEncapsulations.computeIfAbsent(ipv6, v6 -> (v6
@@ -415,14 +415,14 @@ final class CaseRun {
             .with(QpAttribute.DEST_MAC, endpoints.deviceMac()).with(QpAttribute.RQ_PSN, devicePsnBase)
             .with(QpAttribute.SQ_PSN, psnBase)
             .with(QpAttribute.RECV_WINDOW, Math.max(values.getOrDefault("send_window", 128L),
-                cd.attributes().containsKey("send_window") ? eval((Expr) cd.attributes().get("send_window")) : 0))
+                cd.attributes().get(QpAttribute.SEND_WINDOW) instanceof AttributeValue.Numeric window
+                    ? eval(window.value()) : 0))
             .with(QpAttribute.ACCESS, Set.of(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC));
         if (cd.vlan() != null) {
             attributes = attributes.with(QpAttribute.VLAN, (int) eval(cd.vlan()));
         }
-        for (final Map.Entry<String, Object> entry : cd.peerAttributes().entrySet()) {
-            final QpAttribute attribute = QpAttribute.byLabel(entry.getKey());
-            attributes = attributes.with(attribute, attributeValue(attribute, entry.getValue()));
+        for (final Map.Entry<QpAttribute, AttributeValue> entry : cd.peerAttributes().entrySet()) {
+            attributes = attributes.with(entry.getKey(), attributeValue(entry.getValue()));
         }
         return attributes;
     }
@@ -457,22 +457,14 @@ final class CaseRun {
         return c != null ? c : connections.get(name + "[0]");
     }
 
-    @SuppressWarnings("unchecked")
-    private Object attributeValue(final QpAttribute attribute, final Object value) {
-        switch (attribute.type()) {
-            case ACCESS_SET: {
-                final Set<Access> access = EnumSet.noneOf(Access.class);
-                for (final String right : (List<String>) value) {
-                    access.add(Access.byLabel(right));
-                }
-                return access;
-            }
-            case BOOL:
-            case STRING:
-                return value;
-            default:
-                return eval((Expr) value);
+    private Object attributeValue(final AttributeValue value) {
+        if (value instanceof AttributeValue.Numeric n) {
+            return eval(n.value());
         }
+        if (value instanceof AttributeValue.Rights r) {
+            return r.rights();
+        }
+        return value instanceof AttributeValue.Flag f ? (Object) f.value() : ((AttributeValue.Text) value).value();
     }
 
     // ---------------------------------------------------------------- steps
@@ -541,10 +533,10 @@ final class CaseRun {
             expectCounters(e);
         } else if (step instanceof Step.ExpectQp e) {
             final QpState actual = control.queryQp(connection(e.connection()).deviceQpn);
-            if (!actual.name().equalsIgnoreCase(e.state())) {
+            if (actual != e.state()) {
                 throw new StepFailure("QP " + e.connection() + " is in " + actual + ", expected "
-                    + e.state().toUpperCase(Locale.ROOT), -1, List.of(new FieldDiff("qp.state",
-                        e.state().toUpperCase(Locale.ROOT), actual.name())), null, null);
+                    + e.state(), -1, List.of(new FieldDiff("qp.state",
+                        e.state().name(), actual.name())), null, null);
             }
         } else if (step instanceof Step.PostReceive p) {
             postReceive(p);
@@ -651,11 +643,10 @@ final class CaseRun {
      */
     private void modifyQp(final Step.ModifyQp m) {
         final Connection c = connection(m.connection());
-        final QpState target = QpState.valueOf(m.state().toUpperCase(Locale.ROOT));
+        final QpState target = m.state();
         QpAttributes attributes = c.needsAttributes && target != QpState.RESET ? c.created : QpAttributes.empty();
-        for (final Map.Entry<String, Object> entry : m.attributes().entrySet()) {
-            final QpAttribute attribute = QpAttribute.byLabel(entry.getKey());
-            attributes = attributes.with(attribute, attributeValue(attribute, entry.getValue()));
+        for (final Map.Entry<QpAttribute, AttributeValue> entry : m.attributes().entrySet()) {
+            attributes = attributes.with(entry.getKey(), attributeValue(entry.getValue()));
         }
         try {
             control.modifyQp(c.deviceQpn, target, attributes);
@@ -712,7 +703,7 @@ final class CaseRun {
             return;
         }
         final Connection c = byDeviceQpn.get(decoded.bth().destQp());
-        if (c != null && (c.requester != null || "requester".equals(def.role()))) {
+        if (c != null && (c.requester != null || def.role() == Role.REQUESTER)) {
             // in a requester case a CNP before the first post_send still sets the QP's rate (DCQCN model)
             requesterSteps.checker(c).toDevice(decoded, now);
         }
@@ -1028,7 +1019,7 @@ final class CaseRun {
         final List<CompletionTemplate> expected = new ArrayList<>(e.entries());
         if (e.model()) {
             for (final ResponderModel.ExpectedCompletion m : c.model.completions()) {
-                expected.add(new CompletionTemplate(m.opcode().name(), "SUCCESS", Expr.of(m.length()),
+                expected.add(new CompletionTemplate(m.opcode(), CompletionStatus.SUCCESS, Expr.of(m.length()),
                     m.immediate() == null ? null : Expr.of(Integer.toUnsignedLong(m.immediate())),
                     m.invalidatedRkey() == null ? null : Expr.of(Integer.toUnsignedLong(m.invalidatedRkey())), null,
                     null, e.line()));
@@ -1055,11 +1046,11 @@ final class CaseRun {
 
     private List<FieldDiff> completionDiffs(final CompletionTemplate expected, final Completion actual) {
         final List<FieldDiff> diffs = new ArrayList<>();
-        if (expected.opcode() != null && !expected.opcode().equalsIgnoreCase(actual.opcode().name())) {
-            diffs.add(new FieldDiff("opcode", expected.opcode().toUpperCase(Locale.ROOT), actual.opcode().name()));
+        if (expected.opcode() != null && expected.opcode() != actual.opcode()) {
+            diffs.add(new FieldDiff("opcode", expected.opcode().name(), actual.opcode().name()));
         }
-        if (expected.status() != null && !expected.status().equalsIgnoreCase(actual.status().name())) {
-            diffs.add(new FieldDiff("status", expected.status().toUpperCase(Locale.ROOT), actual.status().name()));
+        if (expected.status() != null && expected.status() != actual.status()) {
+            diffs.add(new FieldDiff("status", expected.status().name(), actual.status().name()));
         }
         if (expected.length() != null && eval(expected.length()) != actual.byteLength()) {
             diffs.add(new FieldDiff("length", FrameCheck.number(eval(expected.length())),
