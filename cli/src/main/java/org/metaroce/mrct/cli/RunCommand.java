@@ -201,7 +201,7 @@ final class RunCommand implements Callable<Integer> {
         try {
             openReplay(spec);
             final long seed = seed();
-            if (role != null && !role.equals("responder") && !role.equals("requester")) {
+            if (role != null && Role.byLabel(role) != Role.RESPONDER && Role.byLabel(role) != Role.REQUESTER) {
                 throw new UsageProblem("--role must be responder or requester, not '" + role + "'");
             }
             final Set<Fault> faults = faults();
@@ -623,10 +623,12 @@ final class RunCommand implements Callable<Integer> {
             selection.add("role " + role);
         }
         final Map<String, Object> parameters = new LinkedHashMap<>(profile.effectiveParameters(spec));
+        // the identity as the profile declares it; the adapter's own only when the profile declares none
+        final boolean declared = profile.identityDeclared();
         return new RunInfo(Version.current(), spec.version(), adapter.name(),
-            "unknown".equals(profile.vendor()) ? adapter.identity().vendor() : profile.vendor(),
-            "unknown".equals(profile.model()) ? adapter.identity().model() : profile.model(),
-            "unknown".equals(profile.firmware()) ? adapter.identity().firmware() : profile.firmware(),
+            declared ? DeviceProfile.shown(profile.vendor()) : adapter.identity().vendor(),
+            declared ? DeviceProfile.shown(profile.model()) : adapter.identity().model(),
+            declared ? DeviceProfile.shown(profile.firmware()) : adapter.identity().firmware(),
             profile.name(), profile.sha256(), List.copyOf(profile.pics()), parameters, seed, strict,
             faults.isEmpty() ? replay == null ? null : replay.recording().fault() : faults.iterator().next().label(),
             selection, count, Clock.systemUTC().instant(), RunInfo.labels(adapter.capabilities()), adapter.endpoints(),

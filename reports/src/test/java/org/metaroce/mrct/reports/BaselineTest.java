@@ -149,9 +149,9 @@ class BaselineTest {
 
     @Test
     void aBaselineOfTheCurrentFailuresRoundTripsThroughYaml() throws Exception {
-        final CaseResult odd = new CaseResult("ROB-009", "ROB-009", "t", "robustness", List.of("MR-ROB-001"), Level.MUST,
-            Role.ANY, "f", Map.of(), Verdict.FAIL, "reason: with 'quotes', \"double\", # hash and\nnewline", null, 1, 1, 1,
-            List.of(), List.of(), Map.of());
+        final CaseResult odd = new CaseResult("ROB-009", "ROB-009", "t", "robustness", List.of("MR-ROB-001"),
+            Level.MUST, Role.ANY, "f", Map.of(), Verdict.FAIL, "reason: with 'quotes', \"double\", # hash and\nnewline",
+            null, 1, 1, 1, List.of(), List.of(), Map.of());
         final List<CaseResult> results = new java.util.ArrayList<>(Synthetic.allVerdicts());
         results.add(odd);
         final Baseline current = Baseline.ofFailures("current", results, true);

@@ -152,7 +152,8 @@ class EvidenceTest {
     @Test
     void framesOutOfTimeOrderAreClampedSoTimeNeverGoesBackwards() throws Exception {
         final CaseResult pass = Synthetic.pass();
-        final CaseResult backwards = new CaseResult("HDR-009", "HDR-009", "t", "headers", pass.rules(), Level.MUST, Role.ANY,
+        final CaseResult backwards = new CaseResult("HDR-009", "HDR-009", "t", "headers", pass.rules(), Level.MUST,
+            Role.ANY,
             "f", Map.of(), pass.verdict(), "r", null, 1, 0, 1,
             List.of(Synthetic.frame(0, Direction.TO_DUT, 5_000, Synthetic.send(0), 0, "sent"),
                 Synthetic.frame(1, Direction.FROM_DUT, 2_000, Synthetic.ack(0), 1, "matched"),

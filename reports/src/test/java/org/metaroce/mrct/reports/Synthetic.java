@@ -155,7 +155,8 @@ final class Synthetic {
         row.put("pmtu", 256L);
         row.put("mode", "write");
         return new CaseResult("PLC-003[mode=write,pmtu=256]", "PLC-003", "ACKs of a message are coalesced",
-            "placement", List.of("MR-PLC-001"), Level.SHOULD, Role.RESPONDER, "placement/plc-003.yaml", row, Verdict.WARN,
+            "placement", List.of("MR-PLC-001"), Level.SHOULD, Role.RESPONDER, "placement/plc-003.yaml", row,
+            Verdict.WARN,
             "the responder sent 4 ACKs for one message",
             new Failure("MR-PLC-001", 5, "expect at most 1 ACK", 40, -1, List.of(), null, null,
                 "4 ACKs arrived for message 0"), 2_000_000L, 1_500_000L, 1,
@@ -185,7 +186,8 @@ final class Synthetic {
     }
 
     static CaseResult error() {
-        return new CaseResult("QP-001", "QP-001", "RTS accepts requests", "qp", List.of("MR-QP-001"), Level.MUST, Role.ANY,
+        return new CaseResult("QP-001", "QP-001", "RTS accepts requests", "qp", List.of("MR-QP-001"), Level.MUST,
+            Role.ANY,
             "qp/qp-001.yaml", Map.of(), Verdict.ERROR, "adapter error: modify_qp(RTS) timed out after 5 s", null,
             5_100_000_000L, 0L, 1, List.of(), List.of(), Map.of());
     }

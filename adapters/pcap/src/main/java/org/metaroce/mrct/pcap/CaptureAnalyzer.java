@@ -185,8 +185,10 @@ public final class CaptureAnalyzer {
             selection.add("complete");
         }
         return new RunInfo(options.suiteVersion(), spec.version(), "pcap",
-            profile != null ? profile.vendor() : "unknown", profile != null ? profile.model() : "unknown",
-            profile != null ? profile.firmware() : "unknown", profile != null ? profile.name() : null,
+            profile != null ? DeviceProfile.shown(profile.vendor()) : "unknown",
+            profile != null ? DeviceProfile.shown(profile.model()) : "unknown",
+            profile != null ? DeviceProfile.shown(profile.firmware()) : "unknown",
+            profile != null ? profile.name() : null,
             profile != null ? profile.sha256() : null, profile != null ? List.copyOf(profile.pics()) : List.of(),
             parameters, 0, false, null, selection, count, start);
     }

@@ -15,6 +15,7 @@ import org.metaroce.mrct.spi.WorkOpcode;
  * @param solicited the solicited-event flag (bth.se of the message's last packet)
  * @param line line in the case file
  */
-public record CompletionTemplate(WorkOpcode opcode, CompletionStatus status, Expr length, Expr immediate, Expr invalidated,
+public record CompletionTemplate(WorkOpcode opcode, CompletionStatus status, Expr length, Expr immediate,
+                                 Expr invalidated,
                                  Expr wrId, Boolean solicited, int line) {
 }

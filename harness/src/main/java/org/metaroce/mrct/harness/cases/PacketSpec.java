@@ -48,7 +48,7 @@ import org.metaroce.mrct.wire.Opcode;
 public record PacketSpec(String connection, Opcode opcode, Expr psn, Boolean ackReq, Expr msn, Boolean first,
                          Boolean last, Expr messageOffset, Expr rsn, String region, Expr regionOffset, Expr dmaLength,
                          Expr immediate, String invalidate, Expr swapAdd, Expr compare, PayloadSpec payload, Expr ecn,
-                         IpVersion network, Expr vlan, Map<String, Expr> fields, List<HeaderKind> headers, Expr padLength,
-                         Expr padFill, Expr truncate, Expr trailer, boolean badIcrc, boolean validUdpChecksum,
-                         Expr tver, boolean badUdpChecksum, byte[] ipOptions, int line) {
+                         IpVersion network, Expr vlan, Map<String, Expr> fields, List<HeaderKind> headers,
+                         Expr padLength, Expr padFill, Expr truncate, Expr trailer, boolean badIcrc,
+                         boolean validUdpChecksum, Expr tver, boolean badUdpChecksum, byte[] ipOptions, int line) {
 }

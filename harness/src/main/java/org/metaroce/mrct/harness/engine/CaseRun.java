@@ -342,7 +342,8 @@ final class CaseRun {
         final String harnessIp = ipv6 ? endpoints.harnessIpv6() : endpoints.harnessIpv4();
         final String deviceIp = ipv6 ? endpoints.deviceIpv6() : endpoints.deviceIpv4();
         if (harnessIp == null || deviceIp == null) {
-            throw new UnsupportedOperationException("no " + cd.network().label() + " address for the device or the harness");
+            throw new UnsupportedOperationException("no " + cd.network().label()
+                + " address for the device or the harness");
         }
         // built from small maps merged once each: a scale case creates 65,536 connections
         final QpAttributes own = QpAttributes.empty().with(QpAttribute.PD, pd).with(QpAttribute.DEST_QPN, peerQpn)

@@ -39,7 +39,8 @@ class RequesterCaseReaderTest {
             """, problems);
         assertThat(problems).isEmpty();
         assertThat(def.connections().get(0).peer()).isTrue();
-        assertThat(def.connections().get(0).peerAttributes()).containsKey(org.metaroce.mrct.spi.QpAttribute.RECV_WINDOW);
+        assertThat(def.connections().get(0).peerAttributes())
+            .containsKey(org.metaroce.mrct.spi.QpAttribute.RECV_WINDOW);
         assertThat(def.regions().get(1).onPeer()).isTrue();
         final NetworkSpec network = ((Step.Network) def.steps().get(0)).network();
         assertThat(network.drop()).hasSize(3);

@@ -18,8 +18,8 @@ import org.metaroce.mrct.harness.spec.Specification;
 
 /**
  * A run as the writers see it: its metadata, the cases done so far and, once it has finished, its summary. Until
- * {@code runFinished} the overall verdict is {@link Overall#INCOMPLETE} and the counts and rule matrix are computed from the
- * cases done; afterwards they are the harness's.
+ * {@code runFinished} the overall verdict is {@link Overall#INCOMPLETE} and the counts and rule matrix are computed
+ * from the cases done; afterwards they are the harness's.
  */
 public final class RunState {
 
