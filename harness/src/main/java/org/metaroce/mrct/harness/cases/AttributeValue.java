@@ -3,6 +3,7 @@ package org.metaroce.mrct.harness.cases;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.function.ToLongFunction;
 import org.metaroce.mrct.spi.Access;
 
 /**
@@ -11,8 +12,18 @@ import org.metaroce.mrct.spi.Access;
  * address).
  */
 public sealed interface AttributeValue {
+    /**
+     * The value as {@link org.metaroce.mrct.spi.QpAttributes} takes it (a Long, a Set of {@link Access}, a Boolean or
+     * a String), numbers evaluated with {@code eval} for this run.
+     */
+    Object resolve(ToLongFunction<Expr> eval);
+
     /** A numeric attribute: an expression, range-checked at load when it is a constant. */
     record Numeric(Expr value) implements AttributeValue {
+        @Override
+        public Object resolve(final ToLongFunction<Expr> eval) {
+            return eval.applyAsLong(value);
+        }
     }
 
     /** An access-rights attribute. */
@@ -21,13 +32,26 @@ public sealed interface AttributeValue {
             rights = Collections.unmodifiableSet(rights.isEmpty() ? EnumSet.noneOf(Access.class)
                 : EnumSet.copyOf(rights));
         }
+
+        @Override
+        public Object resolve(final ToLongFunction<Expr> eval) {
+            return rights;
+        }
     }
 
     /** A boolean attribute. */
     record Flag(boolean value) implements AttributeValue {
+        @Override
+        public Object resolve(final ToLongFunction<Expr> eval) {
+            return value;
+        }
     }
 
     /** A text attribute (an address). */
     record Text(String value) implements AttributeValue {
+        @Override
+        public Object resolve(final ToLongFunction<Expr> eval) {
+            return value;
+        }
     }
 }

@@ -31,7 +31,7 @@ record Domain(String what, long min, long max, boolean limit) {
     static final Domain U8 = new Domain("an 8-bit number", 0, 0xFF, false);
     static final Domain U16 = new Domain("a 16-bit number", 0, 0xFFFF, false);
     static final Domain U32 = new Domain("a 32-bit number", 0, 0xFFFF_FFFFL, false);
-    static final Domain INT32 = new Domain("a 32-bit number", Integer.MIN_VALUE, 0xFFFF_FFFFL, false);
+    static final Domain INT32 = new Domain("a 32-bit signed number", Integer.MIN_VALUE, Integer.MAX_VALUE, false);
     static final Domain ECN = new Domain("an ECN codepoint", 0, 3, false);
     static final Domain BYTES = new Domain("a length in bytes", 0, MAX_BYTES, true);
     static final Domain OFFSET = new Domain("an offset in bytes", 0, MAX_BYTES, true);

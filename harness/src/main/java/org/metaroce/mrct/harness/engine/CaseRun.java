@@ -459,13 +459,7 @@ final class CaseRun {
     }
 
     private Object attributeValue(final AttributeValue value) {
-        if (value instanceof AttributeValue.Numeric n) {
-            return eval(n.value());
-        }
-        if (value instanceof AttributeValue.Rights r) {
-            return r.rights();
-        }
-        return value instanceof AttributeValue.Flag f ? (Object) f.value() : ((AttributeValue.Text) value).value();
+        return value.resolve(this::eval);
     }
 
     // ---------------------------------------------------------------- steps
