@@ -7,11 +7,11 @@
 #       HEAP     -Xmx of the mrct JVMs (default 256m: the heap mrct analyze promises to stay under)
 #
 # Works from any directory: builds cli/target/mrct.jar with Maven, writes the capture with
-# org.metaroce.mrct.pcap.GenerateTraffic into a temporary directory (removed on exit; set TMPDIR to put it
+# org.metaroce.mrct.analyzer.GenerateTraffic into a temporary directory (removed on exit; set TMPDIR to put it
 # elsewhere), prints the load of the machine, then runs, each on the same file:
 #   tshark -n -r FILE -T fields -e infiniband.bth.psn > /dev/null                    (as bench/tshark-compare.sh)
 #   java -Xmx$HEAP -jar mrct.jar analyze --format MARKDOWN FILE                     (the whole command, one pass)
-#   java -Xmx$HEAP -cp mrct.jar org.metaroce.mrct.pcap.AnalyzeThroughput FILE 5       (5 passes in one JVM)
+#   java -Xmx$HEAP -cp mrct.jar org.metaroce.mrct.analyzer.AnalyzeThroughput FILE 5       (5 passes in one JVM)
 #   ROOT/mrct analyze --format MARKDOWN FILE                                        (the launcher users run: serial
 #                                                                                    GC, AppCDS archive, tiered JIT)
 # and prints wall-clock and CPU rates and their ratios to tshark's, with the load average before each timed command.
@@ -40,7 +40,7 @@ echo "analyze-compare: building the CLI jar (mvn -pl cli -am package)..." >&2
 work="$(mktemp -d "${TMPDIR:-/tmp}/mrct-analyze-compare.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 capture="$work/metaroce.pcap"
-"$java_cmd" -cp "$jar" org.metaroce.mrct.pcap.GenerateTraffic "$capture" "$frames" "$kind" | tee "$work/gen.out"
+"$java_cmd" -cp "$jar" org.metaroce.mrct.analyzer.GenerateTraffic "$capture" "$frames" "$kind" | tee "$work/gen.out"
 frames=$(sed -n 's/^wrote \([0-9]*\) frames.*/\1/p' "$work/gen.out")
 bytes=$(stat -c %s "$capture")
 
@@ -86,7 +86,7 @@ if [ "$status" -gt 1 ]; then echo "analyze-compare: ./mrct analyze failed:" >&2;
 echo "./mrct analyze: $(wall launcher) s wall, $(cpu launcher) s CPU (load $load_launcher before)"
 
 echo "mrct AnalyzeThroughput (5 passes in one JVM):"
-"$java_cmd" -Xmx"$heap" -cp "$jar" org.metaroce.mrct.pcap.AnalyzeThroughput "$capture" 5 | tee "$work/mrct.out"
+"$java_cmd" -Xmx"$heap" -cp "$jar" org.metaroce.mrct.analyzer.AnalyzeThroughput "$capture" 5 | tee "$work/mrct.out"
 summary="$(grep '^first_pass_fps=' "$work/mrct.out")"
 value() { sed -n "s/.*$1=\([0-9]*\).*/\1/p" <<<"$summary"; }
 first=$(value first_pass_fps)

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.FrameDecoder;
 import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.LittleEndian;
 import org.metaroce.mrct.wire.Opcode;
 
 /** The benchmarks measure what they claim: the frames are what the Javadoc says and every path builds the same. */
@@ -61,6 +62,10 @@ class BenchFramesTest {
         final CRC32 expected = new CRC32();
         expected.update(crc.ring().array(), 0, BenchFrames.FRAME_LENGTH);
         assertThat(crc.crc32()).isEqualTo(expected.getValue());
+        for (int i = 1; i < 2 * DecodeBenchmark.RING; i++) {
+            final int frame = (i % DecodeBenchmark.RING) * BenchFrames.FRAME_LENGTH;
+            assertThat(crc.icrc()).isEqualTo(LittleEndian.i32(crc.ring(), frame + BenchFrames.FRAME_LENGTH - 4));
+        }
     }
 
     @Test

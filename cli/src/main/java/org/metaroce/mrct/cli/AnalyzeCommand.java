@@ -3,16 +3,14 @@ package org.metaroce.mrct.cli;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.time.Clock;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.metaroce.mrct.analyzer.CaptureAnalyzer;
+import org.metaroce.mrct.analyzer.FileOutcome;
+import org.metaroce.mrct.analyzer.Outcome;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.result.CaseResult;
@@ -21,14 +19,12 @@ import org.metaroce.mrct.harness.result.RunListener;
 import org.metaroce.mrct.harness.result.RunSummary;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
-import org.metaroce.mrct.pcap.CaptureAnalyzer;
-import org.metaroce.mrct.pcap.FileOutcome;
-import org.metaroce.mrct.pcap.Outcome;
 import org.metaroce.mrct.reports.ReportFormat;
 import org.metaroce.mrct.reports.ReportWriteException;
 import org.metaroce.mrct.reports.Reports;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -56,13 +52,8 @@ final class AnalyzeCommand implements Callable<Integer> {
         + "cooked); mrct evidence files are judged case by case, on the device's frames")
     private List<String> files;
 
-    @Option(names = "--report-dir", paramLabel = "DIR", description = "where to write the reports "
-        + "(default reports/<timestamp>/)")
-    private Path reportDir;
-
-    @Option(names = "--format", split = ",", paramLabel = "FORMAT",
-        description = "report formats: JSON, JUNIT, HTML, MARKDOWN, EVIDENCE (default all)")
-    private List<ReportFormat> formats = new ArrayList<>();
+    @Mixin
+    private ReportOptions reports = new ReportOptions();
 
     @ArgGroup(exclusive = true)
     private ModeChoice mode;
@@ -100,15 +91,14 @@ final class AnalyzeCommand implements Callable<Integer> {
         final Specification spec = Specification.bundled();
         final DeviceProfile profile;
         try {
+            reports.check();
             profile = profilePath == null ? null : ProfileLoader.load(profilePath, spec);
-        } catch (ProfileLoader.ProfileException e) {
+        } catch (ProfileLoader.ProfileException | RunCommand.UsageProblem e) {
             main.err().println("mrct analyze: " + e.getMessage().replace('\n', ' ').replace("  ", " "));
             return ExitStatus.UNREADABLE;
         }
-        final Path dir = reportDir != null ? reportDir : Paths.get("reports", DateTimeFormatter
-            .ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(Clock.systemUTC().instant()));
-        final Set<ReportFormat> chosen = formats.isEmpty() ? EnumSet.allOf(ReportFormat.class)
-            : EnumSet.copyOf(formats);
+        final Path dir = reports.dir();
+        final Set<ReportFormat> chosen = reports.formats();
         final List<Path> paths = new ArrayList<>();
         for (final String name : files) {
             try {
@@ -123,27 +113,27 @@ final class AnalyzeCommand implements Callable<Integer> {
         final Outcome outcome;
         final Summary summary = new Summary();
         try {
-            final RunListener reports = Reports.open(dir, chosen, spec);
+            final RunListener writers = Reports.open(dir, chosen, spec);
             outcome = analyzer.analyze(paths, files, new RunListener() {
                 @Override
                 public void runStarted(final RunInfo info) {
-                    reports.runStarted(info);
+                    writers.runStarted(info);
                 }
 
                 @Override
                 public void caseStarted(final String id, final int index, final int total) {
-                    reports.caseStarted(id, index, total);
+                    writers.caseStarted(id, index, total);
                 }
 
                 @Override
                 public void caseFinished(final CaseResult result) {
-                    reports.caseFinished(result);
+                    writers.caseFinished(result);
                     summary.add(result);
                 }
 
                 @Override
                 public void runFinished(final RunInfo info, final RunSummary runSummary) {
-                    reports.runFinished(info, runSummary);
+                    writers.runFinished(info, runSummary);
                 }
             });
         } catch (IOException | ReportWriteException e) {
@@ -156,6 +146,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             }
         }
         print(outcome, summary, dir);
+        reports.pruneAfter(dir, "mrct analyze", main.err());
         if (outcome.unreadable()) {
             return ExitStatus.UNREADABLE;
         }

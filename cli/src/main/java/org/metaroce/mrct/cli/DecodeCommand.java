@@ -49,6 +49,10 @@ final class DecodeCommand implements Callable<Integer> {
     @Option(names = "--roce-only", description = "leave out frames that are not RoCE (malformed RoCE frames stay)")
     private boolean roceOnly;
 
+    @Option(names = "--comments", description = "show each frame's pcapng comment (mrct evidence names the case, "
+        + "step, direction and note there): a JSON key \"comment\" (null when none), or an indented line in text")
+    private boolean comments;
+
     @Override
     public Integer call() throws IOException {
         final OutputStream out = new BufferedOutputStream(new ConsoleOutput(main.out()), OUTPUT_BUFFER);
@@ -114,6 +118,9 @@ final class DecodeCommand implements Callable<Integer> {
             }
             if (reader.linkType() != CaptureReader.LINKTYPE_ETHERNET) {
                 if (!roceOnly) {
+                    if (comments) {
+                        sink.comment(reader.comment());
+                    }
                     sink.undecoded(reader.recordNumber(), timestamp, origin, reader.linkType(),
                         reader.capturedLength());
                 }
@@ -122,6 +129,9 @@ final class DecodeCommand implements Callable<Integer> {
             final DecodedFrame frame = decoder.decode(reader.buffer(), reader.offset(), reader.capturedLength());
             if (roceOnly && frame.status() == DecodeStatus.NOT_ROCE) {
                 continue;
+            }
+            if (comments) {
+                sink.comment(reader.comment());
             }
             sink.frame(frame, reader.recordNumber(), timestamp, origin);
         }

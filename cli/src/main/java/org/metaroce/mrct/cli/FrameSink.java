@@ -21,6 +21,12 @@ interface FrameSink {
     void undecoded(long number, long timestampNanos, long originNanos, int linkType, int capturedLength)
         throws IOException;
 
+    /**
+     * The capture comment of the frame that the next {@link #frame} or {@link #undecoded} call writes (null: it has
+     * none); called before each frame only with {@code --comments}.
+     */
+    void comment(String comment);
+
     /** Writes out everything buffered so far. */
     void flush() throws IOException;
 }

@@ -13,13 +13,16 @@ import org.metaroce.mrct.wire.FrameDescription;
 /**
  * JSON Lines: one compact object per frame with the keys of {@link FrameDescription}, preceded by {@code file} when
  * several files are decoded. A frame of a non-Ethernet capture is {@code {"frame", "ts_ns", "roce": false,
- * "link_type"}}: it was not decoded, which is not an error of the frame.
+ * "link_type"}}: it was not decoded, which is not an error of the frame. With {@code --comments} every object ends with
+ * {@code comment}: the frame's capture comment, or null.
  */
 final class JsonLinesSink implements FrameSink {
     private final ObjectMapper mapper = new ObjectMapper().disable(SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
     private final JsonGenerator json;
     private final boolean nameFiles;
     private String file;
+    private boolean comments;
+    private String comment;
 
     /**
      * @param out       the buffered output, not closed by this sink
@@ -53,12 +56,24 @@ final class JsonLinesSink implements FrameSink {
         write(object);
     }
 
+    @Override
+    public void comment(final String text) {
+        comments = true;
+        comment = text;
+    }
+
     private void write(final Map<String, Object> object) throws IOException {
         Map<String, Object> line = object;
-        if (nameFiles) {
+        if (nameFiles || comments) {
             line = new LinkedHashMap<>();
-            line.put("file", file);
+            if (nameFiles) {
+                line.put("file", file);
+            }
             line.putAll(object);
+            if (comments) {
+                line.put("comment", comment);
+                comment = null;
+            }
         }
         mapper.writeValue(json, line);
         json.writeRaw('\n');

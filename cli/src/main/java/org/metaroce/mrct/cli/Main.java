@@ -27,7 +27,7 @@ public final class Main implements Runnable {
      */
     private static final List<Class<?>> SUBCOMMANDS = List.of(RunCommand.class, ListCommand.class,
         ExplainCommand.class, SpecCommand.class, FaultsCommand.class, ReportCommand.class, DecodeCommand.class,
-        AnalyzeCommand.class, ServeCommand.class);
+        AnalyzeCommand.class, ServeCommand.class, WiresharkCommand.class, AgentCommand.class);
     private final PrintStream out;
     private final PrintStream err;
 
@@ -57,7 +57,9 @@ public final class Main implements Runnable {
         for (final Class<?> subcommand : SUBCOMMANDS) {
             final String name = subcommand.getAnnotation(Command.class).name();
             if (named == null || named.equals(name)) {
-                commandLine.addSubcommand(name, subcommand);
+                // built here rather than by addSubcommand(name, Class): picocli applies a command's model
+                // transformer (RunCommand's adds the adapters' options) only to command lines built directly
+                commandLine.addSubcommand(name, new CommandLine(subcommand));
             }
         }
         // settings after the subcommands: picocli applies them to the subcommands registered so far

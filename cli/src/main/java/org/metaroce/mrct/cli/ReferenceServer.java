@@ -1,9 +1,7 @@
 package org.metaroce.mrct.cli;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -169,18 +167,8 @@ final class ReferenceServer implements AutoCloseable {
     /** The DUT profile at {@code path}, or the reference NIC's own. */
     static DeviceProfile profile(final Path path, final Specification spec)
         throws ProfileLoader.ProfileException, RunCommand.UsageProblem {
-        if (path != null) {
-            return ProfileLoader.load(path, spec);
-        }
-        try (InputStream in = ReferenceAdapter.class.getResourceAsStream(ReferenceAdapter.PROFILE_RESOURCE)) {
-            if (in == null) {
-                throw new RunCommand.UsageProblem("the reference profile is missing from the jar; give --profile");
-            }
-            final byte[] bytes = in.readAllBytes();
-            return ProfileLoader.parse("reference.yaml", new String(bytes, StandardCharsets.UTF_8),
-                ProfileLoader.sha256(bytes), spec);
-        } catch (IOException e) {
-            throw new RunCommand.UsageProblem("cannot read the reference profile: " + e.getMessage());
-        }
+        final ProfileOption option = new ProfileOption();
+        option.path = path;
+        return option.load(spec);
     }
 }

@@ -2,8 +2,6 @@ package org.metaroce.mrct.cli;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -13,10 +11,14 @@ import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.reference.Fault;
 import org.metaroce.mrct.socket.SocketAdapter;
+import org.metaroce.mrct.socket.SocketAdapterProvider;
 import org.metaroce.mrct.socket.agent.AgentLimits;
 import org.metaroce.mrct.socket.internal.Codec;
 import org.metaroce.mrct.spi.AdapterException;
+import org.metaroce.mrct.spi.AdapterOptions;
+import org.metaroce.mrct.spi.AdapterSetupException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -52,12 +54,11 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--token-file", paramLabel = "FILE", description = "read the token from this file")
     private Path tokenFile;
 
-    @Option(names = "--fault", paramLabel = "NAME", description = "turn on a fault profile (see mrct faults)")
-    private String faultName;
+    @Mixin
+    private FaultOption faultOption = new FaultOption();
 
-    @Option(names = "--profile", paramLabel = "FILE", description = "DUT profile: the parameters and PICS claims "
-        + "the device runs with (default: the reference NIC's)")
-    private Path profilePath;
+    @Mixin
+    private ProfileOption profileOption = new ProfileOption();
 
     @Option(names = "--mac", paramLabel = "MAC", description = "the device's MAC (default: the interface's)")
     private String mac;
@@ -100,9 +101,9 @@ final class ServeCommand implements Callable<Integer> {
                 throw new RunCommand.UsageProblem("give exactly one of --iface IF and --udp HOST:PORT");
             }
             final Set<Fault> faults = faults();
-            final DeviceProfile profile = ReferenceServer.profile(profilePath, spec);
+            final DeviceProfile profile = profileOption.load(spec);
             final InetSocketAddress listen = SocketAdapter.hostPort(agent);
-            secret = token(token, tokenFile);
+            secret = SocketAdapterProvider.token(token, tokenFile);
             if (secret == null && !listen.getAddress().isLoopbackAddress()) {
                 throw new RunCommand.UsageProblem("the agent would listen on " + agent + ", beyond loopback: give "
                     + "a shared token (--token, --token-file or MRCT_AGENT_TOKEN)");
@@ -111,16 +112,17 @@ final class ServeCommand implements Callable<Integer> {
             if (mac != null && deviceMac < 0) {
                 throw new RunCommand.UsageProblem("--mac takes aa:bb:cc:dd:ee:ff, not '" + mac + "'");
             }
-            final AgentLimits limits = new AgentLimits(maxQps, Sizes.parse("--max-mr-bytes", maxMrBytes),
-                (int) Math.min(Integer.MAX_VALUE, Sizes.parse("--max-io-bytes", maxIoBytes)), maxClients);
+            final AgentLimits limits = new AgentLimits(maxQps, AdapterOptions.parseSize("--max-mr-bytes",
+                maxMrBytes), (int) Math.min(Integer.MAX_VALUE, AdapterOptions.parseSize("--max-io-bytes", maxIoBytes)),
+                maxClients);
             final ReferenceServer.Wire wire = new ReferenceServer.Wire(iface, udp == null ? null
-                : SocketAdapter.hostPort(udp), (int) Math.min(Integer.MAX_VALUE, Sizes.parse("--capture-buffer",
-                    captureBuffer)));
+                : SocketAdapter.hostPort(udp), (int) Math.min(Integer.MAX_VALUE, AdapterOptions.parseSize(
+                    "--capture-buffer", captureBuffer)));
             server = ReferenceServer.start(wire, new ReferenceServer.Port(deviceMac, ipv4,
                 "none".equals(ipv6) ? null : ipv6), profile, spec, faults, listen, secret, limits,
                 line -> log(line));
         } catch (RunCommand.UsageProblem | ProfileLoader.ProfileException | IllegalArgumentException
-                 | AdapterException e) {
+                 | AdapterException | AdapterSetupException e) {
             main.err().println("mrct serve: " + e.getMessage().replace('\n', ' '));
             return RunCommand.HARNESS_ERROR;
         } catch (IOException e) {
@@ -128,7 +130,7 @@ final class ServeCommand implements Callable<Integer> {
             return RunCommand.HARNESS_ERROR;
         }
         final ReferenceServer.Port port = server.port();
-        log("reference NIC" + (faultName == null ? "" : " with fault " + faultName) + " on "
+        log("reference NIC" + (faultOption.name == null ? "" : " with fault " + faultOption.name) + " on "
             + server.link().describe() + " (MAC " + Codec.mac(port.mac()) + ", " + port.ipv4()
             + (port.ipv6() == null ? "" : ", " + port.ipv6()) + "); agent on "
             + server.agentAddress().getAddress().getHostAddress() + ":" + server.agentAddress().getPort()
@@ -161,38 +163,13 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     private Set<Fault> faults() throws RunCommand.UsageProblem {
-        if (faultName == null) {
+        if (faultOption.name == null) {
             return Set.of();
         }
-        final Fault fault = Fault.byLabel(faultName);
+        final Fault fault = Fault.byLabel(faultOption.name);
         if (fault == null) {
-            throw new RunCommand.UsageProblem("unknown fault '" + faultName + "' (mrct faults lists them)");
+            throw new RunCommand.UsageProblem("unknown fault '" + faultOption.name + "' (mrct faults lists them)");
         }
         return Set.of(fault);
-    }
-
-    /** The token from the option, the file or MRCT_AGENT_TOKEN, or null. */
-    static String token(final String option, final Path file) throws RunCommand.UsageProblem {
-        if (option != null) {
-            return option;
-        }
-        if (file != null) {
-            try {
-                final String text = Files.readString(file, StandardCharsets.UTF_8).trim();
-                if (text.isEmpty()) {
-                    throw new RunCommand.UsageProblem("the token file " + file + " is empty");
-                }
-                return text;
-            } catch (IOException e) {
-                throw new RunCommand.UsageProblem("cannot read the token file " + file + ": " + e.getMessage());
-            }
-        }
-        final String env = System.getenv("MRCT_AGENT_TOKEN");
-        return env == null || env.isEmpty() ? null : env;
-    }
-
-    /** The capture buffer size, for the run command too. */
-    static int captureBytes(final String text) throws RunCommand.UsageProblem {
-        return (int) Math.min(Integer.MAX_VALUE, Sizes.parse("--capture-buffer", text));
     }
 }

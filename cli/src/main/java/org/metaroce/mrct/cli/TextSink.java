@@ -10,11 +10,13 @@ import org.metaroce.mrct.wire.DecodedFrame;
 
 /**
  * Text lines for people ({@link FrameText}); when several files are decoded each file's frames are preceded by a
- * {@code # <file>} line. Times are relative to the first frame of each file.
+ * {@code # <file>} line. Times are relative to the first frame of each file. With {@code --comments} a frame's capture
+ * comment follows its line, indented, after {@code #}.
  */
 final class TextSink implements FrameSink {
     private final Writer out;
     private final boolean nameFiles;
+    private String comment;
 
     /**
      * @param out       the buffered output, not closed by this sink
@@ -35,18 +37,35 @@ final class TextSink implements FrameSink {
     @Override
     public void frame(final DecodedFrame frame, final long number, final long timestampNanos,
                       final long originNanos) throws IOException {
-        write(FrameText.line(frame, number, timestampNanos - originNanos));
+        writeFrame(FrameText.line(frame, number, timestampNanos - originNanos));
     }
 
     @Override
     public void undecoded(final long number, final long timestampNanos, final long originNanos, final int linkType,
                           final int capturedLength) throws IOException {
-        write(FrameText.undecoded(number, timestampNanos - originNanos, linkType, capturedLength));
+        writeFrame(FrameText.undecoded(number, timestampNanos - originNanos, linkType, capturedLength));
+    }
+
+    @Override
+    public void comment(final String text) {
+        comment = text;
     }
 
     private void write(final String line) throws IOException {
         out.write(line);
         out.write('\n');
+    }
+
+    /** A frame's line, then its comment (if any) on the next line, indented and after {@code #}. */
+    private void writeFrame(final String line) throws IOException {
+        write(line);
+        if (comment != null) {
+            // a comment may span lines: each is a line of its own here
+            for (final String part : comment.split("\r?\n", -1)) {
+                write("         # " + part);
+            }
+            comment = null;
+        }
     }
 
     @Override

@@ -19,6 +19,7 @@ import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.harness.result.RunListener;
 import org.metaroce.mrct.reports.ReportFormat;
 import org.metaroce.mrct.reports.Reports;
+import org.metaroce.mrct.testing.ExternalTool;
 
 /**
  * {@code mrct run --adapter replay --from evidence.pcapng}: the whole bundled suite (generated cases included) is
@@ -58,6 +59,14 @@ class ReplayCommandTest {
         final JsonNode report = new ObjectMapper().readTree(replayed.resolve("report.json").toFile());
         assertThat(report.path("run").path("adapter").asText()).isEqualTo("replay");
         assertThat(report.path("run").path("seed").asText()).isEqualTo("1");
+    }
+
+    @Test
+    void wiresharkReadsEveryPacketOfTheRecording() throws Exception {
+        // before the evidence capped its blocks, capinfos and tshark stopped at a 1 MiB control record of QP-011
+        ExternalTool.assumeWorks("the evidence is read with Wireshark's tools", "tshark", "--version");
+        ExternalTool.assumeWorks("the evidence is read with Wireshark's tools", "capinfos", "-h");
+        assertThat(WiresharkReads.assertEveryPacketRead(recorded.resolve("evidence.pcapng"))).isGreaterThan(300_000);
     }
 
     @Test

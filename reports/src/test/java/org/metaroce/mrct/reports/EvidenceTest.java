@@ -2,7 +2,12 @@ package org.metaroce.mrct.reports;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.util.HexFormat;
+import java.util.Random;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -12,6 +17,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.ControlCalls;
+import org.metaroce.mrct.harness.result.ControlRecord;
+import org.metaroce.mrct.harness.result.MemoryDigest;
 import org.metaroce.mrct.harness.result.Direction;
 import org.metaroce.mrct.harness.result.FrameRecord;
 import org.metaroce.mrct.harness.result.RunListener;
@@ -202,6 +210,66 @@ class EvidenceTest {
         assertThat(lines).hasSize(11);
         assertThat(lines.get(0)).isEqualTo("to-dut\tmrct case=HDR-001 step=0 dir=to-dut index=0 verdict=PASS note=sent time=0");
         assertThat(lines.get(1)).startsWith("from-dut\tmrct case=HDR-001 step=1 dir=from-dut");
+    }
+
+    @Test
+    void largeMemoryIsADigestAndNoPacketExceedsWhatWiresharkReads() throws Exception {
+        final byte[] written = new byte[300_000];
+        new Random(1).nextBytes(written);
+        final byte[] read = new byte[300_000];
+        new Random(2).nextBytes(read);
+        final List<Object> completions = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            completions.add(Map.of("qpn", 256, "wr_id", i, "opcode", "RDMA_WRITE", "status", "SUCCESS",
+                "byte_length", 4096, "timestamp_ns", 1_000_000L + i));
+        }
+        final CaseResult pass = Synthetic.pass();
+        final CaseResult withCalls = new CaseResult(pass.id(), pass.caseId(), pass.title(), pass.area(), pass.rules(),
+            pass.level(), pass.role(), pass.file(), pass.parameters(), pass.verdict(), pass.reason(), pass.failure(),
+            pass.wallNanos(), pass.deviceNanos(), pass.attempts(), pass.evidence(), pass.notes(), pass.series(),
+            List.of(new ControlRecord(0, 10, "writeMemory", ControlCalls.writeMemory(0x1000, written), null, null, 0),
+                new ControlRecord(1, 20, "readMemory", ControlCalls.readMemory(0x1000, read.length),
+                    ControlCalls.bytes(read), null, 1),
+                new ControlRecord(2, 30, "readMemory", ControlCalls.readMemory(0x1000, 3),
+                    ControlCalls.bytes(new byte[] {1, 2, 3}), null, 2),
+                new ControlRecord(3, 40, "pollCompletions", ControlCalls.pollCompletions(256, 2_000), completions,
+                    null, 2)));
+
+        final List<Packet> packets = run(List.of(withCalls));
+
+        assertThat(packets).allSatisfy(p -> assertThat(p.bytes().length).isLessThanOrEqualTo(MemoryDigest.PART_BYTES));
+        final ObjectMapper json = new ObjectMapper();
+        final List<Packet> control = packets.stream().filter(p -> p.interfaceName().equals("control")).toList();
+        final JsonNode write = json.readTree(control.get(0).bytes());
+        assertThat(write.path("args").path("data").path("length").asInt()).isEqualTo(written.length);
+        assertThat(write.path("args").path("data").path("sha256").asText()).isEqualTo(MemoryDigest.sha256(written));
+        assertThat(write.path("args").path("data").path("head").asText())
+            .isEqualTo(HexFormat.of().formatHex(written, 0, MemoryDigest.HEAD_BYTES));
+        final JsonNode readRecord = json.readTree(control.get(1).bytes());
+        assertThat(readRecord.path("result").path("sha256").asText()).isEqualTo(MemoryDigest.sha256(read));
+        assertThat(readRecord.path("result").path("parts").asInt()).isEqualTo(3);
+        assertThat(readRecord.toString()).endsWith("\"error\":null}");
+        final List<Packet> memory = packets.stream().filter(p -> p.interfaceName().equals("memory")).toList();
+        assertThat(memory).extracting(p -> EvidenceComment.parse(p.comment()).get("part"))
+            .containsExactly("1/3", "2/3", "3/3");
+        assertThat(memory).extracting(p -> EvidenceComment.parse(p.comment()).get("index")).containsOnly("1");
+        assertThat(memory).allSatisfy(p -> assertThat(EvidenceComment.parse(p.comment()))
+            .containsEntry("dir", "memory").containsEntry("case", "HDR-001"));
+        final ByteArrayOutputStream joined = new ByteArrayOutputStream();
+        memory.forEach(p -> joined.writeBytes(p.bytes()));
+        assertThat(joined.toByteArray()).isEqualTo(read);
+        assertThat(json.readTree(control.get(2).bytes()).path("result").asText()).isEqualTo("010203");
+        assertThat(EvidenceComment.parse(control.get(2).comment())).doesNotContainKey("part");
+        // the poll of 2000 completions (about 280 KB of JSON) is split; its parts, joined, are the record
+        final List<Packet> poll = control.subList(3, control.size());
+        assertThat(poll).hasSizeGreaterThan(1);
+        final ByteArrayOutputStream record = new ByteArrayOutputStream();
+        for (int k = 0; k < poll.size(); k++) {
+            assertThat(EvidenceComment.parse(poll.get(k).comment())).containsEntry("part", (k + 1) + "/" + poll.size())
+                .containsEntry("index", "3").containsEntry("note", "pollCompletions");
+            record.writeBytes(poll.get(k).bytes());
+        }
+        assertThat(json.readTree(record.toByteArray()).path("result")).hasSize(2_000);
     }
 
     @Test

@@ -84,7 +84,7 @@ public final class FrameDecoder {
         }
         f.at(HeaderKind.ETHERTYPE, typeAt);
         final DecodedFrame result = decodeNetwork(f, etherType, typeAt + 2, end);
-        if (stackedAt >= 0 && result.status == DecodeStatus.ROCE) {
+        if (stackedAt >= 0 && result.status == DecodedFrame.STATUS_ROCE) {
             return f.fail(DecodeError.STACKED_VLAN, "vlan", stackedAt,
                 "a RoCE frame may carry at most one 802.1Q tag");
         }
@@ -122,7 +122,7 @@ public final class FrameDecoder {
         if (udp + 4 > end || u16(f, udp + UdpFlyweight.DESTINATION_PORT_OFFSET) != UdpFlyweight.ROCE_V2_PORT) {
             return f;
         }
-        f.version = RoceVersion.V2;
+        f.version = DecodedFrame.VERSION_V2;
         f.at(HeaderKind.IPV4, ip);
         if ((versionIhl >>> 4) != 4) {
             return wrongIpVersion(f, ip, versionIhl >>> 4, "0x0800");
@@ -156,7 +156,7 @@ public final class FrameDecoder {
         if (udp + 4 > end || u16(f, udp + UdpFlyweight.DESTINATION_PORT_OFFSET) != UdpFlyweight.ROCE_V2_PORT) {
             return f;
         }
-        f.version = RoceVersion.V2;
+        f.version = DecodedFrame.VERSION_V2;
         f.at(HeaderKind.IPV6, ip);
         f.ipHeaderLength = Ipv6Flyweight.LENGTH;
         if ((u8(f, ip) >>> 4) != 6) {
@@ -187,7 +187,7 @@ public final class FrameDecoder {
     }
 
     private static DecodedFrame decodeGrh(final DecodedFrame f, final int grh, final int end) {
-        f.version = RoceVersion.V1;
+        f.version = DecodedFrame.VERSION_V1;
         if (grh + Ipv6Flyweight.LENGTH > end) {
             return f.fail(DecodeError.TRUNCATED, "grh", grh, "frame ends inside the GRH");
         }
@@ -216,10 +216,9 @@ public final class FrameDecoder {
         final int icrc = packetEnd - 4;
         f.at(HeaderKind.ICRC, icrc);
         final int flags = u8(f, bth + 1);
-        f.opcode = Opcode.valueOf(u8(f, bth));
-        f.tver = flags & 0x0F;
-        final HeaderKind[] layout = HeaderLayout.extensionHeaders(f.opcode, f.tver);
-        f.layout = layout;
+        final Opcode opcode = Opcode.valueOf(u8(f, bth));
+        final HeaderKind[] layout = HeaderLayout.extensionHeaders(opcode, flags & 0x0F);
+        f.transport(opcode, flags & 0x0F, layout);
         int at = bth + 12;
         if (layout != null) {
             for (final HeaderKind kind : layout) {
@@ -239,7 +238,7 @@ public final class FrameDecoder {
         f.payloadOffset = at;
         f.padLength = layout != null ? pad : 0;
         f.payloadLength = payloadAndPad - f.padLength;
-        f.status = DecodeStatus.ROCE;
+        f.status = DecodedFrame.STATUS_ROCE;
         return f;
     }
 

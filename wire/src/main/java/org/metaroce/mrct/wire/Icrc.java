@@ -14,21 +14,19 @@ import java.util.zip.CRC32;
  *   <li>the BTH with byte 4 (FECN, BECN, Resv6a) forced to ones;</li>
  *   <li>the extension headers, payload and pad bytes as they are.</li>
  * </ol>
- * The 32-bit result is transmitted least significant byte first. An instance keeps a {@link CRC32} and a scratch
- * array so that computing never allocates; it is not thread-safe.
+ * The 32-bit result is transmitted least significant byte first.
+ *
+ * <p>Nothing is copied or written: the CRC runs over the frame's own bytes, preceded by four bytes computed from the
+ * variant fields' values that account for both the 0xFF prefix and the forcing (CRC linearity, see
+ * {@link IcrcCorrection}). A CRC over bytes written just before it runs markedly slower (store forwarding), which is
+ * why the masked copy of the headers that this replaces cost about as much as the CRC over the whole frame. An
+ * instance keeps a {@link CRC32}, so computing never allocates; it is not thread-safe.
  */
 public final class Icrc {
-    private static final int LRH_STANDIN = 8;
-    /** 8 (LRH) + 60 (largest IPv4 header) + 8 (UDP) + 12 (BTH). */
-    private static final int SCRATCH = LRH_STANDIN + 60 + 8 + 12;
-
     private final CRC32 crc = new CRC32();
-    /** The masked headers; bytes 0..7 stand in for the LRH and stay 0xFF (nothing else writes them). */
-    private final byte[] scratch = new byte[SCRATCH];
 
-    /** A computer with its own CRC state and scratch array. */
+    /** A computer with its own CRC state. */
     public Icrc() {
-        java.util.Arrays.fill(scratch, 0, LRH_STANDIN, (byte) 0xFF);
     }
 
     /**
@@ -44,64 +42,108 @@ public final class Icrc {
      */
     public int compute(final ByteBuffer buffer, final int ipOffset, final int ipHeaderLength, final boolean ipv6,
                        final int udpOffset, final int bthOffset, final int icrcOffset) {
-        final int n;
-        if (udpOffset < 0 ? bthOffset == ipOffset + ipHeaderLength
-            : udpOffset == ipOffset + ipHeaderLength && bthOffset == udpOffset + 8) {
-            // IP, UDP and BTH back to back, as every decoded frame has them: one bulk copy instead of three.
-            buffer.get(ipOffset, scratch, LRH_STANDIN, bthOffset + 12 - ipOffset);
-            n = LRH_STANDIN + bthOffset + 12 - ipOffset;
-        } else {
-            n = copyApart(buffer, ipOffset, ipHeaderLength, udpOffset, bthOffset);
-        }
-        mask(ipv6, udpOffset >= 0, n);
+        final boolean heap = buffer.hasArray();
+        return compute(heap ? buffer.array() : null, heap ? buffer.arrayOffset() : 0, buffer, ipOffset,
+            ipHeaderLength, ipv6, udpOffset, bthOffset, icrcOffset);
+    }
+
+    /**
+     * {@link #compute(ByteBuffer, int, int, boolean, int, int, int)} reading {@code buffer}'s backing array
+     * {@code array} directly (its index 0 at {@code base}, i.e. the array offset) when it is not null, as
+     * {@link DecodedFrame} does, which has them at hand.
+     */
+    int compute(final byte[] array, final int base, final ByteBuffer buffer, final int ipOffset,
+                final int ipHeaderLength, final boolean ipv6, final int udpOffset, final int bthOffset,
+                final int icrcOffset) {
+        final boolean udp = udpOffset >= 0;
+        final int word = array != null
+            ? forcing(array, base, ipOffset, ipHeaderLength, ipv6, udpOffset, bthOffset)
+            : forcing(buffer, ipOffset, ipHeaderLength, ipv6, udpOffset, bthOffset);
         crc.reset();
-        crc.update(scratch, 0, n);
-        update(buffer, bthOffset + 12, icrcOffset - (bthOffset + 12));
+        crc.update(word);
+        crc.update(word >>> 8);
+        crc.update(word >>> 16);
+        crc.update(word >>> 24);
+        final int bthPosition = ipHeaderLength + (udp ? 8 : 0);
+        if (bthOffset == ipOffset + bthPosition && (!udp || udpOffset == ipOffset + ipHeaderLength)
+            && icrcOffset >= bthOffset + 12) {
+            // IP, UDP and BTH back to back, as every decoded frame has them: one CRC over all covered bytes.
+            update(array, base, buffer, ipOffset, icrcOffset - ipOffset);
+        } else {
+            updateApart(array, base, buffer, ipOffset, ipHeaderLength, udpOffset, bthOffset, icrcOffset);
+        }
         return (int) crc.getValue();
     }
 
     // compute's rarer or bulkier steps are methods of their own so that compute stays small enough to be inlined.
 
-    /** Copies headers that are not back to back into the scratch array; returns the bytes it holds now. */
-    private int copyApart(final ByteBuffer buffer, final int ipOffset, final int ipHeaderLength, final int udpOffset,
-                          final int bthOffset) {
-        buffer.get(ipOffset, scratch, LRH_STANDIN, ipHeaderLength);
-        if (udpOffset >= 0) {
-            buffer.get(udpOffset, scratch, LRH_STANDIN + ipHeaderLength, 8);
-        }
-        final int n = LRH_STANDIN + ipHeaderLength + (udpOffset >= 0 ? 8 : 0) + 12;
-        buffer.get(bthOffset, scratch, n - 12, 12);
-        return n;
-    }
-
-    /** Forces the variant fields of the copied headers (the BTH ends at {@code n}) to ones. */
-    private void mask(final boolean ipv6, final boolean udp, final int n) {
-        final int ipStart = LRH_STANDIN;
+    /**
+     * The four bytes to feed before the covered bytes, from the variant fields of a heap buffer's backing array
+     * ({@code base} is the buffer's array offset): IPv4 type of service (1), TTL (8) and header checksum (10, 11);
+     * IPv6 and GRH traffic class and flow label (the low half of byte 0, bytes 1 to 3) and hop limit (7); the UDP
+     * checksum; the BTH's byte 4. Positions are counted in the covered bytes from the IP header's first byte.
+     */
+    private static int forcing(final byte[] a, final int base, final int ipOffset, final int ipHeaderLength,
+                               final boolean ipv6, final int udpOffset, final int bthOffset) {
+        final int ip = base + ipOffset;
+        int word = IcrcCorrection.START;
         if (ipv6) {
-            scratch[ipStart] = (byte) (scratch[ipStart] | 0x0F);
-            scratch[ipStart + 1] = (byte) 0xFF;
-            scratch[ipStart + 2] = (byte) 0xFF;
-            scratch[ipStart + 3] = (byte) 0xFF;
-            scratch[ipStart + 7] = (byte) 0xFF;
+            word ^= IcrcCorrection.forceLowNibble(0, a[ip]) ^ IcrcCorrection.force(1, a[ip + 1])
+                ^ IcrcCorrection.force(2, a[ip + 2]) ^ IcrcCorrection.force(3, a[ip + 3])
+                ^ IcrcCorrection.force(7, a[ip + 7]);
         } else {
-            scratch[ipStart + 1] = (byte) 0xFF;
-            scratch[ipStart + 8] = (byte) 0xFF;
-            scratch[ipStart + 10] = (byte) 0xFF;
-            scratch[ipStart + 11] = (byte) 0xFF;
+            word ^= IcrcCorrection.force(1, a[ip + 1]) ^ IcrcCorrection.force(8, a[ip + 8])
+                ^ IcrcCorrection.force(10, a[ip + 10]) ^ IcrcCorrection.force(11, a[ip + 11]);
         }
-        if (udp) {
-            scratch[n - 12 - 2] = (byte) 0xFF;
-            scratch[n - 12 - 1] = (byte) 0xFF;
+        int bthPosition = ipHeaderLength;
+        if (udpOffset >= 0) {
+            word ^= IcrcCorrection.force(ipHeaderLength + 6, a[base + udpOffset + 6])
+                ^ IcrcCorrection.force(ipHeaderLength + 7, a[base + udpOffset + 7]);
+            bthPosition += 8;
         }
-        scratch[n - 12 + 4] = (byte) 0xFF;
+        return word ^ IcrcCorrection.force(bthPosition + 4, a[base + bthOffset + 4]);
     }
 
-    private void update(final ByteBuffer buffer, final int from, final int length) {
+    /** {@link #forcing(byte[], int, int, int, boolean, int, int)} for a direct or read-only buffer. */
+    private static int forcing(final ByteBuffer b, final int ip, final int ipHeaderLength, final boolean ipv6,
+                               final int udpOffset, final int bthOffset) {
+        int word = IcrcCorrection.START;
+        if (ipv6) {
+            word ^= IcrcCorrection.forceLowNibble(0, b.get(ip)) ^ IcrcCorrection.force(1, b.get(ip + 1))
+                ^ IcrcCorrection.force(2, b.get(ip + 2)) ^ IcrcCorrection.force(3, b.get(ip + 3))
+                ^ IcrcCorrection.force(7, b.get(ip + 7));
+        } else {
+            word ^= IcrcCorrection.force(1, b.get(ip + 1)) ^ IcrcCorrection.force(8, b.get(ip + 8))
+                ^ IcrcCorrection.force(10, b.get(ip + 10)) ^ IcrcCorrection.force(11, b.get(ip + 11));
+        }
+        int bthPosition = ipHeaderLength;
+        if (udpOffset >= 0) {
+            word ^= IcrcCorrection.force(ipHeaderLength + 6, b.get(udpOffset + 6))
+                ^ IcrcCorrection.force(ipHeaderLength + 7, b.get(udpOffset + 7));
+            bthPosition += 8;
+        }
+        return word ^ IcrcCorrection.force(bthPosition + 4, b.get(bthOffset + 4));
+    }
+
+    /** Headers that are not back to back: the CRC over each in turn, then over the rest up to the ICRC. */
+    private void updateApart(final byte[] array, final int base, final ByteBuffer buffer, final int ipOffset,
+                             final int ipHeaderLength, final int udpOffset, final int bthOffset,
+                             final int icrcOffset) {
+        update(array, base, buffer, ipOffset, ipHeaderLength);
+        if (udpOffset >= 0) {
+            update(array, base, buffer, udpOffset, 8);
+        }
+        update(array, base, buffer, bthOffset, 12);
+        update(array, base, buffer, bthOffset + 12, icrcOffset - (bthOffset + 12));
+    }
+
+    private void update(final byte[] array, final int base, final ByteBuffer buffer, final int from,
+                        final int length) {
         if (length <= 0) {
             return;
         }
-        if (buffer.hasArray()) {
-            crc.update(buffer.array(), buffer.arrayOffset() + from, length);
+        if (array != null) {
+            crc.update(array, base + from, length);
             return;
         }
         updateDirect(buffer, from, length);

@@ -156,4 +156,45 @@ class FrameDecoderRobustnessTest {
         assertThat(g.tver()).isEqualTo(7);
         assertThat(g.layoutKnown()).isFalse();
     }
+
+    @Test
+    void aReusedDecoderForgetsEverythingOfThePreviousFrame() {
+        // DecodedFrame keeps opcode, layout and buffer references across frames (it stores them only when they
+        // change); nothing of a previous frame may show through.
+        final FrameDecoder decoder = new FrameDecoder();
+        final byte[] roce = FrameBuilder.of(v4, Opcode.RDMA_WRITE_ONLY).payload(new byte[8]).build();
+        final byte[] arp = new byte[42];
+        arp[12] = 0x08;
+        arp[13] = 0x06;
+        final byte[] v1 = FrameBuilder.of(Encapsulation.roceV1("fe80::1", "fe80::2"), Opcode.SEND_ONLY).build();
+        final ByteBuffer heap = ByteBuffer.wrap(roce);
+        final DecodedFrame first = decoder.decode(heap, 0, roce.length);
+        assertThat(first.opcode()).isEqualTo(Opcode.RDMA_WRITE_ONLY);
+        assertThat(first.version()).isEqualTo(RoceVersion.V2);
+        assertThat(first.layout()).contains(HeaderKind.RETH);
+        final ByteBuffer other = ByteBuffer.wrap(arp);
+        final DecodedFrame notRoce = decoder.decode(other, 0, arp.length);
+        assertThat(notRoce.status()).isEqualTo(DecodeStatus.NOT_ROCE);
+        assertThat(notRoce.buffer()).isSameAs(other);
+        assertThat(notRoce.version()).isEqualTo(RoceVersion.NONE);
+        assertThat(notRoce.opcode()).isNull();
+        assertThat(notRoce.layout()).isNull();
+        assertThat(notRoce.layoutKnown()).isFalse();
+        assertThat(notRoce.tver()).isEqualTo(-1);
+        assertThat(notRoce.failure()).isNull();
+        final DecodedFrame malformed = decoder.decode(ByteBuffer.wrap(new byte[3]), 0, 3);
+        assertThat(malformed.status()).isEqualTo(DecodeStatus.MALFORMED);
+        assertThat(malformed.failure()).isNotNull();
+        final ByteBuffer direct = ByteBuffer.allocateDirect(v1.length);
+        direct.put(v1).clear();
+        final DecodedFrame again = decoder.decode(direct, 0, v1.length);
+        assertThat(again.status()).isEqualTo(DecodeStatus.ROCE);
+        assertThat(again.buffer()).isSameAs(direct);
+        assertThat(again.error()).isNull();
+        assertThat(again.failure()).isNull();
+        assertThat(again.version()).isEqualTo(RoceVersion.V1);
+        assertThat(again.opcode()).isEqualTo(Opcode.SEND_ONLY);
+        assertThat(again.icrcValid()).isTrue();
+        assertThat(decoder.decode(heap, 0, roce.length).icrcValid()).isTrue();
+    }
 }

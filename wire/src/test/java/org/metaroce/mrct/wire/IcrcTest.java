@@ -101,7 +101,7 @@ class IcrcTest {
     }
 
     /** Straight from the rule, with no shared code: mask a copy, prefix eight 0xFF bytes, CRC-32 it. */
-    private static int naive(final byte[] frame, final DecodedFrame f) {
+    static int naive(final byte[] frame, final DecodedFrame f) {
         final int ip = f.offset(f.has(HeaderKind.IPV4) ? HeaderKind.IPV4 : HeaderKind.IPV6);
         final int end = f.offset(HeaderKind.ICRC);
         final byte[] copy = java.util.Arrays.copyOfRange(frame, ip, end);

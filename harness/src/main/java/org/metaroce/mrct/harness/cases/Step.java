@@ -16,6 +16,80 @@ public sealed interface Step {
     /** The step as one line of text. */
     String describe();
 
+    /**
+     * Calls the visitor's method for this step's kind. Every kind has its own method in {@link Visitor}, so code that
+     * handles steps through a visitor does not compile until it handles a new kind.
+     */
+    <R> R accept(Visitor<R> visitor);
+
+    /**
+     * One method per kind of step (pattern matching for switch is not available at Java 17): an implementation handles
+     * every kind or does not compile.
+     *
+     * @param <R> what a visit returns ({@link Void} for none)
+     */
+    interface Visitor<R> {
+        /** A {@link Send} step. */
+        R visit(Send step);
+
+        /** A {@link Message} step. */
+        R visit(Message step);
+
+        /** An {@link Expect} step. */
+        R visit(Expect step);
+
+        /** An {@link ExpectUnordered} step. */
+        R visit(ExpectUnordered step);
+
+        /** An {@link ExpectNone} step. */
+        R visit(ExpectNone step);
+
+        /** An {@link Advance} step. */
+        R visit(Advance step);
+
+        /** An {@link ExpectMemory} step. */
+        R visit(ExpectMemory step);
+
+        /** An {@link ExpectCompletions} step. */
+        R visit(ExpectCompletions step);
+
+        /** An {@link ExpectCounters} step. */
+        R visit(ExpectCounters step);
+
+        /** An {@link ExpectQp} step. */
+        R visit(ExpectQp step);
+
+        /** A {@link PostReceive} step. */
+        R visit(PostReceive step);
+
+        /** An {@link Invalidate} step. */
+        R visit(Invalidate step);
+
+        /** A {@link ModifyQp} step. */
+        R visit(ModifyQp step);
+
+        /** A {@link WriteMemory} step. */
+        R visit(WriteMemory step);
+
+        /** A {@link Repeat} step. */
+        R visit(Repeat step);
+
+        /** A {@link Flow} step. */
+        R visit(Flow step);
+
+        /** A {@link PostSend} step. */
+        R visit(PostSend step);
+
+        /** A {@link Network} step. */
+        R visit(Network step);
+
+        /** An {@link ExpectTraffic} step. */
+        R visit(ExpectTraffic step);
+
+        /** An {@link ExpectRate} step. */
+        R visit(ExpectRate step);
+    }
+
     /** Send one frame. */
     record Send(PacketSpec packet) implements Step {
         @Override
@@ -27,6 +101,11 @@ public sealed interface Step {
         public String describe() {
             return "send " + (packet.opcode() == null ? "frame" : packet.opcode())
                 + (packet.psn() != null ? " psn " + packet.psn() : "");
+        }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
         }
     }
 
@@ -43,6 +122,11 @@ public sealed interface Step {
                 + (message.order().isEmpty() ? "" : " order " + message.order())
                 + (message.drop().isEmpty() ? "" : " drop " + message.drop());
         }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
+        }
     }
 
     /**
@@ -55,6 +139,11 @@ public sealed interface Step {
         public String describe() {
             return "expect " + template.summary() + (within != null ? " within " + within : "");
         }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
+        }
     }
 
     /** Expect several frames, in any order. */
@@ -62,6 +151,11 @@ public sealed interface Step {
         @Override
         public String describe() {
             return "expect in any order " + templates.size() + " frames";
+        }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
         }
     }
 
@@ -71,6 +165,11 @@ public sealed interface Step {
         public String describe() {
             return "expect no " + (filter == null ? "frame" : filter.summary()) + " for " + duration;
         }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
+        }
     }
 
     /** Let time pass; frames that arrive wait for later expectations. */
@@ -78,6 +177,11 @@ public sealed interface Step {
         @Override
         public String describe() {
             return "advance " + duration;
+        }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
         }
     }
 
@@ -92,6 +196,11 @@ public sealed interface Step {
             return "expect memory of " + region + (offset != null ? " at " + offset : "")
                 + (model ? " equal to the model" : untouched ? " untouched" : " to be " + equals.pattern());
         }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
+        }
     }
 
     /** Poll the device's completions of a connection and compare them, in order. */
@@ -100,6 +209,11 @@ public sealed interface Step {
         @Override
         public String describe() {
             return "expect " + (model ? "the model's" : entries.size()) + " completions on " + connection;
+        }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
         }
     }
 
@@ -113,6 +227,11 @@ public sealed interface Step {
             return "expect " + (connection == null ? "" : connection + " ") + "counters " + values.keySet()
                 + (exact ? " and no other change" : "");
         }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
+        }
     }
 
     /** Expect a QP state. */
@@ -120,6 +239,11 @@ public sealed interface Step {
         @Override
         public String describe() {
             return "expect " + connection + " in " + state;
+        }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
         }
     }
 
@@ -130,6 +254,11 @@ public sealed interface Step {
         public String describe() {
             return "post " + count + " receive(s) of " + length + " bytes on " + connection;
         }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
+        }
     }
 
     /** Invalidate a region's R_Key. */
@@ -137,6 +266,11 @@ public sealed interface Step {
         @Override
         public String describe() {
             return "invalidate " + region;
+        }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
         }
     }
 
@@ -148,6 +282,11 @@ public sealed interface Step {
         public String describe() {
             return "modify " + connection + " to " + state + (rejected ? " (must be rejected)" : "");
         }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
+        }
     }
 
     /** Write region memory through the control plane. */
@@ -156,6 +295,11 @@ public sealed interface Step {
         public String describe() {
             return "write memory of " + region;
         }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
+        }
     }
 
     /** Repeat steps with a loop variable from {@code from} to {@code to} inclusive. */
@@ -163,6 +307,11 @@ public sealed interface Step {
         @Override
         public String describe() {
             return "repeat " + variable + " = " + from + " .. " + to;
+        }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
         }
     }
 
@@ -176,6 +325,11 @@ public sealed interface Step {
         @Override
         public String describe() {
             return "flow of " + flow.messages().size() + " messages in " + flow.packets().size() + " packets";
+        }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
         }
     }
 
@@ -212,6 +366,11 @@ public sealed interface Step {
         public String describe() {
             return "post " + (count == null ? "" : count + " x ") + op + " of " + length + " bytes on " + connection;
         }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
+        }
     }
 
     /** Replace what the harness's network does to frames between the device and the peer. */
@@ -225,6 +384,11 @@ public sealed interface Step {
         public String describe() {
             return "network" + (network.drop().isEmpty() ? "" : " dropping " + network.drop().size() + " rule(s)")
                 + (network.switchPort() == null ? "" : " through a congested switch");
+        }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
         }
     }
 
@@ -240,6 +404,11 @@ public sealed interface Step {
             return "expect traffic of " + traffic.connection()
                 + (traffic.retransmitted() == null ? "" : " retransmitting " + traffic.retransmitted().keySet());
         }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
+        }
     }
 
     /** Expectations on a connection's sending rate. */
@@ -253,6 +422,11 @@ public sealed interface Step {
         public String describe() {
             return "expect the rate of " + rate.connection() + (rate.model() ? " to follow DCQCN" : "")
                 + (rate.mbps() == null ? "" : " in Mb/s " + rate.mbps());
+        }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
         }
     }
 }

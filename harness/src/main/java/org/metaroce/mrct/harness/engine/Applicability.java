@@ -80,41 +80,148 @@ final class Applicability {
     }
 
     private static void scan(final java.util.List<Step> steps, final Set<Capability> out, final Set<String> onPeer) {
+        final Implied implied = new Implied(out, onPeer);
         for (final Step step : steps) {
-            if (step instanceof Step.ExpectMemory m) {
-                if (!onPeer.contains(m.region())) {
-                    out.add(Capability.MEMORY_READBACK);
-                }
-            } else if (step instanceof Step.WriteMemory w) {
-                if (!onPeer.contains(w.region())) {
-                    out.add(Capability.MEMORY_WRITE);
-                }
-            } else if (step instanceof Step.ExpectCounters) {
-                out.add(Capability.COUNTERS);
-            } else if (step instanceof Step.ExpectCompletions) {
-                out.add(Capability.COMPLETIONS);
-            } else if (step instanceof Step.PostSend) {
-                out.add(Capability.REQUESTER_CONTROL);
-            } else if (step instanceof Step.Message m && !m.message().ce().isEmpty()) {
+            step.accept(implied);
+        }
+    }
+
+    /** The capabilities each kind of step implies, added to {@code out}; steps inside {@code repeat} too. */
+    private static final class Implied implements Step.Visitor<Void> {
+        private final Set<Capability> out;
+        /** The regions on the peer: reading or writing them needs nothing of the adapter. */
+        private final Set<String> onPeer;
+
+        Implied(final Set<Capability> out, final Set<String> onPeer) {
+            this.out = out;
+            this.onPeer = onPeer;
+        }
+
+        @Override
+        public Void visit(final Step.Send step) {
+            if (step.packet().ecn() != null) {
                 out.add(Capability.ECN_WRITE);
-            } else if (step instanceof Step.Send s) {
-                if (s.packet().ecn() != null) {
-                    out.add(Capability.ECN_WRITE);
-                }
-                if (shapesLowerHeaders(s.packet())) {
-                    out.add(Capability.L2_CONTROL);
-                }
-            } else if (step instanceof Step.Flow f && f.flow().packets().stream().anyMatch(p -> p.ce())) {
-                out.add(Capability.ECN_WRITE);
-            } else if (step instanceof Step.Expect e) {
-                observes(e.template(), out);
-            } else if (step instanceof Step.ExpectUnordered e) {
-                e.templates().forEach(t -> observes(t, out));
-            } else if (step instanceof Step.ExpectNone e && e.filter() != null) {
-                observes(e.filter(), out);
-            } else if (step instanceof Step.Repeat r) {
-                scan(r.steps(), out, onPeer);
             }
+            if (shapesLowerHeaders(step.packet())) {
+                out.add(Capability.L2_CONTROL);
+            }
+            return null;
+        }
+
+        @Override
+        public Void visit(final Step.Message step) {
+            if (!step.message().ce().isEmpty()) {
+                out.add(Capability.ECN_WRITE);
+            }
+            return null;
+        }
+
+        @Override
+        public Void visit(final Step.Flow step) {
+            if (step.flow().packets().stream().anyMatch(p -> p.ce())) {
+                out.add(Capability.ECN_WRITE);
+            }
+            return null;
+        }
+
+        @Override
+        public Void visit(final Step.Expect step) {
+            observes(step.template(), out);
+            return null;
+        }
+
+        @Override
+        public Void visit(final Step.ExpectUnordered step) {
+            step.templates().forEach(t -> observes(t, out));
+            return null;
+        }
+
+        @Override
+        public Void visit(final Step.ExpectNone step) {
+            if (step.filter() != null) {
+                observes(step.filter(), out);
+            }
+            return null;
+        }
+
+        @Override
+        public Void visit(final Step.Advance step) {
+            return null; // the clock: every adapter has one
+        }
+
+        @Override
+        public Void visit(final Step.ExpectMemory step) {
+            if (!onPeer.contains(step.region())) {
+                out.add(Capability.MEMORY_READBACK);
+            }
+            return null;
+        }
+
+        @Override
+        public Void visit(final Step.ExpectCompletions step) {
+            out.add(Capability.COMPLETIONS);
+            return null;
+        }
+
+        @Override
+        public Void visit(final Step.ExpectCounters step) {
+            out.add(Capability.COUNTERS);
+            return null;
+        }
+
+        @Override
+        public Void visit(final Step.ExpectQp step) {
+            return null; // querying a QP is part of every control plane
+        }
+
+        @Override
+        public Void visit(final Step.PostReceive step) {
+            return null; // posting receives is part of every control plane
+        }
+
+        @Override
+        public Void visit(final Step.Invalidate step) {
+            return null; // invalidating an R_Key is part of every control plane
+        }
+
+        @Override
+        public Void visit(final Step.ModifyQp step) {
+            return null; // modifying a QP is part of every control plane
+        }
+
+        @Override
+        public Void visit(final Step.WriteMemory step) {
+            if (!onPeer.contains(step.region())) {
+                out.add(Capability.MEMORY_WRITE);
+            }
+            return null;
+        }
+
+        @Override
+        public Void visit(final Step.Repeat step) {
+            scan(step.steps(), out, onPeer);
+            return null;
+        }
+
+        @Override
+        public Void visit(final Step.PostSend step) {
+            out.add(Capability.REQUESTER_CONTROL);
+            return null;
+        }
+
+        @Override
+        public Void visit(final Step.Network step) {
+            return null; // the harness's own network between the device and its peer
+        }
+
+        @Override
+        public Void visit(final Step.ExpectTraffic step) {
+            return null; // judged on what the harness received
+        }
+
+        @Override
+        public Void visit(final Step.ExpectRate step) {
+            return null; // judged on what the harness received
         }
     }
 

@@ -1,15 +1,20 @@
 package org.metaroce.mrct.harness.engine;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import org.metaroce.mrct.spi.QpAttribute;
 import org.metaroce.mrct.spi.QpAttributes;
+import org.metaroce.mrct.spi.QpState;
 import org.metaroce.mrct.wire.Encapsulation;
 import org.metaroce.mrct.wire.Psn;
 
 /**
- * One connection of a running case: the QP on the device, the harness's end of it (QPN, PSN spaces, requester
- * counters) and the model of what a conforming responder holds.
+ * One connection of a running case: the QP on the device, the harness's end of it and the model of what a conforming
+ * responder holds. Its identity is fixed at creation; what changes while the case runs lives in small state objects,
+ * each changed only through methods that say what happened: the PSN spaces (moved by a modification after a RESET),
+ * the harness's request numbering ({@link HarnessNumbering}), the device's source ports ({@link SourcePorts}), the
+ * posted receive WQEs, and the requester side (created by the first {@code post_send}).
  */
 final class Connection {
     /** A receive buffer the case posted. */
@@ -20,55 +25,47 @@ final class Connection {
     final int pd;
     final int deviceQpn;
     final int peerQpn;
-    /** Initial PSN of the harness's requests (the device's rq_psn): space A. A RESET and a new rq_psn change it. */
-    int psnBase;
-    /** Initial PSN of the device's requests (its sq_psn): space B. A RESET and a new sq_psn change it. */
-    int devicePsnBase;
     final Encapsulation toDevice;
     final int tver;
     final int pkey;
     final int pmtu;
     final int recvWindow;
-    ResponderModel model;
-    final List<Receive> receives = new ArrayList<>();
-    /** The attributes the QP was created with; given again on the first modification after a RESET. */
-    QpAttributes created = QpAttributes.empty();
-    /** True from a modification to RESET until the next modification, which re-supplies {@link #created}. */
-    boolean needsAttributes;
-    /** True from a modification to RESET until the QP is back in RTS: new rq_psn and sq_psn move the PSN spaces. */
-    boolean restarting;
-    /** The QP's spray attribute and its udp_sport attribute (null when the device chooses), for MR-MP-001/004. */
-    boolean spray;
-    Integer udpSport;
-    /** udp.sport of the first data packet since the last modification (spray off), for MR-MP-001. */
-    Integer dataPort;
-    /** udp.sport of the last (up to 16) data packets (spray on), for MR-MP-002 and MR-MP-004. */
-    final ArrayDeque<Integer> recentPorts = new ArrayDeque<>();
-
-    /** Next PSN the harness sends, relative to {@link #psnBase}. */
-    int nextPsn;
-    /** MSN the next message of the harness gets. */
-    int nextMsn;
-    /** RSN the next SEND or WRITE WITH IMMEDIATE of the harness gets. */
-    int nextRsn;
-    /** The message being sent packet by packet through raw sends. */
-    int currentMsn;
-    int currentRsn;
-    long currentOffset;
-    long nextWrId = 1;
     /** Whether the harness's end is a peer device (requester cases through the network) rather than the case. */
-    boolean peer;
+    final boolean peer;
     /** The protection domain of the peer's QP (peer connections). */
-    int peerPd;
+    final int peerPd;
+
+    /** Initial PSN of the harness's requests (the device's rq_psn): space A. A RESET and a new rq_psn change it. */
+    private int psnBase;
+    /** Initial PSN of the device's requests (its sq_psn): space B. A RESET and a new sq_psn change it. */
+    private int devicePsnBase;
+    private final HarnessNumbering numbering = new HarnessNumbering();
+    private final SourcePorts ports = new SourcePorts();
+    private ResponderModel model;
+    private final List<Receive> receives = new ArrayList<>();
+    private final List<Receive> receivesView = Collections.unmodifiableList(receives);
+    private long nextReceiveWrId = 1;
+    /** The attributes the QP was created with; given again on the first modification after a RESET. */
+    private QpAttributes created = QpAttributes.empty();
+    /** True from a modification to RESET until the next modification, which re-supplies {@link #created}. */
+    private boolean needsAttributes;
+    /** True from a modification to RESET until the QP is back in RTS: new rq_psn and sq_psn move the PSN spaces. */
+    private boolean restarting;
     /** The work requests posted on the device's send queue, as the wire must show them (requester cases). */
-    SendQueueModel sendQueue;
+    private SendQueueModel sendQueue;
     /** Checks every request the device sends on this connection; null until the first post_send. */
-    RequesterChecker requester;
-    long nextSendWrId = 1;
+    private RequesterChecker requester;
+    private long nextSendWrId = 1;
 
     Connection(final String name, final int pd, final int deviceQpn, final int peerQpn, final int psnBase,
                final int devicePsnBase, final Encapsulation toDevice, final int tver, final int pkey, final int pmtu,
                final int recvWindow) {
+        this(name, pd, deviceQpn, peerQpn, psnBase, devicePsnBase, toDevice, tver, pkey, pmtu, recvWindow, false, 0);
+    }
+
+    Connection(final String name, final int pd, final int deviceQpn, final int peerQpn, final int psnBase,
+               final int devicePsnBase, final Encapsulation toDevice, final int tver, final int pkey, final int pmtu,
+               final int recvWindow, final boolean peer, final int peerPd) {
         this.name = name;
         this.pd = pd;
         this.deviceQpn = deviceQpn;
@@ -80,7 +77,58 @@ final class Connection {
         this.pkey = pkey;
         this.pmtu = pmtu;
         this.recvWindow = recvWindow;
+        this.peer = peer;
+        this.peerPd = peerPd;
         this.model = new ResponderModel(recvWindow);
+    }
+
+    // ---------------------------------------------------------------- the device's QP
+
+    /** Records the attributes the device's QP was created with (spray, udp_sport and those a RESET needs again). */
+    void createdWith(final QpAttributes attributes) {
+        created = attributes;
+        ports.configure(attributes);
+    }
+
+    /** The attributes the QP was created with. */
+    QpAttributes created() {
+        return created;
+    }
+
+    /**
+     * The attributes a modification to {@code target} starts from: the creation attributes on the first modification
+     * after a RESET (the case's own attributes go on top), else none.
+     */
+    QpAttributes baseAttributesFor(final QpState target) {
+        return needsAttributes && target != QpState.RESET ? created : QpAttributes.empty();
+    }
+
+    /**
+     * The device accepted a modification of its QP to {@code target} with {@code attributes}. A RESET starts the
+     * harness's end afresh (MR-QP-010); until the QP is back in RTS, a new rq_psn or sq_psn moves the PSN spaces. The
+     * source ports seen so far are forgotten, and a new spray or udp_sport attribute takes effect.
+     *
+     * @return whether the PSN spaces could move (the QP was restarting after a RESET)
+     */
+    boolean modified(final QpState target, final QpAttributes attributes) {
+        ports.forget();
+        if (target == QpState.RESET) {
+            restart();
+            return false;
+        }
+        needsAttributes = false;
+        final boolean moved = restarting;
+        if (restarting) {
+            if (attributes.has(QpAttribute.RQ_PSN)) {
+                psnBase = attributes.getInt(QpAttribute.RQ_PSN, psnBase) & Psn.MASK;
+            }
+            if (attributes.has(QpAttribute.SQ_PSN)) {
+                devicePsnBase = attributes.getInt(QpAttribute.SQ_PSN, devicePsnBase) & Psn.MASK;
+            }
+            restarting = target != QpState.RTS;
+        }
+        ports.configure(attributes);
+        return moved;
     }
 
     /**
@@ -88,27 +136,83 @@ final class Connection {
      * message has PSN 0 (relative), MSN 0 and RSN 0, no receive WQE is posted, and the model holds nothing.
      */
     void restart() {
-        nextPsn = 0;
-        nextMsn = 0;
-        nextRsn = 0;
-        currentMsn = 0;
-        currentRsn = 0;
-        currentOffset = 0;
+        numbering.restart();
         receives.clear();
         model = new ResponderModel(recvWindow);
         needsAttributes = true;
         restarting = true;
-        forgetPorts();
+        ports.forget();
     }
 
-    /** Forgets the source ports seen so far (the QP was modified). */
-    void forgetPorts() {
-        dataPort = null;
-        recentPorts.clear();
+    // ---------------------------------------------------------------- PSN spaces
+
+    /** Initial PSN of the harness's requests (the device's rq_psn): space A. */
+    int psnBase() {
+        return psnBase;
+    }
+
+    /** Initial PSN of the device's requests (its sq_psn): space B. */
+    int devicePsnBase() {
+        return devicePsnBase;
     }
 
     /** Absolute PSN of a relative one in space A. */
     int absolute(final long relative) {
         return Psn.add(psnBase, (int) relative);
+    }
+
+    // ---------------------------------------------------------------- the harness's end
+
+    /** The PSN, MSN and RSN the harness's next requests get. */
+    HarnessNumbering numbering() {
+        return numbering;
+    }
+
+    /** The udp.sport values of the device's data packets, against the QP's spray and udp_sport attributes. */
+    SourcePorts ports() {
+        return ports;
+    }
+
+    /** What a conforming responder holds after the harness's requests (replaced on a RESET). */
+    ResponderModel model() {
+        return model;
+    }
+
+    /** The receive WQEs posted on the device's QP since the last RESET, in order (read-only). */
+    List<Receive> receives() {
+        return receivesView;
+    }
+
+    /** The work request ID of the next receive WQE posted on either end. */
+    long takeReceiveWrId() {
+        return nextReceiveWrId++;
+    }
+
+    /** A receive WQE was posted on the device's QP. */
+    void posted(final Receive receive) {
+        receives.add(receive);
+    }
+
+    // ---------------------------------------------------------------- the device as requester
+
+    /** Checks every request the device sends on this connection; null until the first post_send. */
+    RequesterChecker requester() {
+        return requester;
+    }
+
+    /** The work requests posted on the device's send queue; null until the first post_send. */
+    SendQueueModel sendQueue() {
+        return sendQueue;
+    }
+
+    /** The device becomes a requester on this connection: its send queue and the checker of what it sends. */
+    void startRequester(final SendQueueModel queue, final RequesterChecker checker) {
+        sendQueue = queue;
+        requester = checker;
+    }
+
+    /** The work request ID of the next send WQE the case does not number itself. */
+    long takeSendWrId() {
+        return nextSendWrId++;
     }
 }

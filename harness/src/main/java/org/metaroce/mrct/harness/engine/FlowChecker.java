@@ -94,8 +94,8 @@ final class FlowChecker {
             return failure("MR-ORD-002", "frame #" + evidence + " rejects a valid request: " + syndrome.name(),
                 evidence, new FieldDiff("aeth.syndrome", "ACK (0x1f)", syndrome.name()));
         }
-        final ResponderModel model = connection.model;
-        final int base = Psn.diff(f.sacketh().basePsn(), connection.psnBase);
+        final ResponderModel model = connection.model();
+        final int base = Psn.diff(f.sacketh().basePsn(), connection.psnBase());
         if (base < highestBase) {
             return failure("MR-ACK-010", "the cumulative ACK moved back to " + base + " after " + highestBase,
                 evidence, new FieldDiff("sacketh.base", "at least " + highestBase, Integer.toString(base)));
@@ -129,7 +129,7 @@ final class FlowChecker {
             return failure("MR-CC-003", cnpDeadlines.size() + " CNP(s) owed to CE-marked packets did not come within "
                 + "cnp_delay_max_ns " + cnpDelay, -1, new FieldDiff("cnp", "one per idle scope", "none"));
         }
-        final ResponderModel model = connection.model;
+        final ResponderModel model = connection.model();
         if (!lastHadAckReq) {
             return null;
         }

@@ -40,7 +40,7 @@ final class FrameCheck {
         if (connection == null || opcode == Opcode.CNP) {
             return null;
         }
-        return opcode.kind().isRequest() ? connection.devicePsnBase : connection.psnBase;
+        return opcode.kind().isRequest() ? connection.devicePsnBase() : connection.psnBase();
     }
 
     /** Mismatches between {@code frame} (from the device) and {@code template}; empty when it matches. */

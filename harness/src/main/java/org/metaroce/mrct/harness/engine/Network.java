@@ -264,7 +264,7 @@ final class Network {
         if (c == null) {
             return;
         }
-        final int psn = f.opcode() == Opcode.CNP ? 0 : Psn.distance(c.devicePsnBase, f.bth().psn());
+        final int psn = f.opcode() == Opcode.CNP ? 0 : Psn.distance(c.devicePsnBase(), f.bth().psn());
         for (final Rule rule : dropToDevice) {
             if (rule.takes(c, psn, 1, f.opcode(), frame.timestampNanos(), false)) {
                 droppedToDevice++;

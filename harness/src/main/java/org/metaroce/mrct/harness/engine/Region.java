@@ -13,7 +13,6 @@ final class Region {
     final byte[] model;
     /** Content right after setup, for "untouched" expectations. */
     final byte[] initial;
-    boolean invalidated;
     /** Whether the region lives on the harness's peer (requester cases) rather than on the device. */
     final boolean onPeer;
 

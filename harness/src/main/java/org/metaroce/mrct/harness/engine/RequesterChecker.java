@@ -114,7 +114,7 @@ final class RequesterChecker {
     }
 
     private int relative(final int absolute) {
-        return Psn.distance(connection.devicePsnBase, absolute);
+        return Psn.distance(connection.devicePsnBase(), absolute);
     }
 
     private boolean delivered(final int psn) {

@@ -51,7 +51,7 @@ final class RequesterSteps {
     }
 
     private long parameter(final Connection c, final String name, final long fallback) {
-        final Long attribute = c.created.asMap().entrySet().stream()
+        final Long attribute = c.created().asMap().entrySet().stream()
             .filter(e -> e.getKey().label().equals(name)).map(e -> e.getValue() instanceof Number n ? n.longValue()
                 : null).filter(java.util.Objects::nonNull).findFirst().orElse(null);
         return attribute != null ? attribute : values.getOrDefault(name, fallback);
@@ -59,17 +59,17 @@ final class RequesterSteps {
 
     /** The connection's checker, created with the QP's requester parameters on first use. */
     RequesterChecker checker(final Connection c) {
-        if (c.requester == null) {
-            c.sendQueue = new SendQueueModel(c.pmtu, c.tver == 0);
-            c.requester = new RequesterChecker(c, c.sendQueue, new RequesterChecker.Parameters(c.pmtu,
+        if (c.requester() == null) {
+            final SendQueueModel queue = new SendQueueModel(c.pmtu, c.tver == 0);
+            c.startRequester(queue, new RequesterChecker(c, queue, new RequesterChecker.Parameters(c.pmtu,
                 (int) parameter(c, "send_window", 128), (int) parameter(c, "ack_req_interval", 64),
                 (int) parameter(c, "reorder_threshold", 16), parameter(c, "reorder_time_ns", 25_000),
                 parameter(c, "rto_low_ns", 100_000), parameter(c, "rto_high_ns", 320_000),
                 (int) parameter(c, "n_low", 3), (int) parameter(c, "retry_cnt", 7),
                 (int) parameter(c, "max_rd_atomic", 16), c.tver == 0,
-                toleranceNs), start);
+                toleranceNs), start));
         }
-        return c.requester;
+        return c.requester();
     }
 
     /** A {@code post_send} step: {@code count} WQEs posted on the device's QP. */
@@ -92,7 +92,7 @@ final class RequesterSteps {
                 : p.immediate() == null ? 0 : (int) eval(p.immediate());
             final long swapAdd = p.swapAdd() == null ? 0 : eval(p.swapAdd());
             final long compare = p.compare() == null ? 0 : eval(p.compare());
-            final long wrId = p.wrId() != null ? eval(p.wrId()) + k : c.nextSendWrId++;
+            final long wrId = p.wrId() != null ? eval(p.wrId()) + k : c.takeSendWrId();
             byte[] payload = null;
             if (local != null && (op == WorkOpcode.SEND || op == WorkOpcode.SEND_WITH_IMM
                 || op == WorkOpcode.SEND_WITH_INV || op == WorkOpcode.RDMA_WRITE
@@ -112,7 +112,7 @@ final class RequesterSteps {
                 local.place(localVa, Arrays.copyOfRange(remote.model, (int) remoteOffset,
                     (int) Math.min(remote.model.length, remoteOffset + length)));
             }
-            c.sendQueue.post(new SendQueueModel.Work(c.sendQueue.works().size(), op, length, payload, remoteVa, rkey,
+            c.sendQueue().post(new SendQueueModel.Work(c.sendQueue().works().size(), op, length, payload, remoteVa, rkey,
                 immediate, swapAdd, compare, p.fence() && k == 0, wrId, p.signaled()));
             control.postSend(c.deviceQpn, new SendWqe(wrId, op, localVa, length, local == null ? 0 : local.mr.lkey(),
                 remoteVa, rkey, immediate, op == WorkOpcode.COMPARE_SWAP ? compare : swapAdd, swapAdd, p.signaled(),
@@ -300,7 +300,7 @@ final class RequesterSteps {
 
     /** A ratio parameter (dcqcn_g, dcqcn_alpha_init): the QP's attribute when the case set one, else the profile's. */
     private double ratio(final Connection c, final String name, final double fallback) {
-        final Object attribute = c.created.asMap().entrySet().stream().filter(e -> e.getKey().label().equals(name))
+        final Object attribute = c.created().asMap().entrySet().stream().filter(e -> e.getKey().label().equals(name))
             .map(Map.Entry::getValue).findFirst().orElse(null);
         if (attribute instanceof Number n) {
             return n.doubleValue();
@@ -385,7 +385,7 @@ final class RequesterSteps {
             }
             // the window still open at the end of the interval: a QP with PSNs not yet sent whose 17th packet has
             // not come by then has a window rate of at most its last 16 packets' bits over the time since the first
-            if (checker.firstTransmissions() < c.sendQueue.nextPsn()) {
+            if (checker.firstTransmissions() < c.sendQueue().nextPsn()) {
                 final double[] open = openWindow(sent, to);
                 if (open != null && sent.get((int) open[2]).time() >= from) {
                     final long t0 = sent.get((int) open[2]).time();
@@ -453,22 +453,22 @@ final class RequesterSteps {
                                        final long now) {
         final Map<String, List<double[]>> out = new LinkedHashMap<>();
         for (final Connection c : connections.values()) {
-            if (c.requester == null || c.requester.sent().size() < 17) {
+            if (c.requester() == null || c.requester().sent().size() < 17) {
                 continue;
             }
             final List<double[]> rates = new ArrayList<>();
-            for (final double[] w : windowRates(c.requester.sent())) {
+            for (final double[] w : windowRates(c.requester().sent())) {
                 rates.add(new double[] {(w[0] - start) / 1000.0, w[1]});
             }
             out.put(c.name + ".rate_mbps", rates);
-            if (!c.requester.cnps().isEmpty()) {
+            if (!c.requester().cnps().isEmpty()) {
                 final List<double[]> model = new ArrayList<>();
                 for (final DcqcnModel.Point point : model(c, now).points()) {
                     model.add(new double[] {(point.time() - start) / 1000.0, point.rc()});
                 }
                 out.put(c.name + ".model_rc_mbps", model);
                 final List<double[]> cnps = new ArrayList<>();
-                for (final long t : c.requester.cnps()) {
+                for (final long t : c.requester().cnps()) {
                     cnps.add(new double[] {(t - start) / 1000.0, 0});
                 }
                 out.put(c.name + ".cnp", cnps);

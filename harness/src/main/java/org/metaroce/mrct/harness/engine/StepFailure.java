@@ -15,6 +15,8 @@ final class StepFailure extends RuntimeException {
     final boolean inconclusive;
     /** The rule broken, when it is not the case's own first rule (a transmit rule, say); else null. */
     String rule;
+    /** For an expected frame that did not arrive: its template (the first still open), for blame; else null. */
+    transient org.metaroce.mrct.harness.cases.FrameTemplate missingTemplate;
 
     StepFailure(final String message, final int frame, final List<FieldDiff> diffs, final String expectedFrame,
                 final String actualFrame) {
@@ -35,6 +37,7 @@ final class StepFailure extends RuntimeException {
     StepFailure at(final int index, final String actual) {
         final StepFailure copy = new StepFailure(getMessage(), index, diffs, expectedFrame, actual, inconclusive);
         copy.rule = rule;
+        copy.missingTemplate = missingTemplate;
         return copy;
     }
 

@@ -64,14 +64,14 @@ final class Traffic {
         final Position position = opcode.position();
         final boolean starts = position.isFirst() || position == Position.NONE;
         final boolean ends = position.isLast() || position == Position.NONE;
-        final int msn = spec.msn() != null ? (int) spec.msn().eval(names) : starts ? c.nextMsn : c.currentMsn;
+        final int msn = spec.msn() != null ? (int) spec.msn().eval(names) : c.numbering().msn(starts);
         final boolean consumesWqe = opcode.kind() == OpKind.SEND
             || opcode == Opcode.RDMA_WRITE_LAST_WITH_IMMEDIATE || opcode == Opcode.RDMA_WRITE_ONLY_WITH_IMMEDIATE;
         final int rsn = spec.rsn() != null ? (int) spec.rsn().eval(names)
             : opcode.kind() == OpKind.SEND || opcode.kind() == OpKind.RDMA_WRITE
-                ? (starts ? c.nextRsn : c.currentRsn) : 0;
+                ? c.numbering().rsn(starts) : 0;
         final long messageOffset = spec.messageOffset() != null ? spec.messageOffset().eval(names)
-            : starts ? 0 : c.currentOffset;
+            : c.numbering().messageOffset(starts);
         final PayloadSpec payloadSpec = spec.payload();
         final int payloadLength = payloadSpec == null || payloadSpec.length() == null ? 0
             : (int) payloadSpec.length().eval(names);
@@ -84,7 +84,7 @@ final class Traffic {
         final long regionOffset = spec.regionOffset() == null ? 0 : spec.regionOffset().eval(names);
         final long dmaLength = spec.dmaLength() != null ? spec.dmaLength().eval(names) : payloadLength;
         final int span = opcode == Opcode.RDMA_READ_REQUEST ? readSpan(dmaLength, messageOffset, c.pmtu) : 1;
-        final int psn = spec.psn() != null ? (int) spec.psn().eval(names) : c.nextPsn;
+        final int psn = spec.psn() != null ? (int) spec.psn().eval(names) : c.numbering().nextPsn();
         // the harness answering the device's requests (requester cases): responses count in the device's space
         final boolean response = opcode.kind() == OpKind.ACKNOWLEDGE || opcode.kind() == OpKind.RDMA_READ_RESPONSE
             || opcode.kind() == OpKind.ATOMIC_ACKNOWLEDGE || opcode == Opcode.CNP;
@@ -160,20 +160,8 @@ final class Traffic {
         }
 
         // requester state
-        if (starts) {
-            c.currentMsn = msn;
-            c.currentRsn = rsn;
-        }
-        if (ends && opcode.kind().isRequest()) {
-            c.nextMsn = Math.max(c.nextMsn, msn + 1);
-            if (consumesWqe) {
-                c.nextRsn = Math.max(c.nextRsn, rsn + 1);
-            }
-        }
-        c.currentOffset = messageOffset + payloadLength;
-        if (psn + span - c.nextPsn > 0 && opcode.kind().isRequest()) {
-            c.nextPsn = psn + span;
-        }
+        c.numbering().packetBuilt(starts, ends, opcode.kind().isRequest(), consumesWqe,
+            msn, rsn, messageOffset + payloadLength, psn, span);
         byte[] bytes = frame.build();
         final int ip = encapsulation(spec, c, names).linkLength();
         if (spec.ipOptions() != null) {
@@ -246,7 +234,7 @@ final class Traffic {
 
     /** The absolute PSN of a relative one: responses count from the device's sq_psn, requests from its rq_psn. */
     private static int absolute(final Connection c, final long relative, final boolean response) {
-        return response ? Psn.add(c.devicePsnBase, (int) relative) : c.absolute(relative);
+        return response ? Psn.add(c.devicePsnBase(), (int) relative) : c.absolute(relative);
     }
 
     private static int icrcOf(final byte[] bytes) {
@@ -331,20 +319,19 @@ final class Traffic {
         final int pmtu = spec.pmtu() != null ? (int) spec.pmtu().eval(names) : c.pmtu;
         final Region region = spec.region() == null ? null : regions.get(spec.region());
         final long regionOffset = spec.regionOffset() == null ? 0 : spec.regionOffset().eval(names);
-        final int msn = c.nextMsn++;
+        final int msn = c.numbering().takeMsn();
         final boolean consumesWqe = op.isSend() || op == MessageOp.WRITE_IMM;
-        final int rsn = consumesWqe ? c.nextRsn++ : 0;
+        final int rsn = consumesWqe ? c.numbering().takeRsn() : 0;
         final boolean singlePacket = op == MessageOp.READ || op.isAtomic();
         final int packets = singlePacket ? 1 : (int) Math.max(1, (length + pmtu - 1) / pmtu);
         final int span = op == MessageOp.READ ? (int) Math.max(1, (length + pmtu - 1) / pmtu) : packets;
-        final int firstPsn = c.nextPsn;
-        c.nextPsn += span;
+        final int firstPsn = c.numbering().takePsns(span);
         final Pattern pattern = spec.payload() != null && spec.payload().pattern() != null ? spec.payload().pattern()
             : defaultPattern(c, msn);
         final Integer immediate = spec.immediate() != null ? (int) spec.immediate().eval(names) : null;
         final Region invalidated = spec.invalidate() == null ? null : regions.get(spec.invalidate());
         final int rkey = spec.rkey() != null ? (int) spec.rkey().eval(names) : region != null ? region.mr.rkey() : 0;
-        c.model.message(new ResponderModel.Message(msn, op, firstPsn, span, length, immediate,
+        c.model().message(new ResponderModel.Message(msn, op, firstPsn, span, length, immediate,
             invalidated == null ? null : invalidated.mr.rkey()));
         final Prepared prepared = new Prepared(op, packets, span, firstPsn, rsn, length, region, regionOffset, pmtu);
         for (int index = 0; index < packets; index++) {
@@ -428,16 +415,16 @@ final class Traffic {
                                 final boolean last, final Region region, final long regionOffset,
                                 final long messageOffset, final byte[] payload) {
         final boolean usesWqe = op.isSend() || op == MessageOp.WRITE_IMM && last;
-        if (usesWqe && rsn >= c.receives.size()) {
+        if (usesWqe && rsn >= c.receives().size()) {
             return; // no receive WQE: a conforming responder sends an RNR NAK and records nothing (check V12)
         }
-        if (!c.model.deliver(psn, op == MessageOp.READ ? span : 1)) {
+        if (!c.model().deliver(psn, op == MessageOp.READ ? span : 1)) {
             return;
         }
         if (op.isWrite() && region != null) {
             region.place(region.mr.va() + regionOffset, payload);
         } else if (op.isSend()) {
-            final Connection.Receive receive = c.receives.get(rsn);
+            final Connection.Receive receive = c.receives().get(rsn);
             if (messageOffset + payload.length <= receive.length()) {
                 receive.region().place(receive.va() + messageOffset, payload);
             }

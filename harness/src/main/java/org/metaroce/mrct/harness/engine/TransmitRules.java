@@ -97,7 +97,7 @@ final class TransmitRules {
             if (f.aeth().syndromeValue() == AethSyndrome.NAK_PSN_SEQUENCE_ERROR.value()) {
                 return diff("MR-ACK-013", "aeth.syndrome", "not 0x60 on a TVer 1 QP", "0x60");
             }
-            final int base = relative(f.sacketh().basePsn(), connection.psnBase);
+            final int base = relative(f.sacketh().basePsn(), connection.psnBase());
             final Integer highest = highestBase.get(connection);
             if (highest != null && base < highest) {
                 return diff("MR-ACK-010", "sacketh.base", "at least " + highest + " (the highest reported so far)",
@@ -109,9 +109,9 @@ final class TransmitRules {
                     String.format("0x%016X", f.sacketh().bitmap()));
             }
             if (f.aeth().syndrome().type() == AethSyndrome.Type.ACK
-                && relative(f.bth().psn() + 1, connection.psnBase) != base) {
+                && relative(f.bth().psn() + 1, connection.psnBase()) != base) {
                 return diff("MR-ACK-001", "bth.psn", "sacketh.base - 1 = " + (base - 1),
-                    Integer.toString(relative(f.bth().psn(), connection.psnBase)));
+                    Integer.toString(relative(f.bth().psn(), connection.psnBase())));
             }
         }
         if (data && connection != null) {
@@ -127,24 +127,20 @@ final class TransmitRules {
      */
     private static Violation sourcePort(final DecodedFrame f, final Opcode opcode, final Connection connection) {
         final int port = f.udp().sourcePort();
-        if (!connection.spray) {
-            if (connection.udpSport != null && port != connection.udpSport) {
-                return diff("MR-MP-001", "udp.sport", "0x" + Integer.toHexString(connection.udpSport)
+        final SourcePorts ports = connection.ports();
+        if (!ports.spray()) {
+            if (ports.fixed() != null && port != ports.fixed()) {
+                return diff("MR-MP-001", "udp.sport", "0x" + Integer.toHexString(ports.fixed())
                     + " (the udp_sport attribute)", "0x" + Integer.toHexString(port));
             }
-            if (connection.dataPort == null) {
-                connection.dataPort = port;
-            } else if (port != connection.dataPort) {
-                return diff("MR-MP-001", "udp.sport", "0x" + Integer.toHexString(connection.dataPort)
+            final int first = ports.firstDataPort(port);
+            if (port != first) {
+                return diff("MR-MP-001", "udp.sport", "0x" + Integer.toHexString(first)
                     + " (the port of the QP's earlier data packets; spray is off)", "0x" + Integer.toHexString(port));
             }
             return null;
         }
-        connection.recentPorts.addLast(port);
-        if (connection.recentPorts.size() > 16) {
-            connection.recentPorts.removeFirst();
-        }
-        if (connection.recentPorts.size() == 16 && connection.recentPorts.stream().distinct().count() == 1) {
+        if (ports.sprayedOnOnePort(port)) {
             return diff(opcode.kind().isRequest() ? "MR-MP-002" : "MR-MP-004", "udp.sport",
                 "at least 2 values in 16 consecutive data packets (spray is on)",
                 "0x" + Integer.toHexString(port) + " in all 16");

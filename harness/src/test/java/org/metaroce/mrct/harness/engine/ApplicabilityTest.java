@@ -47,4 +47,14 @@ class ApplicabilityTest {
     void ceMarksNeedEcnWrite() {
         assertThat(Applicability.needed(parse("", ", ecn: 3"))).contains(Capability.ECN_WRITE);
     }
+
+    @Test
+    void stepsInsideARepeatImplyTheirCapabilitiesToo() {
+        final List<YamlProblem> problems = new ArrayList<>();
+        final CaseDef def = loader.parse("wire/x.yaml", "WIRE", HEAD.formatted("") + "  - repeat:\n      var: k\n"
+            + "      from: 0\n      to: 1\n      steps:\n        - expect_memory: {mr: m, offset: 0, length: 8, "
+            + "equals: {seq: 1}}\n        - advance: 1000\n", problems);
+        assertThat(problems).isEmpty();
+        assertThat(Applicability.needed(def)).containsExactly(Capability.MEMORY_READBACK);
+    }
 }

@@ -121,8 +121,8 @@ class DcqcnModelTest {
     void theQpsOwnRatioAttributesWinOverTheDeclaredParameters() {
         final Connection c = new Connection("q", 1, 0x123, 0x456, 0, 0,
             org.metaroce.mrct.wire.Encapsulation.ipv4("198.51.100.1", "198.51.100.2"), 1, 0xFFFF, 1024, 128);
-        c.created = org.metaroce.mrct.spi.QpAttributes.empty()
-            .with(org.metaroce.mrct.spi.QpAttribute.DCQCN_ALPHA_INIT, 0L);
+        c.createdWith(org.metaroce.mrct.spi.QpAttributes.empty()
+            .with(org.metaroce.mrct.spi.QpAttribute.DCQCN_ALPHA_INIT, 0L));
         final RequesterSteps steps = new RequesterSteps(null, new java.util.HashMap<>(), n -> null, 0, 0,
             java.util.Map.of("dcqcn_alpha_init", 1.0, "dcqcn_g", 0.5));
         final DcqcnModel model = steps.model(c, 0);

@@ -16,17 +16,17 @@ class EnumerationIndicesTest {
 
     @Test
     void theDefaultsAreTheFirstWords() {
-        assertThat(CaseRun.enumerationIndices(profile(Map.of()), Specification.bundled()))
+        assertThat(CaseSetup.enumerationIndices(profile(Map.of()), Specification.bundled()))
             .containsEntry("cnp_scope", 0L).containsEntry("atomic_memory_order", 0L);
     }
 
     @Test
     void declaredWordsGiveTheirIndex() {
-        final Map<String, Long> names = CaseRun.enumerationIndices(profile(Map.of("cnp_scope", "per-port",
+        final Map<String, Long> names = CaseSetup.enumerationIndices(profile(Map.of("cnp_scope", "per-port",
             "atomic_memory_order", "big-endian")), Specification.bundled());
         assertThat(names).containsEntry("cnp_scope", 2L).containsEntry("atomic_memory_order", 1L)
             .doesNotContainKey("recv_window");
-        assertThat(CaseRun.enumerationIndices(profile(Map.of("cnp_scope", "Per-Destination")),
+        assertThat(CaseSetup.enumerationIndices(profile(Map.of("cnp_scope", "Per-Destination")),
             Specification.bundled())).containsEntry("cnp_scope", 1L);
     }
 }

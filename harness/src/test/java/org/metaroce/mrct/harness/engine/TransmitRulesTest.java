@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import org.junit.jupiter.api.Test;
+import org.metaroce.mrct.spi.QpAttribute;
+import org.metaroce.mrct.spi.QpAttributes;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.Encapsulation;
 import org.metaroce.mrct.wire.FrameBuilder;
@@ -51,14 +53,14 @@ class TransmitRulesTest {
         final TransmitRules.Violation v = check(response(DEVICE_MAC, 0xC002), c);
         assertThat(v).isNotNull();
         assertThat(v.rule()).isEqualTo("MR-MP-001");
-        c.forgetPorts();
+        c.ports().forget();
         assertThat(check(response(DEVICE_MAC, 0xC002), c)).as("a new port after a modification").isNull();
     }
 
     @Test
     void withoutSprayTheUdpSportAttributeIsThePort() {
         final Connection c = connection();
-        c.udpSport = 0xD00D;
+        c.createdWith(QpAttributes.empty().with(QpAttribute.UDP_SPORT, 0xD00D));
         assertThat(check(response(DEVICE_MAC, 0xD00D), c)).isNull();
         assertThat(check(response(DEVICE_MAC, 0xD00E), c).rule()).isEqualTo("MR-MP-001");
     }
@@ -66,7 +68,7 @@ class TransmitRulesTest {
     @Test
     void withSprayAnySixteenDataPacketsUseTwoPorts() {
         final Connection c = connection();
-        c.spray = true;
+        c.createdWith(QpAttributes.empty().with(QpAttribute.SPRAY, true));
         for (int i = 0; i < 15; i++) {
             assertThat(check(response(DEVICE_MAC, 0xC000 + i % 2), c)).isNull();
         }

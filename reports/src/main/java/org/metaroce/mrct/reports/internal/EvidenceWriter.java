@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Instant;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +15,7 @@ import org.metaroce.mrct.harness.result.ControlRecord;
 import org.metaroce.mrct.harness.result.EvidenceComment;
 import org.metaroce.mrct.harness.result.Direction;
 import org.metaroce.mrct.harness.result.FrameRecord;
+import org.metaroce.mrct.harness.result.MemoryDigest;
 import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.spi.Endpoints;
 import org.metaroce.mrct.wire.capture.CaptureReader;
@@ -42,6 +45,13 @@ public final class EvidenceWriter implements ReportWriter {
     public static final int CONTROL = 2;
     /** LINKTYPE_USER0. */
     public static final int LINKTYPE_CONTROL = 147;
+    /**
+     * Interface of the bytes of large {@code readMemory} answers (link type USER1, 148): they follow their control
+     * record, which holds their digest ({@link MemoryDigest}), in packets of at most {@link MemoryDigest#PART_BYTES}.
+     */
+    public static final int MEMORY = 3;
+    /** LINKTYPE_USER1. */
+    public static final int LINKTYPE_MEMORY = 148;
     private static final long CASE_GAP_NANOS = 1_000;
 
     private final Path file;
@@ -94,6 +104,7 @@ public final class EvidenceWriter implements ReportWriter {
             writer.addInterface(CaptureReader.LINKTYPE_ETHERNET, "to-dut", 9);
             writer.addInterface(CaptureReader.LINKTYPE_ETHERNET, "from-dut", 9);
             writer.addInterface(LINKTYPE_CONTROL, "control", 9);
+            writer.addInterface(LINKTYPE_MEMORY, "memory", 9);
         }
         for (final CaseResult result : pending) {
             append(result);
@@ -141,14 +152,70 @@ public final class EvidenceWriter implements ReportWriter {
             fields.put("index", Integer.toString(record.index()));
             fields.put("verdict", result.verdict() == null ? "" : result.verdict().name());
             fields.put("note", record.op());
+            final ObjectNode node = JsonModel.control(record);
+            final byte[] memory = digestMemory(node);
             buffer.reset();
-            JsonText.write(generator, JsonModel.control(record));
+            JsonText.write(generator, node);
             generator.flush();
-            final byte[] json = buffer.toByteArray();
-            writer.write(CONTROL, ts, ByteBuffer.wrap(json), 0, json.length, EvidenceComment.format(fields));
+            writeParts(CONTROL, ts, buffer.toByteArray(), fields);
+            if (memory != null) {
+                fields.put("dir", "memory");
+                writeParts(MEMORY, ts, memory, fields);
+            }
         }
         caseBase = end + CASE_GAP_NANOS;
         last = Math.max(last, caseBase);
+    }
+
+    /**
+     * Replaces the memory contents of a {@code writeMemory} or {@code readMemory} record larger than
+     * {@link MemoryDigest#INLINE_MAX_BYTES} by their digest; returns the bytes of a {@code readMemory} answer so
+     * digested, which a replay needs whole (they follow the record on interface {@link #MEMORY}), else null.
+     */
+    private static byte[] digestMemory(final ObjectNode node) {
+        final String op = node.path("op").asText();
+        if (op.equals("writeMemory") && node.path("args").path("data").isTextual()) {
+            final String hex = node.path("args").path("data").textValue();
+            if (MemoryDigest.digested(hex.length() / 2)) {
+                ((ObjectNode) node.get("args")).set("data", JsonModel.value(MemoryDigest.of(HexFormat.of()
+                    .parseHex(hex))));
+            }
+        } else if (op.equals("readMemory") && node.path("result").isTextual()) {
+            final String hex = node.path("result").textValue();
+            if (MemoryDigest.digested(hex.length() / 2)) {
+                final byte[] bytes = HexFormat.of().parseHex(hex);
+                final ObjectNode digest = (ObjectNode) JsonModel.value(MemoryDigest.of(bytes));
+                digest.put("parts", parts(bytes.length));
+                node.set("result", digest);
+                return bytes;
+            }
+        }
+        return null;
+    }
+
+    private static int parts(final int length) {
+        return Math.max(1, (length + MemoryDigest.PART_BYTES - 1) / MemoryDigest.PART_BYTES);
+    }
+
+    /**
+     * Writes {@code bytes} as one packet of interface {@code iface}, or, when longer than
+     * {@link MemoryDigest#PART_BYTES}, as consecutive packets of at most that many bytes whose comments add
+     * {@code part=<k>/<n>} (from 1): no block comes near the 256 KiB Wireshark reads in one packet.
+     */
+    private void writeParts(final int iface, final long ts, final byte[] bytes, final Map<String, String> fields)
+            throws IOException {
+        final int n = parts(bytes.length);
+        if (n == 1 && iface == CONTROL) {
+            writer.write(iface, ts, ByteBuffer.wrap(bytes), 0, bytes.length, EvidenceComment.format(fields));
+            return;
+        }
+        for (int k = 0; k < n; k++) {
+            final int from = k * MemoryDigest.PART_BYTES;
+            final int length = Math.min(MemoryDigest.PART_BYTES, bytes.length - from);
+            fields.put("part", (k + 1) + "/" + n);
+            writer.write(iface, ts, ByteBuffer.wrap(bytes), from, length, EvidenceComment.format(fields));
+        }
+        fields.remove("part");
     }
 
     private static String sectionComment(final RunInfo info) {

@@ -211,6 +211,9 @@ public final class JsonModel {
         node.put("expectedFrame", text(failure.expectedFrame()));
         node.put("actualFrame", text(failure.actualFrame()));
         node.put("message", text(failure.message()));
+        node.put("field", failure.field());
+        node.put("cause", failure.cause());
+        node.put("basis", failure.basis());
         return node;
     }
 

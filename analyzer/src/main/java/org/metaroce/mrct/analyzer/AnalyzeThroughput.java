@@ -1,0 +1,60 @@
+package org.metaroce.mrct.analyzer;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Path;
+import java.util.List;
+import org.metaroce.mrct.harness.result.RunListener;
+import org.metaroce.mrct.harness.result.Verdict;
+import org.metaroce.mrct.harness.spec.Specification;
+
+/**
+ * {@code java -cp mrct.jar org.metaroce.mrct.analyzer.AnalyzeThroughput FILE [PASSES]}: runs the whole analysis of
+ * {@code mrct analyze} over FILE PASSES times (default 3) in one JVM, without writing reports, and prints the rate of
+ * each pass (and the CPU time the analysing thread used, which other processes on the machine do not inflate), then
+ * one summary line {@code first_pass_fps=... best_fps=... best_cpu_fps=... frames=... checks=... failed=...} for
+ * {@code bench/analyze-compare.sh}. The first pass includes the JIT's warm-up (not the JVM's start); later passes show
+ * the steady state.
+ */
+public final class AnalyzeThroughput {
+    private AnalyzeThroughput() {
+    }
+
+    /** Entry point. */
+    public static void main(final String[] args) {
+        if (args.length < 1 || args.length > 2) {
+            System.err.println("usage: AnalyzeThroughput FILE [PASSES]");
+            System.exit(2);
+        }
+        final Path file = Path.of(args[0]);
+        final int passes = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        final Specification spec = Specification.bundled();
+        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        double first = 0;
+        double best = 0;
+        double bestCpu = 0;
+        Outcome outcome = null;
+        for (int pass = 1; pass <= passes; pass++) {
+            final long start = System.nanoTime();
+            final long cpu = threads.getCurrentThreadCpuTime();
+            outcome = new CaptureAnalyzer(spec, CaptureAnalyzer.Options.defaults())
+                .analyze(List.of(file), new RunListener() { });
+            final double seconds = (System.nanoTime() - start) / 1e9;
+            final double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpu) / 1e9;
+            final long frames = outcome.files().get(0).frames();
+            final double rate = frames / seconds;
+            first = pass == 1 ? rate : first;
+            best = Math.max(best, rate);
+            bestCpu = Math.max(bestCpu, frames / cpuSeconds);
+            System.out.printf("pass %d: %d frames in %.3f s (%.3f s of CPU): %.0f frames/s%n", pass, frames,
+                seconds, cpuSeconds, rate);
+        }
+        final int checks = outcome.checks().values().stream().mapToInt(Integer::intValue).sum();
+        System.out.printf("first_pass_fps=%.0f best_fps=%.0f best_cpu_fps=%.0f frames=%d checks=%d failed=%d%n",
+            first, best, bestCpu,
+            outcome.files().get(0).frames(), checks, outcome.checks().get(Verdict.FAIL));
+        if (outcome.unreadable()) {
+            System.exit(2);
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package org.metaroce.mrct.analyzer;
+
+/**
+ * What the analysis of one capture file gave.
+ *
+ * @param name            the capture as given
+ * @param frames          records read
+ * @param roceFrames      RoCE frames among them
+ * @param connections     connections found (mrct evidence: summed over its cases)
+ * @param cutFrames       frames cut short by the capture's snap length: their headers were judged, not their payload
+ *                        and ICRC
+ * @param otherLinkFrames frames of a link type that is neither Ethernet nor Linux cooked, and RoCEv1 frames: not
+ *                        analysed
+ * @param evidence        true for an mrct evidence file, analysed case by case
+ * @param elapsedNs       time spent reading and analysing
+ * @param problem         why the file could not be read to its end, as {@code byte N (record R): reason} (or
+ *                        {@code no such file}, ...); null when it was read whole
+ */
+public record FileOutcome(String name, long frames, long roceFrames, int connections, long cutFrames,
+                          long otherLinkFrames, boolean evidence, long elapsedNs, String problem) {
+}

@@ -1,0 +1,32 @@
+package org.metaroce.mrct.analyzer;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * {@code java -cp mrct.jar org.metaroce.mrct.analyzer.GenerateTraffic FILE [FRAMES] [clean|eventful] [SEED]}: writes a
+ * conforming MetaRoCE v1 conversation ({@link TrafficGenerator}) of about FRAMES frames (default 1,000,000) to a
+ * nanosecond pcap, for {@code bench/analyze-compare.sh} and for trying {@code mrct analyze}.
+ */
+public final class GenerateTraffic {
+    private GenerateTraffic() {
+    }
+
+    /** Entry point; prints one line with what it wrote. */
+    public static void main(final String[] args) throws IOException {
+        if (args.length < 1 || args.length > 4) {
+            System.err.println("usage: GenerateTraffic FILE [FRAMES] [clean|eventful] [SEED]");
+            System.exit(2);
+        }
+        final Path file = Path.of(args[0]);
+        final long frames = args.length > 1 ? Long.parseLong(args[1]) : 1_000_000;
+        final boolean eventful = args.length > 2 && "eventful".equals(args[2]);
+        final long seed = args.length > 3 ? Long.decode(args[3]) : 1;
+        final long start = System.nanoTime();
+        final long written = TrafficGenerator.write(file, eventful ? TrafficGenerator.Options.eventful(frames, seed)
+            : TrafficGenerator.Options.clean(frames, seed));
+        System.out.printf("wrote %d frames (%s, seed %d; %d bytes) to %s in %.1f s%n", written,
+            eventful ? "eventful" : "clean", seed, Files.size(file), file, (System.nanoTime() - start) / 1e9);
+    }
+}

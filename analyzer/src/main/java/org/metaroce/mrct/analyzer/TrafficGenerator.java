@@ -1,0 +1,234 @@
+package org.metaroce.mrct.analyzer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import org.metaroce.mrct.wire.Encapsulation;
+import org.metaroce.mrct.wire.FrameBuilder;
+import org.metaroce.mrct.wire.Opcode;
+import org.metaroce.mrct.wire.Psn;
+import org.metaroce.mrct.wire.capture.CaptureFormat;
+import org.metaroce.mrct.wire.capture.PcapWriter;
+
+/**
+ * Writes a conforming MetaRoCE v1 conversation, as a capture taken at the requester would show it: one QP sends RDMA
+ * WRITEs of 1 to 8 packets (PMTU 1024) to another, which acknowledges with SACKETH; optionally some request packets
+ * are lost in the network (the capture still holds them, as sent) and recovered by selective retransmission once 16
+ * later PSNs are acknowledged, some arrive CE-marked and are answered with paced CNPs, after which the requester
+ * halves its rate for a while, and the requester sprays its packets over four UDP source ports. Every random choice
+ * comes from the seed. It feeds {@code bench/analyze-compare.sh} and the tests of {@code mrct analyze}.
+ */
+public final class TrafficGenerator {
+    /** PMTU of the generated connection. */
+    public static final int PMTU = 1024;
+    /** QPN of the requester's QP. */
+    public static final int REQUESTER_QPN = 0x000011;
+    /** QPN of the responder's QP. */
+    public static final int RESPONDER_QPN = 0x000022;
+    private static final int THRESHOLD = 16;
+    private static final long GAP_NS = 100;
+    private static final long CNP_INTERVAL_NS = 50_000;
+    private static final long SLOW_NS = 200_000;
+
+    /**
+     * What to generate.
+     *
+     * @param frames  frames to write, about (the last message is finished)
+     * @param seed    seed of every random choice
+     * @param lossEvery one request packet in this many is lost and recovered (0: none)
+     * @param ceEvery   one request packet in this many arrives CE-marked (0: none)
+     * @param spray     spray the requests over four UDP source ports
+     */
+    public record Options(long frames, long seed, int lossEvery, int ceEvery, boolean spray) {
+        public Options {
+            if (frames < 1 || lossEvery < 0 || ceEvery < 0) {
+                throw new IllegalArgumentException("frames must be positive, lossEvery and ceEvery not negative");
+            }
+        }
+
+        /** Clean traffic: no loss, no CE, no spraying. */
+        public static Options clean(final long frames, final long seed) {
+            return new Options(frames, seed, 0, 0, false);
+        }
+
+        /** Losses (1 in 500), CE marks (1 in 300) and spraying. */
+        public static Options eventful(final long frames, final long seed) {
+            return new Options(frames, seed, 500, 300, true);
+        }
+    }
+
+    /** The generated frames go here. */
+    @FunctionalInterface
+    public interface Sink {
+        void frame(long tsNs, byte[] bytes) throws IOException;
+    }
+
+    private final Options options;
+    private final SplittableRandom random;
+    private final Encapsulation forward = Encapsulation.ipv4("10.0.0.1", "10.0.0.2");
+    private final Encapsulation backward = forward.reversed();
+    private final byte[] payload = new byte[PMTU];
+    private long clock = 1_700_000_000_000_000_000L;
+    private long written;
+    private int ipId;
+    private int responderIpId;
+
+    // requester
+    private int nextPsn;
+    private int msn;
+    private long firstTxSinceAckReq;
+    private long slowUntil;
+    // network and responder
+    private int ePsn;
+    private int responderMsn;
+    private final BitSet recorded = new BitSet();
+    private final ArrayDeque<int[]> lost = new ArrayDeque<>();
+    private final HashMap<Integer, FrameBuilder> sentFrames = new HashMap<>();
+    private final HashMap<Integer, Boolean> messageEnds = new HashMap<>();
+    private final HashMap<Integer, Boolean> ackReqs = new HashMap<>();
+    private long lastCnp = Long.MIN_VALUE / 2;
+
+    private TrafficGenerator(final Options options) {
+        this.options = Objects.requireNonNull(options);
+        this.random = new SplittableRandom(options.seed());
+        random.nextBytes(payload);
+        nextPsn = random.nextInt(Psn.MODULUS);
+        ePsn = nextPsn;
+    }
+
+    /** Writes the conversation to a nanosecond pcap file; returns the number of frames written. */
+    public static long write(final Path file, final Options options) throws IOException {
+        try (PcapWriter writer = PcapWriter.create(file,
+            PcapWriter.Options.defaults().withFormat(CaptureFormat.PCAP_NANO))) {
+            return generate(options, (ts, bytes) -> writer.write(ts, ByteBuffer.wrap(bytes), 0, bytes.length));
+        }
+    }
+
+    /** Hands the conversation's frames to {@code sink}, in order; returns how many. */
+    public static long generate(final Options options, final Sink sink) throws IOException {
+        final TrafficGenerator generator = new TrafficGenerator(options);
+        while (generator.written < options.frames()) {
+            generator.message(sink);
+        }
+        return generator.written;
+    }
+
+    private void message(final Sink sink) throws IOException {
+        final int packets = 1 + random.nextInt(8);
+        final long length = (long) (packets - 1) * PMTU + 1 + random.nextInt(PMTU);
+        final long va = 0x7f00_0000_0000L + (random.nextLong() & 0xFFFF_F000L);
+        final int rkey = 0x1234;
+        for (int k = 0; k < packets; k++) {
+            final Opcode opcode = packets == 1 ? Opcode.RDMA_WRITE_ONLY : k == 0 ? Opcode.RDMA_WRITE_FIRST
+                : k == packets - 1 ? Opcode.RDMA_WRITE_LAST : Opcode.RDMA_WRITE_MIDDLE;
+            final boolean last = k == packets - 1;
+            final int size = last ? (int) (length - (long) k * PMTU) : PMTU;
+            firstTxSinceAckReq++;
+            final boolean ackReq = last || firstTxSinceAckReq >= THRESHOLD;
+            if (ackReq) {
+                firstTxSinceAckReq = 0;
+            }
+            final int psn = nextPsn;
+            nextPsn = Psn.add(nextPsn, 1);
+            FrameBuilder request = FrameBuilder.of(forward.withUdpSourcePort(port(psn)), opcode)
+                .payload(Arrays.copyOf(payload, size)).psn(psn).destQp(RESPONDER_QPN).ackReq(ackReq)
+                .with("pleth.msn", msn).with("pleth.offset", (long) k * PMTU).with("reth.va", va)
+                .with("reth.rkey", rkey).with("reth.dmalen", length);
+            final boolean ce = options.ceEvery() > 0 && random.nextInt(options.ceEvery()) == 0;
+            sentFrames.put(psn, request);
+            messageEnds.put(psn, last);
+            ackReqs.put(psn, ackReq);
+            emit(sink, clock, request.with("ip.id", ++ipId & 0xFFFF).ecn(ce ? 3 : 2).build());
+            final boolean loss = options.lossEvery() > 0 && random.nextInt(options.lossEvery()) == 0;
+            if (loss) {
+                lost.add(new int[] {psn, 0});
+            } else {
+                arrive(sink, psn, ackReq, ce);
+            }
+            recover(sink);
+            clock += clock < slowUntil ? 2 * GAP_NS : GAP_NS;
+        }
+        msn = Psn.add(msn, 1);
+    }
+
+    private int port(final int psn) {
+        return options.spray() ? 0xC000 + (psn & 3) : 0xC100;
+    }
+
+    /** The packet reaches the responder: recorded, acknowledged as section 5 says, CE answered with a CNP. */
+    private void arrive(final Sink sink, final int psn, final boolean ackReq, final boolean ce) throws IOException {
+        final boolean outOfOrder = psn != ePsn;
+        recorded.set(Psn.distance(ePsn, psn));
+        final boolean holeClosed = advance() > 1;
+        if (ce && clock - lastCnp >= CNP_INTERVAL_NS) {
+            lastCnp = clock + 40;
+            emit(sink, clock + 40, FrameBuilder.of(backward.withUdpSourcePort(0xC200), Opcode.CNP).ecn(0)
+                .destQp(REQUESTER_QPN).with("ip.id", ++responderIpId & 0xFFFF).build());
+            slowUntil = clock + SLOW_NS;
+        }
+        if (ackReq || outOfOrder || holeClosed) {
+            emit(sink, clock + 50, ack());
+        }
+    }
+
+    /** Moves ePSN over the recorded PSNs; returns how many it passed (more than 1: a hole closed). */
+    private int advance() {
+        int moved = 0;
+        while (recorded.get(0)) {
+            if (Boolean.TRUE.equals(messageEnds.get(ePsn))) {
+                responderMsn = Psn.add(responderMsn, 1);
+            }
+            sentFrames.remove(ePsn);
+            messageEnds.remove(ePsn);
+            ackReqs.remove(ePsn);
+            ePsn = Psn.add(ePsn, 1);
+            final BitSet shifted = recorded.get(1, Math.max(1, recorded.length()));
+            recorded.clear();
+            recorded.or(shifted);
+            moved++;
+        }
+        return moved;
+    }
+
+    private byte[] ack() {
+        long bitmap = 0;
+        for (int i = 1; i < 64; i++) {
+            if (recorded.get(i)) {
+                bitmap |= Long.MIN_VALUE >>> i;
+            }
+        }
+        return FrameBuilder.of(backward.withUdpSourcePort(0xC200), Opcode.ACKNOWLEDGE).ecn(0)
+            .psn(Psn.add(ePsn, -1)).destQp(REQUESTER_QPN).with("aeth.msn", responderMsn)
+            .with("sacketh.base", ePsn).with("sacketh.bitmap", bitmap).with("ip.id", ++responderIpId & 0xFFFF)
+            .build();
+    }
+
+    /**
+     * Selective retransmission: a lost PSN is sent again once {@value #THRESHOLD} later PSNs are delivered (the
+     * responder's SACKs said so).
+     */
+    private void recover(final Sink sink) throws IOException {
+        while (!lost.isEmpty()) {
+            final int psn = lost.peekFirst()[0];
+            final int after = Psn.distance(psn, nextPsn) - 1;
+            if (after < THRESHOLD + 2) {
+                return;
+            }
+            lost.removeFirst();
+            clock += GAP_NS;
+            emit(sink, clock, sentFrames.get(psn).with("ip.id", ++ipId & 0xFFFF).build());
+            arrive(sink, psn, ackReqs.get(psn), false);
+        }
+    }
+
+    private void emit(final Sink sink, final long ts, final byte[] frame) throws IOException {
+        sink.frame(ts, frame);
+        written++;
+    }
+}

@@ -1,0 +1,265 @@
+package org.metaroce.mrct.analyzer.internal;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.metaroce.mrct.harness.result.FieldDiff;
+
+/**
+ * The congestion checks of section 14 that span frames: a CNP answers every CE-marked data packet unless the
+ * notification point's scope is holding (MR-CC-003, MR-CC-004); CNPs of one scope are spaced by cnp_interval_ns
+ * (MR-CC-005); the reaction point's rate drops after a CNP (MR-CC-010).
+ *
+ * <p>Without a profile the checks use, for each parameter, the end of its range that excuses the device most (the
+ * longest CNP deadline, the longest holding time, the widest scope), so that what they report holds for any profile;
+ * the spacing check, which no range end can prove, reports with the defaults as inconclusive.
+ */
+final class Cnps {
+    /** Expectations kept at most; more at once would be a flood of CE marks far beyond any deadline. */
+    private static final int PENDING = 65_536;
+
+    private record Pending(Flow data, Flow notifier, long tsNs, long frame, Check check, long deadline,
+                           FrameSnapshot snapshot) {
+    }
+
+    private final Context cx;
+    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    private final Map<String, Long> byDestination = new HashMap<>();
+    private final Map<String, Long> byPort = new HashMap<>();
+    /** The earliest time the QPs of the current mrct evidence case can have entered RTS, or MIN_VALUE. */
+    long rtsLowerBound = Long.MIN_VALUE;
+
+    Cnps(final Context cx) {
+        this.cx = cx;
+    }
+
+    void clear() {
+        pending.clear();
+        byDestination.clear();
+        byPort.clear();
+    }
+
+    private String scope() {
+        return cx.parameters.declared() ? cx.parameters.word("cnp_scope") : "per-port";
+    }
+
+    private long lastInScope(final Flow notifier, final String scope) {
+        switch (scope) {
+            case "per-destination":
+                return byDestination.getOrDefault(notifier.sourceText + ">" + notifier.destinationText,
+                    Long.MIN_VALUE);
+            case "per-port":
+                return byPort.getOrDefault(notifier.sourceText, Long.MIN_VALUE);
+            default:
+                return notifier.congestion.lastCnpNs;
+        }
+    }
+
+    /**
+     * A CE-marked data packet a receiver accepts: a congestion indication for its QP. The receiver's flow back may not
+     * be known yet (the first answer pairs the directions); it is looked up again when a CNP comes or the deadline
+     * passes.
+     */
+    void onCongestionIndication(final Frame fr) {
+        final Flow notifier = fr.flow.peer;
+        if (fr.flow.requests.answers.fatal || notifier != null && notifier.requests.answers.fatal) {
+            return;
+        }
+        final Check check = fr.isRequest() ? Check.CNP_AFTER_CE_REQUEST : Check.CNP_AFTER_CE_RESPONSE;
+        Judge.observe(fr.flow.connection, notifier != null ? notifier : fr.flow, check);
+        final long interval = cx.parameters.lenientMax("cnp_interval_ns");
+        final long last = notifier != null ? lastInScope(notifier, scope())
+            : byPort.getOrDefault(fr.flow.destinationText, Long.MIN_VALUE);
+        if (last != Long.MIN_VALUE && last >= fr.tsNs - interval) {
+            return;
+        }
+        final long deadline = fr.tsNs + cx.parameters.lenientMax("cnp_delay_max_ns")
+            + (notifier != null ? cx.reaction(notifier) : Math.max(Context.MIN_REACTION_NS, cx.reaction(fr.flow)));
+        if (pending.size() >= PENDING) {
+            pending.removeFirst();
+        }
+        pending.addLast(new Pending(fr.flow, notifier, fr.tsNs, fr.number, check,
+            cx.judge.atDevice() ? fr.tsNs + cx.parameters.lenientMax("cnp_delay_max_ns") : deadline,
+            FrameSnapshot.of(fr)));
+    }
+
+    /** A CNP, sent by {@code fr.flow}'s QP to its peer. */
+    void onCnp(final Frame fr) {
+        final Flow notifier = fr.flow;
+        final Connection c = notifier.connection;
+        final String scope = cx.parameters.declared() ? cx.parameters.word("cnp_scope") : "per-qp";
+        final long interval = cx.parameters.value("cnp_interval_ns");
+        final long last = lastInScope(notifier, scope);
+        Judge.observe(c, notifier, Check.CNP_SPACING);
+        final long tolerance = cx.judge.atDevice() ? 0 : 1_000;
+        if (last != Long.MIN_VALUE && fr.tsNs - last < interval - tolerance) {
+            final long gap = fr.tsNs - last;
+            final long lastFrame = notifier.congestion.lastCnpFrame;
+            cx.judge.report(c, notifier, Check.CNP_SPACING, Basis.PARAMETER, fr,
+                () -> "this CNP comes " + Text.ago(gap) + " after the previous one of its " + scope + " scope"
+                    + (scope.equals("per-qp") ? " (frame " + lastFrame + ")" : "") + ", less than cnp_interval_ns "
+                    + interval + " (" + cx.parameters.source() + ")",
+                () -> "cnp_interval_ns may be declared as low as 0, and cnp_scope otherwise",
+                new FieldDiff("time since the last CNP", "at least " + Text.ago(interval), Text.ago(gap)));
+        }
+        notifier.congestion.lastCnpNs = fr.tsNs;
+        notifier.congestion.lastCnpFrame = fr.number;
+        byDestination.put(notifier.sourceText + ">" + notifier.destinationText, fr.tsNs);
+        byPort.put(notifier.sourceText, fr.tsNs);
+        for (final Iterator<Pending> it = pending.iterator(); it.hasNext(); ) {
+            final Pending p = it.next();
+            if (fr.tsNs < p.tsNs || fr.tsNs > p.deadline) {
+                continue;
+            }
+            final Flow expected = p.notifier != null ? p.notifier : p.data.peer;
+            if (expected == notifier || !cx.parameters.declared()
+                && p.data.destinationText.equals(notifier.sourceText)
+                || expected == null && p.data.destinationText.equals(notifier.sourceText)
+                && p.data.sourceText.equals(notifier.destinationText)) {
+                it.remove();
+            }
+        }
+        final Flow reactor = notifier.peer;
+        if (reactor != null) {
+            reactor.rate.cnpReceived(fr.tsNs);
+            startMeasuring(reactor, fr.tsNs, fr.number);
+        } else {
+            notifier.congestion.unclaimedCnpNs = fr.tsNs;
+            notifier.congestion.unclaimedCnpFrame = fr.number;
+        }
+    }
+
+    /** Reports the expectations whose deadline passed before {@code now} without a CNP. */
+    void advance(final long now) {
+        while (!pending.isEmpty() && pending.peekFirst().deadline < now) {
+            final Pending p = pending.removeFirst();
+            final Flow notifier = p.notifier != null ? p.notifier : p.data.peer;
+            if (notifier == null || notifier.requests.answers.fatal || p.data.requests.answers.fatal
+                || !notifier.judged) {
+                continue;
+            }
+            final Connection c = notifier.connection;
+            final long delay = p.deadline - p.tsNs;
+            cx.judge.report(c, notifier, p.check, Basis.CAPTURE_GAP, null, List.of(p.snapshot),
+                () -> "no CNP to QP " + Flow.qpn(p.data.peer != null ? p.data.peer.dqpn : 0) + " within "
+                    + Text.ago(delay) + " of the CE-marked " + (p.check == Check.CNP_AFTER_CE_REQUEST ? "request"
+                    : "read response") + " in frame " + p.frame + ", although no CNP of its scope came in the "
+                    + "holding time before it",
+                () -> "the CNP, or the CE-marked packet's arrival, may be missing from the capture",
+                new FieldDiff("CNP", "within " + Text.ago(delay) + " (cnp_delay_max_ns and the capture's reaction "
+                    + "time)", "none"));
+        }
+    }
+
+    /** The capture ended: expectations whose deadline is past the last frame cannot be judged. */
+    void finish(final long lastNs) {
+        advance(lastNs);
+        pending.clear();
+    }
+
+    // ---------------------------------------------------------------------------------------------- MR-CC-010
+
+    private void startMeasuring(final Flow reactor, final long cnpNs, final long cnpFrame) {
+        final Congestion g = reactor.congestion;
+        final int before = g.cnpsReceived++;
+        if (!reactor.judged || g.measuring) {
+            return;
+        }
+        final Parameters pa = cx.parameters;
+        // the QP's own DCQCN constants when the evidence's control records give them, each at its lenient end
+        final double line = cx.attribute(reactor, "line_rate_mbps", true, pa.value("line_rate_mbps"));
+        final double alphaInit = cx.attribute(reactor, "dcqcn_alpha_init", false, pa.ratio("dcqcn_alpha_init"));
+        final double gain = cx.attribute(reactor, "dcqcn_g", true, pa.ratio("dcqcn_g"));
+        final long period = (long) cx.attribute(reactor, "dcqcn_alpha_timer_ns", false,
+            pa.value("dcqcn_alpha_timer_ns"));
+        double alpha = alphaInit * Math.pow(1 - gain, before);
+        final Basis basis;
+        if (cx.judge.atDevice() && rtsLowerBound != Long.MIN_VALUE) {
+            final long elapsed = Math.max(0, cnpNs - rtsLowerBound);
+            alpha *= Math.pow(1 - gain, Math.ceil((double) elapsed / period));
+            basis = pa.declared() ? Basis.DEFINITE : Basis.PARAMETER;
+        } else {
+            basis = Basis.UNKNOWN_STATE;
+        }
+        g.measuring = true;
+        g.cnpNs = cnpNs;
+        g.cnpFrame = cnpFrame;
+        g.measureFrom = cnpNs + cx.reaction(reactor);
+        g.measureUntil = cnpNs + (long) cx.attribute(reactor, "dcqcn_rate_timer_ns", false,
+            pa.value("dcqcn_rate_timer_ns"));
+        g.byteCounter = (long) cx.attribute(reactor, "dcqcn_byte_counter", false, pa.value("dcqcn_byte_counter"));
+        g.bytesSinceCnp = 0;
+        g.boundMbps = line * (1 - alpha / 2);
+        g.basis = basis;
+        g.boundText = String.format(Locale.ROOT, "line_rate_mbps %.0f x (1 - alpha/2) with alpha at "
+            + "least %.4f", line, alpha);
+        g.packets = 0;
+        g.bits = 0;
+    }
+
+    /** A data packet of a flow: feeds a rate measurement after a CNP. */
+    void onData(final Frame fr) {
+        final Flow flow = fr.flow;
+        final Congestion g = flow.congestion;
+        if (flow.peer != null && flow.peer.congestion.unclaimedCnpNs != Long.MIN_VALUE) {
+            final Congestion from = flow.peer.congestion;
+            flow.rate.cnpReceived(from.unclaimedCnpNs);
+            startMeasuring(flow, from.unclaimedCnpNs, from.unclaimedCnpFrame);
+            from.unclaimedCnpNs = Long.MIN_VALUE;
+        }
+        if (!g.measuring || fr.tsNs < g.cnpNs) {
+            return;
+        }
+        if (fr.tsNs > g.measureUntil) {
+            g.measuring = false;
+            return;
+        }
+        // MR-CC-013: once the bytes sent since the CNP reach dcqcn_byte_counter, an increase step may raise Rc, and
+        // the packets after it are no longer paced at the cut rate alone
+        g.bytesSinceCnp += fr.wireLength + 4L;
+        final boolean counterExpired = g.bytesSinceCnp >= g.byteCounter;
+        if (fr.tsNs <= g.measureFrom) {
+            if (counterExpired) {
+                g.measuring = false;
+            }
+            return;
+        }
+        if (counterExpired && g.packets < Congestion.WINDOW - 1) {
+            g.measuring = false;
+            return;
+        }
+        if (g.packets == 0) {
+            g.firstFrame = fr.number;
+        }
+        g.times[g.packets] = fr.tsNs;
+        if (g.packets < Congestion.WINDOW - 1) {
+            g.bits += (fr.wireLength + 4L) * 8L;
+        }
+        if (++g.packets < Congestion.WINDOW) {
+            return;
+        }
+        g.measuring = false;
+        final long span = g.times[Congestion.WINDOW - 1] - g.times[0];
+        if (span <= 0) {
+            return;
+        }
+        final Connection c = flow.connection;
+        final double rate = g.bits * 1_000.0 / span;
+        final double limit = g.boundMbps * (1 + cx.parameters.value("rate_tolerance_pct") / 100.0);
+        Judge.observe(c, flow, Check.RATE_CUT);
+        if (rate > limit) {
+            final long cnpFrame = g.cnpFrame;
+            final long first = g.firstFrame;
+            final String bound = g.boundText;
+            cx.judge.report(c, flow, Check.RATE_CUT, g.basis, fr,
+                () -> "after the CNP in frame " + cnpFrame + ", the 16 data packets from frame " + first + " went at "
+                    + Text.rate(rate) + ", above the cut rate " + Text.rate(g.boundMbps) + " (" + bound
+                    + ") and its tolerance", () -> g.basis == Basis.UNKNOWN_STATE ? "alpha and the rate before the "
+                    + "CNP depend on when the QP entered RTS and on CNPs the capture does not hold" : null,
+                new FieldDiff("window rate", "at most " + Text.rate(limit), Text.rate(rate)));
+        }
+    }
+}

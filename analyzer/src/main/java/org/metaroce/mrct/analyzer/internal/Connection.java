@@ -1,0 +1,112 @@
+package org.metaroce.mrct.analyzer.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One reliable connection as the capture shows it: the flows of its two QPs (one until the other direction is found)
+ * and, per check, what was observed and found. Two flows become one connection when their PSNs show that one side's
+ * acknowledgements answer the other's requests ({@link HostPair}); until then each flow is a connection of its own,
+ * and pairing merges them.
+ *
+ * <p>It also holds what both directions share: the transport version.
+ */
+final class Connection {
+    /** The PMTU values a connection may use (Table B-1), one bit each in {@link #pmtuMask}. */
+    static final int[] PMTUS = {256, 512, 1024, 2048, 4096};
+    static final int ALL_PMTUS = (1 << PMTUS.length) - 1;
+    /** Notes kept per connection. */
+    private static final int NOTES = 30;
+
+    /** The capture (file name as given) the connection was seen in. */
+    final String capture;
+    /** The mrct evidence case the frames belong to, or null. */
+    final String evidenceCase;
+    /** The number of the first frame of the connection in its capture. */
+    final long firstFrame;
+    final List<Flow> flows = new ArrayList<>(2);
+    final long[] observed = new long[Check.COUNT];
+    final Tally[] tallies = new Tally[Check.COUNT];
+    final List<String> notes = new ArrayList<>();
+    private int droppedNotes;
+
+    /** 0 or 1 once the first frame that has one was seen, -1 before. */
+    int tver = -1;
+    /** Set when the two directions could not be told apart from other flows between the same hosts. */
+    boolean ambiguous;
+    /** Assigned when the results are built: C1, C2, ... in order of first frame. */
+    String id;
+
+    Connection(final String capture, final String evidenceCase, final long firstFrame) {
+        this.capture = capture;
+        this.evidenceCase = evidenceCase;
+        this.firstFrame = firstFrame;
+    }
+
+    Tally tally(final Check check) {
+        Tally tally = tallies[check.ordinal()];
+        if (tally == null) {
+            tally = new Tally(check);
+            tallies[check.ordinal()] = tally;
+        }
+        return tally;
+    }
+
+    void note(final String text) {
+        if (notes.size() < NOTES) {
+            notes.add(text);
+        } else {
+            droppedNotes++;
+        }
+    }
+
+    int droppedNotes() {
+        return droppedNotes;
+    }
+
+    /** The candidates in {@code mask}, as text: {@code 1024} or {@code 256, 512 or 1024}. */
+    static String describe(final int mask) {
+        final StringBuilder text = new StringBuilder();
+        final int n = Integer.bitCount(mask);
+        int seen = 0;
+        for (int i = 0; i < PMTUS.length; i++) {
+            if ((mask & (1 << i)) != 0) {
+                seen++;
+                text.append(seen == 1 ? "" : seen == n ? " or " : ", ").append(PMTUS[i]);
+            }
+        }
+        return text.toString();
+    }
+
+    /** The number of packets of a read or message of {@code length} bytes: max(1, ceil(length / pmtu)). */
+    static long span(final long length, final int pmtu) {
+        return Math.max(1, (length + pmtu - 1) / pmtu);
+    }
+
+    /** Absorbs another connection (the other direction, found later). */
+    void merge(final Connection other) {
+        for (final Flow flow : other.flows) {
+            flows.add(flow);
+            flow.connection = this;
+        }
+        for (int i = 0; i < Check.COUNT; i++) {
+            observed[i] += other.observed[i];
+            if (other.tallies[i] != null) {
+                tally(Check.values()[i]).merge(other.tallies[i]);
+            }
+        }
+        for (final String text : other.notes) {
+            note(text);
+        }
+        droppedNotes += other.droppedNotes;
+        if (tver < 0) {
+            tver = other.tver;
+        }
+        ambiguous |= other.ambiguous;
+    }
+
+    /** The earlier of the two flows' first frames decides the order of the sides. */
+    Flow side(final int index) {
+        return index < flows.size() ? flows.get(index) : null;
+    }
+}

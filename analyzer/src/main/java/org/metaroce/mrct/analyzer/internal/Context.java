@@ -1,0 +1,90 @@
+package org.metaroce.mrct.analyzer.internal;
+
+/**
+ * What every check of one analysis shares: the judge (what proves a violation), the parameters, and the time a
+ * device is given to act on a frame it received.
+ */
+final class Context {
+    /** Two frames with the same signature within this time may be two captured copies of one frame. */
+    static final long COPY_WINDOW_NS = 1_000_000;
+    /** The least time a device is given to act on a frame it received, when the capture is not at the device. */
+    static final long MIN_REACTION_NS = 2_000;
+
+    Judge judge;
+    final Parameters parameters;
+    final Retransmissions retransmissions = new Retransmissions();
+    /** Parameters read for every frame, looked up once. */
+    final long ackReqInterval;
+    final long ackReqIntervalMax;
+    final long sendWindow;
+    final long sendWindowMax;
+
+    Context(final Judge judge, final Parameters parameters) {
+        this.judge = judge;
+        this.parameters = parameters;
+        this.ackReqInterval = parameters.value("ack_req_interval");
+        this.ackReqIntervalMax = parameters.lenientMax("ack_req_interval");
+        this.sendWindow = parameters.value("send_window");
+        this.sendWindowMax = parameters.lenientMax("send_window");
+    }
+
+    /** The control records of an mrct evidence file, read ahead case by case; null for other captures. */
+    EvidenceControl control;
+
+    /** The device's QP that sends {@code flow} or receives it, as the evidence's control records show it, or null. */
+    EvidenceControl.Qp qp(final Flow flow) {
+        if (control == null) {
+            return null;
+        }
+        final EvidenceControl.Qp sender = control.byDestination(flow.dqpn);
+        return sender != null ? sender : control.byNumber(flow.dqpn);
+    }
+
+    /**
+     * A QP attribute of the device's QP sending {@code flow}: the value its case gave it (the largest when it gave
+     * several, {@code largest}, else the smallest), or {@code fallback} (the profile's or the default) when the
+     * capture does not say.
+     */
+    double attribute(final Flow flow, final String name, final boolean largest, final double fallback) {
+        final EvidenceControl.Qp qp = control == null ? null : control.byDestination(flow.dqpn);
+        final java.util.List<Double> values = qp == null ? null : qp.values.get(name);
+        if (values == null || values.isEmpty()) {
+            return fallback;
+        }
+        double best = values.get(0);
+        for (final double v : values) {
+            best = largest ? Math.max(best, v) : Math.min(best, v);
+        }
+        return best;
+    }
+
+    /** True when the evidence's control records show the device's QP of {@code flow} moved to RESET in its case. */
+    boolean resetShown(final Flow flow) {
+        final EvidenceControl.Qp qp = qp(flow);
+        return qp != null && qp.reset;
+    }
+
+    /** Evidence files are judged differently, which only their first frame tells. */
+    void replaceJudge(final Judge other) {
+        this.judge = other;
+    }
+
+    /**
+     * The time the sender of {@code flow} is given to act on a frame captured before: none when the capture is the
+     * device's own, else at least 2 µs and at least the shortest round trip measured on the connection (both
+     * directions), since a capture taken away from the device sees a frame before the device does.
+     */
+    long reaction(final Flow flow) {
+        if (judge.atDevice()) {
+            return 0;
+        }
+        long rtt = flow.requests.minRttNs;
+        if (flow.peer != null) {
+            rtt = Math.max(rtt == Long.MAX_VALUE ? 0 : rtt,
+                flow.peer.requests.minRttNs == Long.MAX_VALUE ? 0 : flow.peer.requests.minRttNs);
+        } else if (rtt == Long.MAX_VALUE) {
+            rtt = 0;
+        }
+        return Math.max(MIN_REACTION_NS, rtt);
+    }
+}

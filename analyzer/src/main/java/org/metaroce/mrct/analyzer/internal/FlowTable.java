@@ -1,0 +1,162 @@
+package org.metaroce.mrct.analyzer.internal;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.metaroce.mrct.wire.BigEndian;
+
+/**
+ * Finds the flow of a frame by (source address, destination address, bth.dqpn) without allocating: an open-addressing
+ * table over the addresses read straight from the frame (IPv4 as two ints, IPv6 as four longs), with the last flow
+ * found cached since consecutive frames mostly belong to the same flow. New flows are created through the factory
+ * given, and registered with the {@link HostPair} of their two addresses. The VLAN is not part of the key.
+ */
+final class FlowTable {
+    /** Creates the flow of a new key. */
+    interface Factory {
+        Flow create(byte[] source, byte[] destination, int dqpn);
+    }
+
+    private long[] k1 = new long[64];
+    private long[] k2 = new long[64];
+    private long[] k3 = new long[64];
+    private long[] k4 = new long[64];
+    private int[] k5 = new int[64];
+    private Flow[] values = new Flow[64];
+    private int size;
+    private final List<Flow> all = new ArrayList<>();
+    private final Map<String, HostPair> hostPairs = new HashMap<>();
+
+    private Flow last;
+    private long lastA;
+    private long lastB;
+    private long lastC;
+    private long lastD;
+    private int lastE;
+
+    /**
+     * The flow of the frame whose IP header is at {@code ip} (version 4 or 6) and whose BTH names {@code dqpn}.
+     */
+    Flow lookup(final ByteBuffer buffer, final int ip, final int version, final int dqpn, final Factory factory) {
+        final long a;
+        final long b;
+        final long c;
+        final long d;
+        if (version == 4) {
+            a = BigEndian.i32(buffer, ip + 12) & 0xFFFF_FFFFL;
+            b = BigEndian.i32(buffer, ip + 16) & 0xFFFF_FFFFL;
+            c = 0;
+            d = 0;
+        } else {
+            a = BigEndian.i64(buffer, ip + 8);
+            b = BigEndian.i64(buffer, ip + 16);
+            c = BigEndian.i64(buffer, ip + 24);
+            d = BigEndian.i64(buffer, ip + 32);
+        }
+        final int e = dqpn | (version << 24);
+        if (last != null && a == lastA && b == lastB && c == lastC && d == lastD && e == lastE) {
+            return last;
+        }
+        final int mask = values.length - 1;
+        int i = hash(a, b, c, d, e) & mask;
+        while (values[i] != null) {
+            if (k1[i] == a && k2[i] == b && k3[i] == c && k4[i] == d && k5[i] == e) {
+                return remember(values[i], a, b, c, d, e);
+            }
+            i = (i + 1) & mask;
+        }
+        final byte[] source = new byte[version == 4 ? 4 : 16];
+        final byte[] destination = new byte[source.length];
+        final int from = ip + (version == 4 ? 12 : 8);
+        buffer.get(from, source, 0, source.length);
+        buffer.get(from + source.length, destination, 0, destination.length);
+        final Flow flow = factory.create(source, destination, dqpn);
+        hostPair(source, destination).add(flow);
+        all.add(flow);
+        k1[i] = a;
+        k2[i] = b;
+        k3[i] = c;
+        k4[i] = d;
+        k5[i] = e;
+        values[i] = flow;
+        if (++size * 2 > values.length) {
+            rehash();
+        }
+        return remember(flow, a, b, c, d, e);
+    }
+
+    private Flow remember(final Flow flow, final long a, final long b, final long c, final long d, final int e) {
+        last = flow;
+        lastA = a;
+        lastB = b;
+        lastC = c;
+        lastD = d;
+        lastE = e;
+        return flow;
+    }
+
+    private HostPair hostPair(final byte[] x, final byte[] y) {
+        final String one = Arrays.toString(x);
+        final String two = Arrays.toString(y);
+        final String key = one.compareTo(two) <= 0 ? one + two : two + one;
+        return hostPairs.computeIfAbsent(key, k -> new HostPair());
+    }
+
+    private static int hash(final long a, final long b, final long c, final long d, final int e) {
+        long h = a * 0x9E3779B97F4A7C15L;
+        h = (h ^ b) * 0xC2B2AE3D27D4EB4FL;
+        h = (h ^ c) * 0x9E3779B97F4A7C15L;
+        h = (h ^ d) * 0xC2B2AE3D27D4EB4FL;
+        h = (h ^ e) * 0x9E3779B97F4A7C15L;
+        return (int) (h ^ (h >>> 29));
+    }
+
+    private void rehash() {
+        final long[] o1 = k1;
+        final long[] o2 = k2;
+        final long[] o3 = k3;
+        final long[] o4 = k4;
+        final int[] o5 = k5;
+        final Flow[] ov = values;
+        final int capacity = ov.length * 2;
+        k1 = new long[capacity];
+        k2 = new long[capacity];
+        k3 = new long[capacity];
+        k4 = new long[capacity];
+        k5 = new int[capacity];
+        values = new Flow[capacity];
+        final int mask = capacity - 1;
+        for (int j = 0; j < ov.length; j++) {
+            if (ov[j] == null) {
+                continue;
+            }
+            int i = hash(o1[j], o2[j], o3[j], o4[j], o5[j]) & mask;
+            while (values[i] != null) {
+                i = (i + 1) & mask;
+            }
+            k1[i] = o1[j];
+            k2[i] = o2[j];
+            k3[i] = o3[j];
+            k4[i] = o4[j];
+            k5[i] = o5[j];
+            values[i] = ov[j];
+        }
+    }
+
+    /** Every flow, in order of creation. */
+    List<Flow> flows() {
+        return all;
+    }
+
+    /** Forgets every flow (a new case of an evidence file starts). */
+    void clear() {
+        Arrays.fill(values, null);
+        size = 0;
+        all.clear();
+        hostPairs.clear();
+        last = null;
+    }
+}

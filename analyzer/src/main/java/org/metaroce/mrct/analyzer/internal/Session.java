@@ -1,0 +1,525 @@
+package org.metaroce.mrct.analyzer.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.metaroce.mrct.harness.result.EvidenceComment;
+import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.wire.AethSyndrome;
+import org.metaroce.mrct.wire.BigEndian;
+import org.metaroce.mrct.wire.DecodeError;
+import org.metaroce.mrct.wire.DecodeStatus;
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.FrameDecoder;
+import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.HeaderLayout;
+import org.metaroce.mrct.wire.OpKind;
+import org.metaroce.mrct.wire.Opcode;
+import org.metaroce.mrct.wire.Position;
+import org.metaroce.mrct.wire.Psn;
+import org.metaroce.mrct.wire.RoceVersion;
+import org.metaroce.mrct.wire.capture.CaptureReader;
+import org.metaroce.mrct.wire.header.Ipv4Flyweight;
+
+/**
+ * The analysis of one capture file, streamed: one {@link CaptureReader}, one {@link FrameDecoder}, one reused
+ * {@link Frame}, and per flow a bounded state, so that memory stays flat however large the file. Each frame is decoded,
+ * checked on its own ({@link FrameChecks}), given to its flow, and, for requests and answers, to the requester stream
+ * it belongs to; answers pair the two directions of a connection ({@link HostPair}).
+ *
+ * <p>An mrct evidence file (pcapng whose packet comments start with {@code mrct case=}) is analysed case by case: the
+ * state is reset when the case changes, since every case sets up its own QPs, and only the frames the device sent
+ * ({@code dir=from-dut}) are judged; the harness's frames, malformed on purpose in many cases, are context only.
+ */
+final class Session {
+    /** The transport version the checks assume. */
+    enum Mode {
+        /** From each connection's frames (bth.tver). */
+        AUTO,
+        /** Every connection is a TVer 0 (plain RoCEv2) one, judged by the legacy rules. */
+        LEGACY,
+        /** Every connection is a TVer 1 (MetaRoCE v1) one. */
+        METAROCE
+    }
+
+    private final Path path;
+    private final String name;
+    private final Context cx;
+    private final Mode mode;
+    private final FrameDecoder decoder = new FrameDecoder();
+    private final Frame frame = new Frame();
+    private final FlowTable flows = new FlowTable();
+    private final Cnps cnps;
+    private final FlowTable.Factory factory = this::newFlow;
+    private final List<Connection> finished = new ArrayList<>();
+    private ByteBuffer scratch = ByteBuffer.allocate(1 << 16);
+
+    private long origin = Long.MIN_VALUE;
+    private long lastNs;
+    private boolean evidence;
+    private boolean evidenceDecided;
+    private String evidenceCase;
+    private boolean fromDut = true;
+    private boolean undelivered;
+    private long caseLastNs = Long.MIN_VALUE;
+
+    /** Records read. */
+    long frames;
+    /** RoCE frames (well formed or not). */
+    long roceFrames;
+    /** Frames of a link type that is neither Ethernet nor Linux cooked: not analysed. */
+    long otherLinkFrames;
+    /** RoCE frames the decoder could not lay out. */
+    long malformedFrames;
+    /** Frames cut short by the capture's snap length (headers judged, payload and ICRC not). */
+    long cutFrames;
+    /** Nanoseconds spent reading and analysing. */
+    long elapsedNs;
+
+    /**
+     * @param path the capture
+     * @param name the capture as named in reports (the path as given)
+     * @param judge what proves a violation
+     * @param parameters the parameters of the analysis
+     * @param mode the transport version the checks assume
+     */
+    Session(final Path path, final String name, final Judge judge, final Parameters parameters,
+                   final Mode mode) {
+        this.path = path;
+        this.name = name;
+        this.cx = new Context(judge, parameters);
+        this.mode = mode;
+        this.cnps = new Cnps(cx);
+    }
+
+    /** The judge of an analysis: evidence files are judged as complete captures taken at the device. */
+    static Judge judge(final boolean complete, final boolean evidence, final Parameters parameters) {
+        return new Judge(complete || evidence, evidence, parameters.declared());
+    }
+
+    /** True when the file turned out to be mrct evidence. */
+    boolean evidence() {
+        return evidence;
+    }
+
+    /**
+     * Reads the whole file. On a damaged file it throws after analysing every frame before the damage; call
+     * {@link #finish()} either way.
+     */
+    void run(final CaptureReader reader) throws IOException {
+        final long start = System.nanoTime();
+        try {
+            while (reader.next()) {
+                frames++;
+                if (!evidenceDecided) {
+                    decideEvidence(reader);
+                }
+                if (evidence) {
+                    evidenceFrame(reader);
+                    if (undelivered) {
+                        continue;
+                    }
+                }
+                analyse(reader);
+            }
+        } finally {
+            elapsedNs += System.nanoTime() - start;
+        }
+    }
+
+    private void decideEvidence(final CaptureReader reader) {
+        evidenceDecided = true;
+        final String comment = reader.comment();
+        evidence = comment != null && comment.startsWith("mrct ") && comment.contains(" case=");
+        if (evidence) {
+            // evidence files are complete captures taken at the device: rebuild the context accordingly
+            final Judge judge = judge(true, true, cx.parameters);
+            cx.replaceJudge(judge);
+            try {
+                cx.control = new EvidenceControl(CaptureReader.open(path));
+            } catch (IOException e) {
+                cx.control = null;
+            }
+        }
+    }
+
+    private void evidenceFrame(final CaptureReader reader) {
+        final String comment = reader.comment();
+        String kase = null;
+        String dir = null;
+        String note = "";
+        if (comment != null && comment.startsWith("mrct ")) {
+            for (final String word : comment.split(" ")) {
+                if (word.startsWith("case=")) {
+                    kase = EvidenceComment.decode(word.substring(5));
+                } else if (word.startsWith("dir=")) {
+                    dir = word.substring(4);
+                } else if (word.startsWith("note=")) {
+                    note = EvidenceComment.decode(word.substring(5));
+                }
+            }
+        }
+        fromDut = "from-dut".equals(dir);
+        // a frame the harness recorded but did not deliver (simulated loss) never reached the device
+        undelivered = "to-dut".equals(dir) && note.startsWith("dropped");
+        if (kase != null && !kase.equals(evidenceCase)) {
+            if (evidenceCase != null) {
+                finishCase();
+                cnps.rtsLowerBound = caseLastNs == Long.MIN_VALUE ? Long.MIN_VALUE : caseLastNs + 1_000;
+            }
+            evidenceCase = kase;
+            if (cx.control != null) {
+                cx.control.load(kase);
+            }
+        }
+    }
+
+    private void analyse(final CaptureReader reader) {
+        final long ts = reader.timestampNanos();
+        if (origin == Long.MIN_VALUE) {
+            origin = ts;
+        }
+        lastNs = Math.max(lastNs, ts);
+        caseLastNs = ts;
+        ByteBuffer buffer = reader.buffer();
+        int offset = reader.offset();
+        int length = reader.capturedLength();
+        final int linkType = reader.linkType();
+        if (linkType != CaptureReader.LINKTYPE_ETHERNET) {
+            if (!LinkLayer.supported(linkType)) {
+                otherLinkFrames++;
+                return;
+            }
+            length = LinkLayer.toEthernet(linkType, buffer, offset, length, scratch(length + 16));
+            if (length < 0) {
+                otherLinkFrames++;
+                return;
+            }
+            buffer = scratch;
+            offset = 0;
+        }
+        boolean cut = false;
+        final long original = reader.originalLength() - (reader.capturedLength() - length);
+        if (original > length && original <= (1 << 16)) {
+            final ByteBuffer patched = scratch((int) original);
+            if (patched != buffer) {
+                patched.put(0, buffer, offset, length);
+            }
+            for (int i = length; i < original; i++) {
+                patched.put(i, (byte) 0);
+            }
+            buffer = patched;
+            offset = 0;
+            length = (int) original;
+            cut = true;
+        }
+        final DecodedFrame decoded = decoder.decode(buffer, offset, length);
+        if (decoded.status() == DecodeStatus.NOT_ROCE) {
+            return;
+        }
+        roceFrames++;
+        if (cut) {
+            cutFrames++;
+        }
+        final Frame fr = frame;
+        fr.decoded = decoded;
+        fr.buffer = buffer;
+        fr.number = reader.recordNumber();
+        fr.tsNs = ts;
+        fr.wireLength = length;
+        fr.captured = reader.capturedLength();
+        fr.cut = cut;
+        fr.judged = fromDut;
+        if (decoded.status() == DecodeStatus.MALFORMED) {
+            malformedFrames++;
+            malformed(fr);
+            return;
+        }
+        if (decoded.version() != RoceVersion.V2) {
+            otherLinkFrames++;
+            return;
+        }
+        fill(fr);
+        cnps.advance(ts);
+        final Flow flow = flowOf(fr, decoded.ipVersion(), fr.dqpn);
+        fr.flow = flow;
+        flow.frames++;
+        flow.bytes += fr.wireLength;
+        flow.lastNs = ts;
+        flow.lastFrame = fr.number;
+        final Connection c = flow.connection;
+        if (c.tver < 0 && !fr.isCnp() && (fr.tver == 0 || fr.tver == 1)) {
+            c.tver = mode == Mode.LEGACY ? 0 : mode == Mode.METAROCE ? 1 : fr.tver;
+        }
+        if (!fr.cut && !fr.icrcOk) {
+            flow.badIcrc++;
+        }
+        if (fr.ecn == 3) {
+            flow.ceMarked++;
+        }
+        FrameChecks.check(fr, cx, reader.fcsLength());
+        dispatch(fr);
+    }
+
+    private ByteBuffer scratch(final int size) {
+        if (scratch.capacity() < size) {
+            scratch = ByteBuffer.allocate(Integer.highestOneBit(size) << 1);
+        }
+        return scratch;
+    }
+
+    private void fill(final Frame fr) {
+        final DecodedFrame d = fr.decoded;
+        final ByteBuffer b = fr.buffer;
+        final int bth = d.offset(HeaderKind.BTH);
+        fr.opcode = d.opcode();
+        fr.kind = fr.opcode.kind();
+        fr.position = fr.opcode.position();
+        fr.tver = d.tver();
+        fr.pkey = BigEndian.u16(b, bth + 2);
+        fr.dqpn = BigEndian.u24(b, bth + 5);
+        fr.ackReq = (BigEndian.u8(b, bth + 8) & 0x80) != 0;
+        fr.psn = BigEndian.u24(b, bth + 9);
+        fr.sourcePort = BigEndian.u16(b, d.offset(HeaderKind.UDP));
+        fr.ecn = d.ecn();
+        fr.payloadLength = d.payloadLength();
+        fr.readPleth();
+        fr.icrcOk = fr.cut || d.icrcValid();
+        fr.ipChecksumOk = d.ipChecksumValid();
+        boolean receivable = fr.icrcOk && fr.ipChecksumOk && d.udpChecksumValid() && d.layoutKnown()
+            && (fr.tver == 0 || fr.tver == 1);
+        if (receivable && !HeaderLayout.carriesPayload(fr.opcode) && !fr.cut && d.dataRegionLength() != 0) {
+            receivable = false;
+        }
+        if (receivable && !fr.cut && d.dataRegionLength() % 4 != 0) {
+            receivable = false;
+        }
+        if (receivable && fr.hasPleth()) {
+            final boolean first = fr.position.isFirst() || fr.position == Position.NONE;
+            final boolean last = fr.position.isLast() || fr.position == Position.NONE;
+            receivable = fr.plethFirst() == first && fr.plethLast() == last;
+        }
+        fr.receivable = receivable;
+        final long icrc = fr.cut ? 0 : d.icrcOnWire() & 0xFFFF_FFFFL;
+        final int id = d.has(HeaderKind.IPV4)
+            ? BigEndian.u16(b, d.offset(HeaderKind.IPV4) + Ipv4Flyweight.IDENTIFICATION_OFFSET) : d.ipv6().flowLabel();
+        fr.signature = icrc << 32 ^ (long) id << 16 ^ fr.sourcePort ^ (long) fr.wireLength << 48
+            ^ (long) fr.psn * 0x9E3779B1L ^ (long) fr.opcode.code() << 40 ^ (fr.ackReq ? 1L << 62 : 0);
+    }
+
+    private Flow flowOf(final Frame fr, final int ipVersion, final int dqpn) {
+        final DecodedFrame d = fr.decoded;
+        final int ip = d.offset(ipVersion == 4 ? HeaderKind.IPV4 : HeaderKind.IPV6);
+        return flows.lookup(fr.buffer, ip, ipVersion, dqpn, factory);
+    }
+
+    /** Creates the flow of the current frame's key (a method reference made once: it reads {@link #frame}). */
+    private Flow newFlow(final byte[] source, final byte[] destination, final int q) {
+        final Frame fr = frame;
+        final Connection c = new Connection(name, evidenceCase, fr.number);
+        final Flow flow = new Flow(source, destination, q, fr.number, fr.tsNs, c, origin);
+        flow.judged = fr.judged;
+        if (mode != Mode.AUTO) {
+            c.tver = mode == Mode.LEGACY ? 0 : 1;
+        }
+        return flow;
+    }
+
+    private void dispatch(final Frame fr) {
+        final Flow flow = fr.flow;
+        if (fr.isCnp()) {
+            flow.cnps++;
+            if (fr.receivable) {
+                cnps.onCnp(fr);
+            }
+            return;
+        }
+        if (fr.tver != 0 && fr.tver != 1) {
+            return;
+        }
+        final boolean answer = fr.isResponse() && fr.decoded.layoutKnown();
+        if (answer && flow.peer == null) {
+            final Flow requester = flow.hostPair.requesterFor(flow, answerPsn(fr));
+            if (requester != null) {
+                HostPair.pair(requester, flow);
+            }
+        }
+        if (fr.isData()) {
+            flow.dataFrames++;
+            flow.rate.data(fr.tsNs, fr.wireLength);
+            cnps.onData(fr);
+        }
+        if (fr.isRequest() && fr.opcode.isMetaRoceV1()) {
+            final boolean firstTx = !flow.requests.started
+                || !Psn.isBefore(fr.psn, flow.requests.next)
+                || !flow.requests.ring.has(fr.psn, PsnRing.SENT);
+            flow.requests.onRequest(fr, cx);
+            flow.spray.onData(fr, firstTx, cx);
+            if (fr.ecn == 3 && fr.receivable) {
+                cnps.onCongestionIndication(fr);
+            }
+            return;
+        }
+        if (answer) {
+            if (flow.responsePort < 0) {
+                flow.responsePort = fr.sourcePort;
+            } else if (flow.responsePort != fr.sourcePort) {
+                flow.responsePortsVary = true;
+            }
+            if (fr.kind == OpKind.RDMA_READ_RESPONSE) {
+                flow.spray.onData(fr, false, cx);
+            }
+            final Flow requester = flow.peer;
+            if (requester != null) {
+                requester.requests.onAnswer(fr, cx);
+            } else {
+                flow.connection.note("frame " + fr.number + " (" + fr.opcode.name() + ", PSN " + Text.psn(fr.psn)
+                    + ") answers no request seen from " + flow.destinationText + ": the other direction is not in "
+                    + "the capture, or starts later");
+            }
+            if (fr.kind == OpKind.RDMA_READ_RESPONSE && fr.ecn == 3 && fr.receivable) {
+                cnps.onCongestionIndication(fr);
+            }
+        }
+    }
+
+    /** The PSN an answer points at, for pairing: its cumulative point for an ACK, its own PSN otherwise. */
+    private static int answerPsn(final Frame fr) {
+        if (fr.kind == OpKind.ACKNOWLEDGE && fr.decoded.has(HeaderKind.SACKETH)) {
+            return Psn.add(fr.decoded.sacketh().basePsn(), -1);
+        }
+        if (fr.kind == OpKind.ACKNOWLEDGE && fr.syndromeType() == AethSyndrome.Type.NAK) {
+            return fr.psn;
+        }
+        return fr.psn;
+    }
+
+    /** A RoCE frame the decoder could not lay out: a violation of the rule its damage breaks. */
+    private void malformed(final Frame fr) {
+        final DecodedFrame d = fr.decoded;
+        final DecodeError error = d.error();
+        if (fr.cut && error == DecodeError.TRUNCATED) {
+            return;
+        }
+        final int ipVersion = d.ipVersion();
+        if (ipVersion == 0 || !d.has(HeaderKind.UDP) && error != DecodeError.IP_FRAGMENT
+            && error != DecodeError.BAD_IP_HEADER && error != DecodeError.LENGTH_MISMATCH) {
+            return;
+        }
+        final int dqpn = d.has(HeaderKind.BTH) ? BigEndian.u24(fr.buffer, d.offset(HeaderKind.BTH) + 5)
+            : Flow.UNKNOWN_QP;
+        if (d.has(HeaderKind.BTH)) {
+            final int bth = d.offset(HeaderKind.BTH);
+            fr.opcode = Opcode.valueOf(BigEndian.u8(fr.buffer, bth));
+            fr.psn = BigEndian.u24(fr.buffer, bth + 9);
+            fr.tver = BigEndian.u8(fr.buffer, bth + 1) & 0xF;
+        } else {
+            fr.opcode = Opcode.valueOf(0xFF);
+            fr.psn = 0;
+            fr.tver = -1;
+        }
+        fr.kind = fr.opcode.kind();
+        fr.position = fr.opcode.position();
+        fr.dqpn = dqpn;
+        fr.readPleth();
+        final Flow flow = flowOf(fr, ipVersion, dqpn);
+        fr.flow = flow;
+        flow.frames++;
+        flow.bytes += fr.wireLength;
+        final String field = d.failure().field();
+        final Check check;
+        switch (error) {
+            case STACKED_VLAN:
+                check = Check.ETHERNET;
+                break;
+            case PAD_EXCEEDS_PAYLOAD:
+                check = Check.PAD;
+                break;
+            case BAD_IP_HEADER:
+            case IP_FRAGMENT:
+                check = ipVersion == 4 ? Check.IPV4 : Check.IPV6;
+                break;
+            case LENGTH_MISMATCH:
+                check = field.startsWith("udp") ? Check.UDP : ipVersion == 4 ? Check.IPV4 : Check.IPV6;
+                break;
+            default:
+                check = field.startsWith("ip") ? (ipVersion == 4 ? Check.IPV4 : Check.IPV6)
+                    : fr.tver == 0 ? Check.LEGACY_HEADERS : Check.HEADERS;
+                break;
+        }
+        final String detail = d.failure().detail();
+        final int at = d.failure().offset();
+        Judge.observe(flow.connection, flow, check);
+        cx.judge.report(flow.connection, flow, check, Basis.DEFINITE, fr,
+            () -> "a malformed RoCE frame: " + error + " at byte " + at + " (" + field + "): " + detail, null,
+            new FieldDiff(field, "a well-formed frame", error + ": " + detail));
+    }
+
+    /** Ends the analysis (or the current evidence case) and returns every connection, in order of first frame. */
+    List<Connection> finish() {
+        finishCase();
+        if (cx.control != null) {
+            try {
+                cx.control.close();
+            } catch (IOException e) {
+                // the look-ahead reader only read
+            }
+            cx.control = null;
+        }
+        return finished;
+    }
+
+    private void finishCase() {
+        for (final Flow flow : flows.flows()) {
+            flow.requests.finishGaps(cx);
+        }
+        cnps.finish(lastNs);
+        final List<Connection> connections = new ArrayList<>();
+        for (final Flow flow : flows.flows()) {
+            if (!connections.contains(flow.connection)) {
+                connections.add(flow.connection);
+            }
+        }
+        for (final Connection c : connections) {
+            spraySummary(c);
+        }
+        finished.addAll(connections);
+        flows.clear();
+        cnps.clear();
+    }
+
+    private void spraySummary(final Connection c) {
+        for (final Flow flow : c.flows) {
+            if (!flow.judged || flow.spray.packets() == 0) {
+                continue;
+            }
+            if (flow.spray.sprayed()) {
+                c.observed[Check.SPRAY_ON.ordinal()] += flow.spray.packets();
+                if (cx.parameters.declared() && !cx.parameters.claims("multipath-spraying")) {
+                    c.observed[Check.SPRAY_OFF.ordinal()] += flow.spray.packets();
+                }
+            } else {
+                c.observed[Check.SPRAY_OFF.ordinal()] += flow.spray.packets();
+            }
+        }
+    }
+
+    /** The capture's first timestamp, the origin of every series. */
+    long origin() {
+        return origin == Long.MIN_VALUE ? 0 : origin;
+    }
+
+    Path path() {
+        return path;
+    }
+
+    String name() {
+        return name;
+    }
+
+    Context context() {
+        return cx;
+    }
+}

@@ -1,0 +1,92 @@
+package org.metaroce.mrct.harness.blame;
+
+import java.util.List;
+import java.util.Map;
+import org.metaroce.mrct.harness.blame.Blame.Values;
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.Psn;
+
+/**
+ * Blames a wrong ACK by comparing it with what a conforming responder holds after the packets the harness sent
+ * ({@link ResponderView}, at every moment since an ACK reflects the packets that had arrived when it was built): which
+ * of bth.psn, sacketh.base and sacketh.bitmap is wrong, and whether the device failed to report PSNs it recorded
+ * (MR-ACK-002) or failed to accept them ({@link Discards}). The view is trusted only where the case's own expectation of
+ * sacketh.base is one of its moments.
+ */
+final class Acknowledgements {
+    private static final List<String> ACK_FIELDS = List.of("bth.psn", "sacketh.base", "sacketh.bitmap");
+
+    private Acknowledgements() {
+    }
+
+    private static int lastIndex(final List<long[]> moments, final long epsn) {
+        for (int i = moments.size() - 1; i >= 0; i--) {
+            if (moments.get(i)[0] == epsn) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    static Cause diagnose(final FailureContext c, final Blame.Choice choice) {
+        final DecodedFrame f = c.actual();
+        if (!Values.isPlainAck(f)) {
+            return null;
+        }
+        final boolean checked = "MR-ACK-001".equals(c.checkRule()) || "MR-ACK-002".equals(c.checkRule());
+        if (!checked && (c.differs("aeth.syndrome") || c.differs("bth.opcode")
+            || ACK_FIELDS.stream().noneMatch(c::differs))) {
+            return null;
+        }
+        List<long[]> moments = ResponderView.momentsBefore(c.sent(), c.sentBefore(), c.window());
+        final Long expectedBase = c.expectedValues().get("sacketh.base");
+        if (expectedBase != null) {
+            moments = moments.stream().filter(m -> m[0] == expectedBase).toList();
+            if (moments.isEmpty()) {
+                return null;
+            }
+            final Long expectedBitmap = c.expectedValues().get("sacketh.bitmap");
+            final List<long[]> exact = expectedBitmap == null ? List.of()
+                : moments.stream().filter(m -> m[1] == expectedBitmap).toList();
+            moments = exact.isEmpty() ? moments : exact;
+        }
+        final int base = Values.relative(f.sacketh().basePsn(), c.psnBase());
+        final int next = Values.relative(Psn.add(f.bth().psn(), 1), c.psnBase());
+        final long bitmap = f.sacketh().bitmap();
+        final int atBase = lastIndex(moments, base);
+        final int atNext = lastIndex(moments, next);
+        if (next != base) {
+            // the field that matches the later moment is right; the other was built from older state (or is wrong)
+            if (atNext > atBase) {
+                return choice.cause(List.of("MR-ACK-002"), "sacketh.base",
+                    "sacketh.base is not the ePSN (bth.psn + 1 is)", Cause.Basis.MODEL);
+            }
+            if (atBase > atNext) {
+                return choice.cause(List.of("MR-ACK-001"), "bth.psn", "ACK bth.psn is not ePSN - 1",
+                    Cause.Basis.MODEL);
+            }
+            return null;
+        }
+        if (moments.stream().anyMatch(m -> m[0] == base && m[1] == bitmap)) {
+            return null;
+        }
+        final Cause discarded = Discards.diagnose(c, choice);
+        if (discarded != null) {
+            return discarded;
+        }
+        if (atBase >= 0) {
+            final boolean lacks = moments.stream().anyMatch(m -> m[0] == base && (m[1] & ~bitmap) != 0
+                && (bitmap & ~m[1]) == 0);
+            return choice.cause(List.of("MR-ACK-002"), "sacketh.bitmap", lacks
+                ? "sacketh.bitmap lacks PSNs that arrived in the window" : "sacketh.bitmap has PSNs that never arrived",
+                Cause.Basis.MODEL);
+        }
+        final long highest = moments.isEmpty() ? base : moments.get(moments.size() - 1)[0];
+        if (base < highest) {
+            return choice.cause(List.of("MR-ORD-005", "MR-ORD-002"), "sacketh.base",
+                "ePSN stopped before PSNs that arrived", Cause.Basis.MODEL);
+        }
+        return choice.cause(List.of("MR-ORD-005"), "sacketh.base", "ePSN moved over PSNs that never arrived",
+            Cause.Basis.MODEL);
+    }
+}

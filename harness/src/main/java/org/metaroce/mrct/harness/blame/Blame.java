@@ -1,0 +1,220 @@
+package org.metaroce.mrct.harness.blame;
+
+import java.util.List;
+import java.util.Map;
+import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.harness.spec.Level;
+import org.metaroce.mrct.harness.spec.Rule;
+import org.metaroce.mrct.harness.spec.Specification;
+import org.metaroce.mrct.wire.AethSyndrome;
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.OpKind;
+import org.metaroce.mrct.wire.Psn;
+
+/**
+ * Decides which rule a failed case blames: the rule that governs what was wrong. In order: the harness's model of the
+ * packets it sent (which acknowledgement field is wrong, which acknowledgement or CNP a conforming device owed), the
+ * device's counters (a device that discarded what it had to accept), a rule a check named itself, the table of rules
+ * governing each field ({@link FieldRules}), and last the case's first rule. A candidate rule weaker than the verdict
+ * (a SHOULD rule for a FAIL) is never blamed. Deterministic: the same context gives the same cause.
+ */
+public final class Blame {
+    private final Specification spec;
+    private final FieldRules table;
+
+    public Blame(final Specification spec) {
+        this.spec = spec;
+        this.table = FieldRules.bundled(spec);
+    }
+
+    /** The table of field rules in use. */
+    public FieldRules table() {
+        return table;
+    }
+
+    /** The cause of a failure whose verdict rests on rules of {@code level} at least. */
+    public Cause cause(final FailureContext c, final Level level) {
+        final Choice choice = new Choice(c.caseRules(), level);
+        Cause cause = c.shape() == FailureShape.FRAME_MISMATCH ? null : Discards.diagnose(c, choice);
+        cause = cause != null ? cause : switch (c.shape()) {
+            case FRAME_MISMATCH -> Acknowledgements.diagnose(c, choice);
+            case FRAME_MISSING -> Owed.missing(c, choice);
+            case FRAME_UNEXPECTED -> Owed.unexpected(c, choice);
+            case COMPLETIONS -> completions(c, choice);
+            case COUNTERS -> counters(c, choice);
+            case MEMORY, CONTROL, OTHER -> null;
+        };
+        if (cause == null && c.checkRule() != null) {
+            cause = new Cause(c.checkRule(), c.diffs().isEmpty() ? "" : c.diffs().get(0).field(),
+                c.diffs().isEmpty() ? "" : pattern(c.diffs().get(0)), Cause.Basis.CHECK);
+        }
+        if (cause == null) {
+            cause = fields(c, choice);
+        }
+        if (cause == null) {
+            final String rule = c.caseRules().isEmpty() ? "" : c.caseRules().get(0);
+            cause = new Cause(rule, c.diffs().isEmpty() ? "" : c.diffs().get(0).field(),
+                c.diffs().isEmpty() ? "" : pattern(c.diffs().get(0)), Cause.Basis.CASE);
+        }
+        return cause;
+    }
+
+    private Cause fields(final FailureContext c, final Choice choice) {
+        final String kind = FieldRules.kind(c.actual());
+        for (final FieldDiff diff : c.diffs()) {
+            final String rule = choice.pick(table.rules(diff.field(), kind));
+            if (rule != null) {
+                return new Cause(rule, diff.field(), pattern(diff), Cause.Basis.FIELD);
+            }
+        }
+        return null;
+    }
+
+    private Cause counters(final FailureContext c, final Choice choice) {
+        for (final FieldDiff diff : c.diffs()) {
+            final String rule = choice.pick(table.counterRules(diff.field()));
+            if (rule != null) {
+                return new Cause(rule, diff.field(), pattern(diff), Cause.Basis.FIELD);
+            }
+        }
+        return null;
+    }
+
+    /** Completions: out of order, early or missing, or with wrong fields (spec section 7). */
+    private static Cause completions(final FailureContext c, final Choice choice) {
+        for (final FieldDiff diff : c.diffs()) {
+            if (diff.field().equals("completions")) {
+                final long expected = Values.leadingNumber(diff.expected(), -1);
+                final long actual = Values.leadingNumber(diff.actual(), -1);
+                if (expected >= 0 && actual > expected) {
+                    return choice.cause(List.of("MR-CMP-002", "MR-CMP-003", "MR-CMP-005", "MR-ORD-009",
+                        "MR-CMP-006"), "completions", "a completion before its message had fully arrived or more "
+                        + "completions than messages", Cause.Basis.FIELD);
+                }
+                return choice.cause(List.of("MR-CMP-002", "MR-CMP-003"), "completions",
+                    "fewer completions than completed messages", Cause.Basis.FIELD);
+            }
+        }
+        if (c.differs("wr_id")) {
+            return choice.cause(List.of("MR-CMP-003", "MR-CMP-011"), "wr_id", "completions out of order",
+                Cause.Basis.FIELD);
+        }
+        if (c.differs("status")) {
+            return choice.cause(List.of("MR-QP-007", "MR-CMP-004"), "status", "completion status differs",
+                Cause.Basis.FIELD);
+        }
+        if (!c.diffs().isEmpty()) {
+            final String field = c.diffs().get(0).field();
+            return choice.cause(List.of("MR-CMP-004", "MR-CMP-005", "MR-CMP-014"), field,
+                "completion " + field + " differs", Cause.Basis.FIELD);
+        }
+        return null;
+    }
+
+    /** A value-free description of a field diff: which field, and for two numbers which way it is off. */
+    static String pattern(final FieldDiff diff) {
+        final long expected = Values.leadingNumber(diff.expected(), Long.MIN_VALUE);
+        final long actual = Values.leadingNumber(diff.actual(), Long.MIN_VALUE);
+        if (expected != Long.MIN_VALUE && actual != Long.MIN_VALUE && !diff.field().equals("sacketh.bitmap")) {
+            final long delta = actual - expected;
+            if (delta == 1 || delta == -1) {
+                return diff.field() + " one " + (delta > 0 ? "higher" : "lower") + " than expected";
+            }
+            return diff.field() + " " + (delta > 0 ? "higher" : "lower") + " than expected";
+        }
+        return diff.field() + " differs";
+    }
+
+    /**
+     * Picks among candidate rules: the first the case cites, else the first; never one weaker than the verdict's
+     * level or unknown to the specification.
+     */
+    final class Choice {
+        private final List<String> caseRules;
+        private final Level level;
+
+        Choice(final List<String> caseRules, final Level level) {
+            this.caseRules = caseRules;
+            this.level = level;
+        }
+
+        String pick(final List<String> candidates) {
+            String first = null;
+            for (final String id : candidates) {
+                final Rule rule = spec.rule(id);
+                if (rule == null || rule.level().ordinal() > level.ordinal()) {
+                    continue;
+                }
+                if (caseRules.contains(id)) {
+                    return id;
+                }
+                if (first == null) {
+                    first = id;
+                }
+            }
+            return first;
+        }
+
+        Cause cause(final List<String> candidates, final String field, final String pattern, final Cause.Basis basis) {
+            final String rule = pick(candidates);
+            return rule == null ? null : new Cause(rule, field, pattern, basis);
+        }
+
+        /** True when the specification knows {@code id} and it is strong enough for the verdict. */
+        boolean allowed(final String id) {
+            final Rule rule = spec.rule(id);
+            return rule != null && rule.level().ordinal() <= level.ordinal();
+        }
+    }
+
+    /** Reading numbers back out of the text of field diffs and frames. */
+    static final class Values {
+        private Values() {
+        }
+
+        /** The number a diff text starts with ({@code "5 (0x5)"}, {@code "0x4000000000000000"}), or {@code dflt}. */
+        static long leadingNumber(final String text, final long dflt) {
+            if (text == null) {
+                return dflt;
+            }
+            final String t = text.strip().startsWith("+") ? text.strip().substring(1) : text.strip();
+            int end = 0;
+            final boolean hex = t.startsWith("0x") || t.startsWith("-0x");
+            final int start = t.startsWith("-") ? 1 : 0;
+            end = hex ? start + 2 : start;
+            while (end < t.length() && (hex ? Character.digit(t.charAt(end), 16) >= 0 : Character.isDigit(t.charAt(end)))) {
+                end++;
+            }
+            final int digits = hex ? start + 2 : start;
+            if (end == digits || end < t.length() && !Character.isWhitespace(t.charAt(end))) {
+                return dflt;
+            }
+            try {
+                final long value = hex ? Long.parseUnsignedLong(t.substring(digits, end), 16)
+                    : Long.parseLong(t.substring(digits, end));
+                return start == 1 ? -value : value;
+            } catch (NumberFormatException e) {
+                return dflt;
+            }
+        }
+
+        /** True for an ACKNOWLEDGE frame whose syndrome is a plain ACK. */
+        static boolean isPlainAck(final DecodedFrame f) {
+            return f != null && f.isRoce() && f.opcode().kind() == OpKind.ACKNOWLEDGE && f.has(HeaderKind.AETH)
+                && f.has(HeaderKind.SACKETH)
+                && AethSyndrome.valueOf(f.aeth().syndromeValue()).type() == AethSyndrome.Type.ACK;
+        }
+
+        /** {@code psn} relative to {@code base} (script space). */
+        static int relative(final int psn, final int base) {
+            return Psn.diff(psn, base);
+        }
+
+        /** The change of {@code counter}, or 0. */
+        static long change(final Map<String, Long> changes, final String counter) {
+            final Long value = changes == null ? null : changes.get(counter);
+            return value == null ? 0 : value;
+        }
+    }
+}

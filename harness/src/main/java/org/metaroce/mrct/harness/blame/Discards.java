@@ -1,0 +1,55 @@
+package org.metaroce.mrct.harness.blame;
+
+import java.util.List;
+import java.util.Map;
+import org.metaroce.mrct.harness.blame.Blame.Values;
+import org.metaroce.mrct.wire.Psn;
+
+/**
+ * Tells from the device's counters that it discarded packets a conforming responder records: packets counted as beyond
+ * the window when none was (MR-ORD-002), or new packets counted as duplicates (MR-ORD-001 when the PSNs crossed the
+ * 2^24 wrap, where a comparison without modular arithmetic goes wrong). Applies to any failure of a case in which the
+ * harness sent packets out of order or across the wrap: ACK fields, memory, completions and counters then all show the
+ * same root cause.
+ */
+final class Discards {
+    private Discards() {
+    }
+
+    static Cause diagnose(final FailureContext c, final Blame.Choice choice) {
+        if (c.counterChange() == null || c.sent().isEmpty()) {
+            return null;
+        }
+        final ResponderView view = ResponderView.of(c.sent(), c.window());
+        final boolean wraps = wraps(c);
+        if (!view.outOfOrderSeen() && !wraps) {
+            return null;
+        }
+        final Map<String, Long> changes = c.counterChange().get();
+        if (changes == null) {
+            return null;
+        }
+        final boolean outside = !view.beyondWindowSeen() && Values.change(changes, "drop_outside_window") > 0;
+        final boolean doubted = Values.change(changes, "duplicate_received") > view.duplicates();
+        if (!outside && !doubted) {
+            return null;
+        }
+        final String field = c.diffs().isEmpty() ? "" : c.diffs().get(0).field();
+        if (wraps) {
+            return choice.cause(List.of("MR-ORD-001"), field,
+                "new PSNs across the 2^24 wrap classed as old or outside the window", Cause.Basis.COUNTERS);
+        }
+        return choice.cause(List.of("MR-ORD-002"), field,
+            "PSNs after ePSN in the window discarded instead of recorded", Cause.Basis.COUNTERS);
+    }
+
+    /** True when the request PSNs sent on the connection cross the 2^24 wrap. */
+    static boolean wraps(final FailureContext c) {
+        for (final SentPacket p : c.sent()) {
+            if (p.isRequest() && (long) (c.psnBase() & Psn.MASK) + p.psn() >= Psn.MODULUS) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,51 @@
+package org.metaroce.mrct.harness.blame;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.wire.DecodedFrame;
+
+/**
+ * Everything blame may look at when a case fails. Built by the engine at the moment of the failure; nothing here is
+ * re-parsed from text.
+ *
+ * @param shape what kind of expectation failed
+ * @param checkRule the rule a check of the engine named itself (transmit rules, requester checker), or null
+ * @param diffs the fields that differed (for a frame whose per-frame check failed while a step expected it, the diffs
+ *     against that step's template come first)
+ * @param expectedOpcodes the opcodes the failed step expected (empty when it expected no frame or any)
+ * @param expectedValues fields the failed step expected with one exact value, evaluated (aeth.syndrome, bth.psn...)
+ * @param actual the offending frame from the device, or null
+ * @param sent the frames the harness had sent to the device on the failing connection, oldest first
+ * @param sentBefore how many of {@code sent} were sent before the offending frame was received ({@code sent.size()}
+ *     when there is no offending frame)
+ * @param window the connection's receive window W
+ * @param psnBase the connection's initial PSN of the harness's requests (the device's rq_psn), to put the device's
+ *     acknowledgements in script space
+ * @param counterChange the device's counters changed since the case started (read on demand), or null when the adapter
+ *     cannot read counters
+ * @param caseRules the rules the failing case cites, in its order
+ */
+public record FailureContext(FailureShape shape, String checkRule, List<FieldDiff> diffs, List<String> expectedOpcodes,
+                             Map<String, Long> expectedValues, DecodedFrame actual, List<SentPacket> sent, int sentBefore,
+                             int window, int psnBase,
+                             Supplier<Map<String, Long>> counterChange, List<String> caseRules) {
+    public FailureContext {
+        diffs = List.copyOf(diffs);
+        expectedOpcodes = List.copyOf(expectedOpcodes);
+        expectedValues = Map.copyOf(expectedValues);
+        sent = List.copyOf(sent);
+        caseRules = List.copyOf(caseRules);
+    }
+
+    /** True when {@code field} is among the diffs. */
+    public boolean differs(final String field) {
+        for (final FieldDiff diff : diffs) {
+            if (diff.field().equals(field)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,103 @@
+package org.metaroce.mrct.harness.blame;
+
+import java.util.List;
+import org.metaroce.mrct.wire.AethSyndrome;
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.OpKind;
+
+/**
+ * Blames a frame the device owed and did not send, or sent when it owed none, from what the harness had sent last:
+ * the acknowledgement events of Table 5-2 (MR-ACK-004 to 007), CNPs for CE-marked requests and read responses
+ * (MR-CC-003, MR-CC-004), read responses and atomic acknowledgements (MR-RD-002, MR-RD-009, MR-ATM-004, MR-ATM-005),
+ * and answers to frames that a device must drop silently.
+ */
+final class Owed {
+    private Owed() {
+    }
+
+    static Cause missing(final FailureContext c, final Blame.Choice choice) {
+        final List<String> opcodes = c.expectedOpcodes();
+        if (opcodes.contains("CNP")) {
+            final SentPacket marked = lastMarked(c);
+            if (marked != null && marked.opcode().kind() == OpKind.RDMA_READ_RESPONSE) {
+                return choice.cause(List.of("MR-CC-004"), "", "no CNP after a CE-marked read response",
+                    Cause.Basis.MODEL);
+            }
+            if (marked != null && marked.isRequest()) {
+                return choice.cause(List.of("MR-CC-003"), "", "no CNP after a CE-marked request", Cause.Basis.MODEL);
+            }
+            return null;
+        }
+        final ResponderView view = ResponderView.of(c.sent(), c.window());
+        if (view.lastPacket() == null) {
+            return null;
+        }
+        if (opcodes.contains("ACKNOWLEDGE") && expectsPlainAck(c)) {
+            return switch (view.lastArrival()) {
+                case IN_ORDER -> view.lastPacket().ackReq()
+                    ? choice.cause(List.of("MR-ACK-005"), "", "no ACK for an in-order packet with AckReq",
+                        Cause.Basis.MODEL)
+                    : null;
+                case OUT_OF_ORDER -> choice.cause(List.of("MR-ACK-004"), "", "no ACK for a packet after ePSN",
+                    Cause.Basis.MODEL);
+                case DUPLICATE -> choice.cause(List.of("MR-ACK-006"), "", "no ACK for a duplicate",
+                    Cause.Basis.MODEL);
+                case BEYOND_WINDOW -> choice.cause(List.of("MR-ACK-007"), "",
+                    "no ACK for a packet beyond the window", Cause.Basis.MODEL);
+                case NONE -> null;
+            };
+        }
+        final boolean duplicate = view.lastArrival() == ResponderView.Arrival.DUPLICATE;
+        if (opcodes.stream().anyMatch(o -> o.startsWith("RDMA_READ_RESPONSE"))
+            && view.lastPacket().opcode().kind() == OpKind.RDMA_READ_REQUEST) {
+            return duplicate
+                ? choice.cause(List.of("MR-RD-009"), "", "no response to a duplicate READ REQUEST", Cause.Basis.MODEL)
+                : choice.cause(List.of("MR-RD-002"), "", "no response to a READ REQUEST", Cause.Basis.MODEL);
+        }
+        if (opcodes.contains("ATOMIC_ACKNOWLEDGE")) {
+            return duplicate
+                ? choice.cause(List.of("MR-ATM-005"), "", "no ATOMIC ACKNOWLEDGE for a duplicate atomic",
+                    Cause.Basis.MODEL)
+                : choice.cause(List.of("MR-ATM-004"), "", "no ATOMIC ACKNOWLEDGE for an atomic request",
+                    Cause.Basis.MODEL);
+        }
+        return null;
+    }
+
+    static Cause unexpected(final FailureContext c, final Blame.Choice choice) {
+        final DecodedFrame f = c.actual();
+        if (f == null || !f.isRoce()) {
+            return null;
+        }
+        final SentPacket last = c.sent().isEmpty() ? null : c.sent().get(c.sent().size() - 1);
+        if (f.opcode().kind() == OpKind.CNP) {
+            final SentPacket marked = lastMarked(c);
+            if (marked != null && (marked.opcode().kind() == OpKind.ACKNOWLEDGE
+                || marked.opcode().kind() == OpKind.CNP)) {
+                return choice.cause(List.of("MR-CC-008"), "", "a CNP for a CE-marked acknowledgement or CNP",
+                    Cause.Basis.MODEL);
+            }
+            return choice.cause(List.of("MR-CC-005", "MR-CC-006"), "", "a CNP within cnp_interval_ns of the last",
+                Cause.Basis.MODEL);
+        }
+        if (last != null && !last.valid()) {
+            return choice.cause(List.of("MR-WIRE-015", "MR-WIRE-017", "MR-ROB-003"), "",
+                "an answer to a frame that must be dropped silently", Cause.Basis.MODEL);
+        }
+        return null;
+    }
+
+    private static boolean expectsPlainAck(final FailureContext c) {
+        final Long syndrome = c.expectedValues().get("aeth.syndrome");
+        return syndrome == null || AethSyndrome.valueOf(syndrome.intValue()).type() == AethSyndrome.Type.ACK;
+    }
+
+    private static SentPacket lastMarked(final FailureContext c) {
+        for (int i = c.sent().size() - 1; i >= 0; i--) {
+            if (c.sent().get(i).ce()) {
+                return c.sent().get(i);
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,46 @@
+package org.metaroce.mrct.harness.engine;
+
+import org.metaroce.mrct.harness.cases.Step;
+
+/**
+ * Where a running case stands: the step being executed (its index among the case's steps, counting those inside
+ * {@code repeat} once per iteration) and the time the previous step ended, from which expectations measure their
+ * windows. Setup steps and the end of the case have no step (index -1).
+ */
+final class Cursor {
+    private int index = -1;
+    private Step step;
+    private long lastTime;
+
+    /** The index of the step being executed, or -1 outside the steps. */
+    int index() {
+        return index;
+    }
+
+    /** The step being executed, or null outside the steps. */
+    Step step() {
+        return step;
+    }
+
+    /** The next step starts. */
+    void enter(final Step next) {
+        index++;
+        step = next;
+    }
+
+    /** The steps are over (the end-of-case checks run outside them). */
+    void leave() {
+        index = -1;
+        step = null;
+    }
+
+    /** The time the previous step ended. */
+    long lastTime() {
+        return lastTime;
+    }
+
+    /** The current step ended (so far) at {@code time}. */
+    void endedAt(final long time) {
+        lastTime = time;
+    }
+}

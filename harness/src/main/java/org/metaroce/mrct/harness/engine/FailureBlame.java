@@ -1,0 +1,193 @@
+package org.metaroce.mrct.harness.engine;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.metaroce.mrct.harness.blame.Blame;
+import org.metaroce.mrct.harness.blame.Cause;
+import org.metaroce.mrct.harness.blame.FailureContext;
+import org.metaroce.mrct.harness.blame.FailureShape;
+import org.metaroce.mrct.harness.blame.SentPacket;
+import org.metaroce.mrct.harness.cases.FrameTemplate;
+import org.metaroce.mrct.harness.cases.Matcher;
+import org.metaroce.mrct.harness.cases.Step;
+import org.metaroce.mrct.harness.result.Direction;
+import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.harness.result.FrameRecord;
+import org.metaroce.mrct.harness.spec.Level;
+import org.metaroce.mrct.harness.spec.Specification;
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.FrameDecoder;
+import org.metaroce.mrct.wire.OpKind;
+import org.metaroce.mrct.wire.Opcode;
+import org.metaroce.mrct.wire.Psn;
+
+/**
+ * Gathers, when a case fails, what {@link Blame} needs from the run: the shape of the failed step, the offending frame,
+ * the frames the harness had sent on its connection, the template's exact expectations and (on demand) the counters'
+ * change, then asks for the cause.
+ */
+final class FailureBlame {
+    /** What the run knows at the failure. */
+    record Inputs(StepFailure failure, Step step, List<FrameRecord> evidence, Map<String, Connection> connections,
+                  Function<Integer, Connection> byHarnessQpn, Function<String, Long> names,
+                  Function<String, byte[]> addresses, Supplier<Map<String, Long>> counterChange,
+                  List<String> caseRules) {
+    }
+
+    private static final Map<Specification, FailureBlame> BY_SPEC =
+        java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+    private final Blame blame;
+
+    private FailureBlame(final Blame blame) {
+        this.blame = blame;
+    }
+
+    /** The blame of {@code spec} (its tables are built once per specification). */
+    static FailureBlame of(final Specification spec) {
+        return BY_SPEC.computeIfAbsent(spec, s -> new FailureBlame(new Blame(s)));
+    }
+
+    Cause cause(final Inputs in, final Level level) {
+        final StepFailure e = in.failure();
+        final DecodedFrame actual = e.frame >= 0 && e.frame < in.evidence().size()
+            ? decode(in.evidence().get(e.frame)) : null;
+        final List<FrameTemplate> templates = templates(in.step());
+        Connection connection = null;
+        if (actual != null && actual.isRoce()) {
+            connection = in.byHarnessQpn().apply(actual.bth().destQp());
+        }
+        if (connection == null) {
+            for (final FrameTemplate template : templates) {
+                if (template.connection() != null && in.connections().containsKey(template.connection())) {
+                    connection = in.connections().get(template.connection());
+                    break;
+                }
+            }
+        }
+        if (connection == null && in.connections().size() == 1) {
+            connection = in.connections().values().iterator().next();
+        }
+        final List<FieldDiff> diffs = new ArrayList<>();
+        if (e.rule != null && actual != null && actual.isRoce() && in.step() instanceof Step.Expect expect) {
+            // a per-frame check fired on the frame the step expected: the step's own diffs say which field is wrong
+            final Connection c = expect.template().connection() == null ? null
+                : in.connections().get(expect.template().connection());
+            try {
+                diffs.addAll(FrameCheck.check(actual, expect.template(), c, in.names(), in.addresses()));
+            } catch (RuntimeException ignored) {
+                // a template that cannot be evaluated against this frame: the check's own diff stands
+            }
+        }
+        diffs.addAll(e.diffs);
+        final FrameTemplate primary = e.missingTemplate != null ? e.missingTemplate
+            : templates.isEmpty() ? null : templates.get(0);
+        final List<SentPacket> sent = connection == null ? List.of() : sent(in.evidence(), connection, -1);
+        final int sentBefore = connection == null || e.frame < 0 ? sent.size()
+            : sent(in.evidence(), connection, e.frame).size();
+        final FailureContext context = new FailureContext(shape(in.step(), e), e.rule, diffs,
+            primary == null ? List.of() : primary.opcodes().stream().map(Opcode::name).toList(), exactValues(primary, in.names()), actual, sent,
+            sentBefore, connection == null ? 0 : connection.recvWindow, connection == null ? 0 : connection.psnBase(),
+            in.counterChange(), in.caseRules());
+        return blame.cause(context, level);
+    }
+
+    private static FailureShape shape(final Step step, final StepFailure e) {
+        if (e.frame >= 0 && e.rule != null) {
+            return FailureShape.FRAME_MISMATCH; // a per-frame check fired, whatever step was running
+        }
+        if (step == null) {
+            return e.frame >= 0 ? FailureShape.FRAME_UNEXPECTED : FailureShape.OTHER;
+        }
+        if (step instanceof Step.Expect || step instanceof Step.ExpectUnordered) {
+            if (e.frame < 0) {
+                return FailureShape.FRAME_MISSING;
+            }
+            return e.diffs.isEmpty() && e.rule == null ? FailureShape.FRAME_MISSING : FailureShape.FRAME_MISMATCH;
+        }
+        if (step instanceof Step.ExpectNone) {
+            return e.frame >= 0 && e.rule == null ? FailureShape.FRAME_UNEXPECTED : FailureShape.OTHER;
+        }
+        if (step instanceof Step.ExpectCompletions) {
+            return FailureShape.COMPLETIONS;
+        }
+        if (step instanceof Step.ExpectMemory) {
+            return FailureShape.MEMORY;
+        }
+        if (step instanceof Step.ExpectCounters) {
+            return FailureShape.COUNTERS;
+        }
+        if (step instanceof Step.ExpectQp || step instanceof Step.ModifyQp) {
+            return FailureShape.CONTROL;
+        }
+        return e.frame >= 0 && e.diffs.isEmpty() && e.rule == null ? FailureShape.FRAME_UNEXPECTED
+            : FailureShape.OTHER;
+    }
+
+    private static List<FrameTemplate> templates(final Step step) {
+        if (step instanceof Step.Expect expect) {
+            return List.of(expect.template());
+        }
+        if (step instanceof Step.ExpectUnordered unordered) {
+            return unordered.templates();
+        }
+        if (step instanceof Step.ExpectNone none && none.filter() != null) {
+            return List.of(none.filter());
+        }
+        return List.of();
+    }
+
+    /** The template's fields with one exact value that evaluates without the frame. */
+    private static Map<String, Long> exactValues(final FrameTemplate template, final Function<String, Long> names) {
+        if (template == null) {
+            return Map.of();
+        }
+        final Map<String, Long> values = new LinkedHashMap<>();
+        for (final Map.Entry<String, Matcher> entry : template.fields().entrySet()) {
+            if (entry.getValue().kind() == Matcher.Kind.EXACT) {
+                try {
+                    values.put(entry.getKey(), entry.getValue().values().get(0).eval(names));
+                } catch (RuntimeException ignored) {
+                    // refers to a field of the frame itself: not a value blame can use
+                }
+            }
+        }
+        return values;
+    }
+
+    /** The frames the harness sent to {@code c}'s QP before evidence frame {@code before} (all when negative). */
+    private static List<SentPacket> sent(final List<FrameRecord> evidence, final Connection c, final int before) {
+        final List<SentPacket> sent = new ArrayList<>();
+        final FrameDecoder decoder = new FrameDecoder();
+        final int end = before < 0 ? evidence.size() : Math.min(before, evidence.size());
+        for (int i = 0; i < end; i++) {
+            final FrameRecord record = evidence.get(i);
+            if (record.direction() != Direction.TO_DUT || record.note() != null && record.note().startsWith("dropped")) {
+                continue; // recorded for the evidence but never sent (a message step's drop list)
+            }
+            final DecodedFrame f = decoder.decode(ByteBuffer.wrap(record.bytes()), 0, record.bytes().length);
+            if (!f.isRoce() || f.bth().destQp() != c.deviceQpn) {
+                continue;
+            }
+            final boolean request = f.opcode().kind().isRequest();
+            final int base = request ? c.psnBase() : c.devicePsnBase();
+            int span = 1;
+            if (f.opcode().kind() == OpKind.RDMA_READ_REQUEST && f.has(org.metaroce.mrct.wire.HeaderKind.RETH)
+                && c.pmtu > 0) {
+                span = (int) Math.max(1, (f.reth().dmaLength() + c.pmtu - 1) / c.pmtu);
+            }
+            final boolean valid = f.icrcValid() && (f.tver() == c.tver);
+            sent.add(new SentPacket(Psn.diff(f.bth().psn(), base), f.opcode(), f.bth().ackReq(),
+                f.isCongestionExperienced(), span, valid));
+        }
+        return sent;
+    }
+
+    private static DecodedFrame decode(final FrameRecord record) {
+        return new FrameDecoder().decode(ByteBuffer.wrap(record.bytes()), 0, record.bytes().length).copy();
+    }
+}

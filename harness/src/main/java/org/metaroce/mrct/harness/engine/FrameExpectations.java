@@ -1,0 +1,203 @@
+package org.metaroce.mrct.harness.engine;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import org.metaroce.mrct.harness.cases.FrameTemplate;
+import org.metaroce.mrct.harness.cases.Matcher;
+import org.metaroce.mrct.harness.cases.Step;
+import org.metaroce.mrct.harness.result.FieldDiff;
+
+/**
+ * The steps that wait for frames from the device: {@code expect} (the next frame, or the next matching one), {@code
+ * expect} in any order, {@code expect_none} and {@code advance}; and, at the end of the case, the frames no step
+ * expected. Windows are measured from the time the previous step ended.
+ */
+final class FrameExpectations {
+    private final Names names;
+    private final CaseWorld world;
+    private final FramePump pump;
+    private final Evidence evidence;
+    private final Cursor cursor;
+    private final Timing timing;
+    private final boolean virtualTime;
+
+    FrameExpectations(final Names names, final CaseWorld world, final FramePump pump, final Evidence evidence,
+                      final Cursor cursor, final Timing timing, final boolean virtualTime) {
+        this.names = names;
+        this.world = world;
+        this.pump = pump;
+        this.evidence = evidence;
+        this.cursor = cursor;
+        this.timing = timing;
+        this.virtualTime = virtualTime;
+    }
+
+    /** Lets time pass; frames that arrive wait in the inbox. */
+    void advance(final Step.Advance a) {
+        final long until = pump.now() + names.eval(a.duration());
+        pump.pollUntil(until);
+        cursor.endedAt(Math.max(cursor.lastTime(), until));
+    }
+
+    void expect(final Step.Expect e) {
+        final long window = timing.window(e.within());
+        final long reference = cursor.lastTime();
+        final long deadline = reference + window + timing.tolerance(window);
+        final Connection c = world.connectionOrNull(e.template().connection());
+        while (true) {
+            final FramePump.Received received = pump.next(deadline);
+            if (received == null) {
+                final StepFailure missing = new StepFailure("no frame arrived within " + Timing.nanos(window)
+                    + " (expected " + e.template().summary() + ")", -1, List.of(), describe(e.template()), null);
+                missing.missingTemplate = e.template();
+                throw missing;
+            }
+            final List<FieldDiff> diffs = matches(received, e.template(), c);
+            if (diffs.isEmpty()) {
+                checkTiming(e, received, reference);
+                evidence.note(received.evidence(), cursor.index(), "matched");
+                cursor.endedAt(received.frame().timestampNanos());
+                return;
+            }
+            if (!e.skipOthers()) {
+                evidence.note(received.evidence(), cursor.index(), "mismatch");
+                throw new StepFailure(mismatchMessage(received, diffs), received.evidence(), diffs,
+                    describe(e.template()), evidence.dump(received.evidence()));
+            }
+            evidence.note(received.evidence(), cursor.index(), "skipped");
+        }
+    }
+
+    private void checkTiming(final Step.Expect e, final FramePump.Received received, final long reference) {
+        if (e.after() == null) {
+            return;
+        }
+        final long after = names.eval(e.after());
+        final long elapsed = received.frame().timestampNanos() - reference;
+        if (elapsed < after - timing.tolerance(after)) {
+            throw new StepFailure("frame #" + received.evidence() + " came after " + Timing.nanos(elapsed)
+                + ", earlier than the " + Timing.nanos(after) + " expected", received.evidence(),
+                List.of(new FieldDiff("time", "at least " + Timing.nanos(after), Timing.nanos(elapsed))),
+                describe(e.template()), evidence.dump(received.evidence()));
+        }
+    }
+
+    void expectUnordered(final Step.ExpectUnordered e) {
+        final long window = timing.window(e.within());
+        final long deadline = cursor.lastTime() + window + timing.tolerance(window);
+        final List<FrameTemplate> open = new ArrayList<>(e.templates());
+        long latest = cursor.lastTime();
+        while (!open.isEmpty()) {
+            final FramePump.Received received = pump.next(deadline);
+            if (received == null) {
+                final StepFailure missing = new StepFailure(open.size() + " of " + e.templates().size()
+                    + " expected frames did not arrive within " + Timing.nanos(window) + ": "
+                    + open.stream().map(FrameTemplate::summary).toList(), -1, List.of(), describe(open.get(0)), null);
+                missing.missingTemplate = open.get(0);
+                throw missing;
+            }
+            boolean matched = false;
+            List<FieldDiff> closest = List.of();
+            for (int i = 0; i < open.size(); i++) {
+                final FrameTemplate template = open.get(i);
+                final List<FieldDiff> diffs = matches(received, template,
+                    world.connectionOrNull(template.connection()));
+                if (diffs.isEmpty()) {
+                    open.remove(i);
+                    matched = true;
+                    break;
+                }
+                if (closest.isEmpty() || diffs.size() < closest.size()) {
+                    closest = diffs;
+                }
+            }
+            if (!matched) {
+                evidence.note(received.evidence(), cursor.index(), "mismatch");
+                throw new StepFailure("frame #" + received.evidence() + " matches none of the "
+                    + open.size() + " frames still expected; closest: " + closest, received.evidence(), closest,
+                    describe(open.get(0)), evidence.dump(received.evidence()));
+            }
+            evidence.note(received.evidence(), cursor.index(), "matched");
+            latest = Math.max(latest, received.frame().timestampNanos());
+        }
+        cursor.endedAt(latest);
+    }
+
+    void expectNone(final Step.ExpectNone e) {
+        final long duration = names.eval(e.duration());
+        final long deadline = pump.now() + duration;
+        final Connection c = e.filter() == null ? null : world.connectionOrNull(e.filter().connection());
+        // On virtual time the previous step ended now. On a real-time adapter the harness reaches this step late,
+        // so the window the case means starts at the previous step's time: a frame stamped after its end is allowed.
+        final long windowEnd = virtualTime ? deadline : Math.min(deadline, cursor.lastTime() + duration);
+        final int before = pump.waiting().size();
+        pump.pollUntil(deadline);
+        int index = 0;
+        for (final FramePump.Received received : pump.waiting()) {
+            if (index++ < before || received.frame().timestampNanos() > windowEnd) {
+                continue;
+            }
+            if (e.filter() == null || matches(received, e.filter(), c).isEmpty()) {
+                evidence.note(received.evidence(), cursor.index(), "unexpected");
+                throw new StepFailure("frame #" + received.evidence() + " (" + received.kind() + ") arrived "
+                    + Timing.nanos(received.frame().timestampNanos() - cursor.lastTime()) + " after the previous "
+                    + "step, while none " + (e.filter() == null ? "" : "matching " + e.filter().summary() + " ")
+                    + "was expected for " + Timing.nanos(duration), received.evidence(), List.of(), null,
+                    evidence.dump(received.evidence()));
+            }
+        }
+        cursor.endedAt(deadline);
+    }
+
+    /**
+     * The end of the case: frames that arrived and no step consumed fail an exhaustive case; in any other case they
+     * are noted.
+     */
+    void nothingLeftOver(final boolean exhaustive, final List<String> notes) {
+        pump.pollUntil(pump.now());
+        final Collection<FramePump.Received> waiting = pump.waiting();
+        if (!exhaustive || waiting.isEmpty()) {
+            if (!waiting.isEmpty()) {
+                notes.add(waiting.size() + " frame(s) from the device were not expected by any step (not checked: the "
+                    + "case is not exhaustive)");
+                for (final FramePump.Received received : waiting) {
+                    evidence.note(received.evidence(), -1, "left over");
+                }
+            }
+            return;
+        }
+        final FramePump.Received first = waiting.iterator().next();
+        for (final FramePump.Received received : waiting) {
+            evidence.note(received.evidence(), -1, "unexpected");
+        }
+        throw new StepFailure(waiting.size() + " frame(s) from the device that no step expected, first frame #"
+            + first.evidence() + " (" + first.kind() + ")", first.evidence(), List.of(), null,
+            evidence.dump(first.evidence()));
+    }
+
+    private List<FieldDiff> matches(final FramePump.Received received, final FrameTemplate template,
+                                    final Connection c) {
+        return FrameCheck.check(received.decoded(), template, c, names.resolver(), world.addresses());
+    }
+
+    private static String mismatchMessage(final FramePump.Received received, final List<FieldDiff> diffs) {
+        final StringBuilder message = new StringBuilder("frame #").append(received.evidence()).append(" (")
+            .append(received.kind()).append("): ");
+        for (int i = 0; i < diffs.size(); i++) {
+            message.append(i == 0 ? "" : "; ").append(diffs.get(i));
+        }
+        return message.toString();
+    }
+
+    private String describe(final FrameTemplate template) {
+        final StringBuilder out = new StringBuilder("expected ").append(template.summary()).append('\n');
+        for (final Map.Entry<String, Matcher> entry : template.fields().entrySet()) {
+            out.append("  ").append(entry.getKey()).append(" = ")
+                .append(entry.getValue().describe(names.resolver(), v -> FrameCheck.describe(entry.getKey(), v)))
+                .append('\n');
+        }
+        return out.toString();
+    }
+}

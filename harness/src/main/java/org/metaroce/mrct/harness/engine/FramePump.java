@@ -1,0 +1,214 @@
+package org.metaroce.mrct.harness.engine;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.metaroce.mrct.harness.cases.CaseDef;
+import org.metaroce.mrct.harness.cases.FrameTemplate;
+import org.metaroce.mrct.harness.result.Direction;
+import org.metaroce.mrct.harness.spec.Role;
+import org.metaroce.mrct.spi.CapturedFrame;
+import org.metaroce.mrct.spi.DataPlane;
+import org.metaroce.mrct.spi.Endpoints;
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.FrameDecoder;
+import org.metaroce.mrct.wire.Opcode;
+import org.metaroce.mrct.wire.Psn;
+
+/**
+ * The frames of a running case and the shared clock. Sending records the frame as evidence and lets the device's
+ * requester checker learn of what reached the device. Receiving advances the device's clock to its next frame (or the
+ * network's next event), decodes the frame, applies the per-frame transmit checks, and then routes it: the device's
+ * requests and frames to a peer go to their requester checker and the network, frames the case ignores are recorded,
+ * and the rest wait in the inbox until an expectation consumes them.
+ */
+final class FramePump {
+    /** A received frame not yet consumed: as captured, decoded, and its index in the evidence. */
+    record Received(CapturedFrame frame, DecodedFrame decoded, int evidence) {
+        /** The opcode of a RoCE frame, else the decoder's status: how messages name the frame. */
+        String kind() {
+            return decoded.isRoce() ? decoded.opcode().name() : String.valueOf(decoded.status());
+        }
+    }
+
+    private final DataPlane data;
+    private final CaseDef def;
+    private final Endpoints endpoints;
+    private final Names names;
+    private final CaseWorld world;
+    private final RequesterSteps requesterSteps;
+    private final Evidence evidence;
+    private final Cursor cursor;
+    private final FrameDecoder decoder = new FrameDecoder();
+    private final ArrayDeque<Received> inbox = new ArrayDeque<>();
+    private final Collection<Received> inboxView = Collections.unmodifiableCollection(inbox);
+    /** The highest cumulative ACK the device sent per connection, for MR-ACK-010. */
+    private final Map<Connection, Integer> highestBase = new HashMap<>();
+
+    FramePump(final DataPlane data, final CaseDef def, final Endpoints endpoints, final Names names,
+              final CaseWorld world, final RequesterSteps requesterSteps, final Evidence evidence,
+              final Cursor cursor) {
+        this.data = data;
+        this.def = def;
+        this.endpoints = endpoints;
+        this.names = names;
+        this.world = world;
+        this.requesterSteps = requesterSteps;
+        this.evidence = evidence;
+        this.cursor = cursor;
+    }
+
+    /** The device's clock. */
+    long now() {
+        return data.now();
+    }
+
+    // ---------------------------------------------------------------- frames to the device
+
+    /** Sends a frame of the current step to the device; the step ends (so far) now. */
+    void send(final byte[] bytes, final String note) {
+        final long now = data.now();
+        evidence.add(Direction.TO_DUT, now, bytes, cursor.index(), note);
+        data.send(bytes);
+        cursor.endedAt(now);
+        observeToDevice(decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length), now);
+    }
+
+    /** A frame the device received: its requester checker (if any) learns of acknowledgements, responses, CNPs. */
+    private void observeToDevice(final DecodedFrame decoded, final long now) {
+        if (!decoded.isRoce()) {
+            return;
+        }
+        final Connection c = world.byDeviceQpn(decoded.bth().destQp());
+        if (c != null && (c.requester() != null || def.role() == Role.REQUESTER)) {
+            // in a requester case a CNP before the first post_send still sets the QP's rate (DCQCN model)
+            requesterSteps.checker(c).toDevice(decoded, now);
+        }
+    }
+
+    /** The network delivers a frame from the peer to the device (its clock is at the frame's arrival). */
+    private void deliverFromPeer(final byte[] bytes, final DecodedFrame decoded, final Connection c,
+                                 final String note) {
+        final long now = data.now();
+        evidence.add(Direction.TO_DUT, now, bytes, -1, note);
+        data.send(bytes);
+        observeToDevice(decoded, now);
+    }
+
+    // ---------------------------------------------------------------- frames from the device
+
+    /**
+     * Moves every frame the device emits up to {@code deadline} into the inbox (ignored ones aside), running the
+     * network to the peer alongside.
+     */
+    void pollUntil(final long deadline) {
+        while (pump(deadline)) {
+            // until nothing is left before the deadline
+        }
+    }
+
+    /** Waits for the next frame up to {@code deadline}; null when none came. */
+    Received next(final long deadline) {
+        while (inbox.isEmpty()) {
+            if (!pump(deadline)) {
+                return null;
+            }
+        }
+        return inbox.pollFirst();
+    }
+
+    /** The frames waiting for an expectation, oldest first (read-only). */
+    Collection<Received> waiting() {
+        return inboxView;
+    }
+
+    /** Takes the oldest waiting frame, or null. */
+    Received takeWaiting() {
+        return inbox.pollFirst();
+    }
+
+    /** The connection's QP was reset: its cumulative ACKs start afresh. */
+    void forgetAckProgress(final Connection c) {
+        highestBase.remove(c);
+    }
+
+    /**
+     * One step of the shared clock: the device runs until its next frame or the network's next event (or {@code
+     * deadline}), whichever comes first; then the network and the peer catch up. False when the device reached the
+     * deadline with nothing left to do before it.
+     */
+    private boolean pump(final long deadline) {
+        final Network network = world.network();
+        final long networkNext = network == null ? Long.MAX_VALUE : network.nextEventTime();
+        final CapturedFrame frame = data.poll(Math.min(deadline, networkNext));
+        if (frame != null) {
+            accept(frame);
+            return true;
+        }
+        if (networkNext > deadline) {
+            return false;
+        }
+        network.runUntil(data.now(), this::deliverFromPeer);
+        return true;
+    }
+
+    private void accept(final CapturedFrame frame) {
+        final byte[] bytes = frame.unsafeBytes();
+        final DecodedFrame decoded = decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
+        final Connection owner = decoded.isRoce() ? world.byPeerQpn(decoded.bth().destQp()) : null;
+        final TransmitRules.Violation violation = TransmitRules.check(decoded, owner, endpoints.harnessMac(),
+            endpoints.deviceMac(), highestBase);
+        if (violation != null) {
+            final int index = evidence.add(Direction.FROM_DUT, frame.timestampNanos(), bytes, cursor.index(),
+                "violates " + violation.rule());
+            final StepFailure failure = new StepFailure("frame #" + index + " (" + (decoded.isRoce()
+                ? decoded.opcode().name() : decoded.status()) + ") breaks " + violation.rule() + ": "
+                + violation.diff(), index, List.of(violation.diff()), null, evidence.dump(index));
+            failure.rule = violation.rule();
+            throw failure;
+        }
+        if (owner != null && decoded.opcode().kind().isRequest()) {
+            toRequesterChecker(frame, bytes, decoded, owner);
+            return;
+        }
+        if (owner != null && owner.peer) {
+            final int index = evidence.add(Direction.FROM_DUT, frame.timestampNanos(), bytes, cursor.index(), "");
+            evidence.note(index, cursor.index(), world.network().fromDevice(bytes, decoded, frame.timestampNanos(),
+                owner, decoded.opcode() == Opcode.CNP ? 0 : Psn.distance(owner.psnBase(), decoded.bth().psn()), 1));
+            return;
+        }
+        for (final FrameTemplate ignore : def.ignore()) {
+            final Connection c = ignore.connection() == null ? null : world.exactly(ignore.connection());
+            if (FrameCheck.check(decoded, ignore, c, names.resolver(), world.addresses()).isEmpty()) {
+                evidence.add(Direction.FROM_DUT, frame.timestampNanos(), bytes, -1, "ignored");
+                return;
+            }
+        }
+        final int index = evidence.add(Direction.FROM_DUT, frame.timestampNanos(), bytes, -1, "unexpected");
+        inbox.addLast(new Received(frame, decoded, index));
+    }
+
+    /** A request of the device: its checker judges it; to a peer it goes on through the network, else to the inbox. */
+    private void toRequesterChecker(final CapturedFrame frame, final byte[] bytes, final DecodedFrame decoded,
+                                    final Connection owner) {
+        final RequesterChecker checker = requesterSteps.checker(owner);
+        final int index = evidence.add(Direction.FROM_DUT, frame.timestampNanos(), bytes, -1,
+            owner.peer ? "to the peer" : "unexpected");
+        final StepFailure failure = checker.device(decoded, frame.timestampNanos(), index);
+        if (failure != null) {
+            evidence.note(index, cursor.index(), "violates " + failure.rule);
+            throw failure.at(index, evidence.dump(index));
+        }
+        if (owner.peer) {
+            final int psn = Psn.distance(owner.devicePsnBase(), decoded.bth().psn());
+            evidence.note(index, cursor.index(), world.network().fromDevice(bytes, decoded, frame.timestampNanos(),
+                owner, psn, checker.transmissions(psn)));
+            return;
+        }
+        inbox.addLast(new Received(frame, decoded, index));
+    }
+}

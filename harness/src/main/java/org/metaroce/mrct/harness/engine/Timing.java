@@ -1,0 +1,38 @@
+package org.metaroce.mrct.harness.engine;
+
+import org.metaroce.mrct.harness.cases.Expr;
+
+/**
+ * How long expectations wait: the case's window or the run's default, widened by the run's tolerance (0 on virtual
+ * time).
+ */
+final class Timing {
+    private final RunContext run;
+    private final Names names;
+
+    Timing(final RunContext run, final Names names) {
+        this.run = run;
+        this.names = names;
+    }
+
+    /** The window an expectation waits: {@code within}, or the run's default when the case does not say. */
+    long window(final Expr within) {
+        return within != null ? names.eval(within) : run.expectTimeoutNs();
+    }
+
+    /** The slack allowed around a window: the larger of the absolute and the relative tolerance. */
+    long tolerance(final long window) {
+        return Math.max(run.toleranceNs(), window * run.tolerancePercent() / 100);
+    }
+
+    /** A duration in the largest unit that divides it: "3 ms", "250 us", "17 ns". */
+    static String nanos(final long nanos) {
+        if (nanos % 1_000_000 == 0 && nanos != 0) {
+            return nanos / 1_000_000 + " ms";
+        }
+        if (nanos % 1000 == 0 && nanos != 0) {
+            return nanos / 1000 + " us";
+        }
+        return nanos + " ns";
+    }
+}
