@@ -18,6 +18,8 @@ import org.metaroce.mrct.harness.engine.RunContext;
 import org.metaroce.mrct.harness.engine.Runner;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.profile.ProfileLoader;
+import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.RootCause;
 import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.harness.result.RunListener;
 import org.metaroce.mrct.harness.result.Overall;
@@ -60,6 +62,8 @@ import picocli.CommandLine.Spec;
 final class RunCommand implements Callable<Integer> {
     static final int NON_CONFORMANT = 1;
     static final int HARNESS_ERROR = 2;
+    /** Root causes listed on the terminal at the end of a run; summary.md and report.html list them all. */
+    private static final int ROOT_CAUSES_SHOWN = 10;
 
     @ParentCommand
     private Main main;
@@ -187,6 +191,15 @@ final class RunCommand implements Callable<Integer> {
                 if (!quiet) {
                     listeners.add(new Progress(main.err(), System.console() != null));
                 }
+                final List<CaseResult> failed = new ArrayList<>();
+                listeners.add(new RunListener() {
+                    @Override
+                    public void caseFinished(final CaseResult result) {
+                        if (result.failure() != null) {
+                            failed.add(result);
+                        }
+                    }
+                });
                 final Runner runner = new Runner(context, listeners, Clock.systemUTC());
                 final RunInfo info = info(spec, profile, adapter, seed, setup.fault(), plan.size(), timing);
                 final RunSummary summary = runner.run(info, plan,
@@ -195,6 +208,7 @@ final class RunCommand implements Callable<Integer> {
                 final List<String> shrunk = provider.traits().contains(AdapterProvider.Trait.REPEATABLE)
                     ? generatedCases.shrinkFailing(summary, () -> setup.open(profile), profile, dir, main.err())
                     : List.of();
+                printRootCauses(failed);
                 printSummary(summary, dir, seed, shrunk);
                 setup.afterRun();
                 reports.pruneAfter(dir, "mrct run", main.err());
@@ -308,6 +322,21 @@ final class RunCommand implements Callable<Integer> {
             profile.name(), profile.sha256(), List.copyOf(profile.pics()), parameters, seed, strict, fault,
             selection, count, Clock.systemUTC().instant(), RunInfo.labels(adapter.capabilities()), adapter.endpoints(),
             timing);
+    }
+
+    /** The failures grouped by root cause (blamed rule, field, cause), largest group first. */
+    private void printRootCauses(final List<CaseResult> results) {
+        final List<RootCause> groups = RootCause.of(results, CaseResult::id, CaseResult::verdict, CaseResult::failure);
+        if (groups.isEmpty()) {
+            return;
+        }
+        main.out().println("root causes (" + groups.size() + "):");
+        for (final RootCause group : groups.subList(0, Math.min(ROOT_CAUSES_SHOWN, groups.size()))) {
+            main.out().println("  " + group.line(3));
+        }
+        if (groups.size() > ROOT_CAUSES_SHOWN) {
+            main.out().println("  and " + (groups.size() - ROOT_CAUSES_SHOWN) + " more in summary.md and report.html");
+        }
     }
 
     private void printSummary(final RunSummary summary, final Path dir, final long seed, final List<String> shrunk) {

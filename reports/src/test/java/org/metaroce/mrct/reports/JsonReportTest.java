@@ -84,7 +84,7 @@ class JsonReportTest {
         final JsonNode plc = find(report.get("rules"), "rule", "MR-PLC-001");
         assertThat(plc.toString()).isEqualTo("{\"rule\":\"MR-PLC-001\",\"level\":\"SHOULD\",\"role\":\"responder\","
             + "\"applicable\":true,\"cases\":[\"PLC-003[mode=write,pmtu=256]\",\"PLC-003[mode=write,pmtu=1024]\"],"
-            + "\"verdict\":\"WARN\"}");
+            + "\"verdict\":\"WARN\",\"citedBy\":[]}");
         assertThat(find(report.get("rules"), "rule", "MR-ATM-001").get("applicable").asBoolean()).isFalse();
         assertThat(report.get("baseline").toString()).isEqualTo("{\"baseline\":\"known-failures.yaml\","
             + "\"newlyFailing\":[\"ORD-004\"],\"newlyPassing\":[\"HDR-001\"],\"stale\":[\"OLD-001\"],"
@@ -117,7 +117,8 @@ class JsonReportTest {
             + "\"diffs\":[{\"field\":\"bth.psn\",\"expected\":\"2 (0x2)\",\"actual\":\"1 (0x1)\"},"
             + "{\"field\":\"sacketh.bitmap\",\"expected\":\"5 (0x5)\",\"actual\":\"7 (0x7)\"}],"
             + "\"expectedFrame\":\"ACKNOWLEDGE psn=2\",\"actualFrame\":\"ACKNOWLEDGE psn=1 dqpn=0x22\","
-            + "\"message\":\"the responder acknowledged PSN 1 instead of 2\"}");
+            + "\"message\":\"the responder acknowledged PSN 1 instead of 2\",\"field\":\"\",\"cause\":\"\","
+            + "\"basis\":\"\"}");
         final JsonNode row = cases.get(2);
         assertThat(row.get("caseId").asText()).isEqualTo("PLC-003");
         assertThat(row.get("parameters").toString()).isEqualTo("{\"mode\":\"write\",\"pmtu\":256}");

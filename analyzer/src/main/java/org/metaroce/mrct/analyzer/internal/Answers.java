@@ -604,14 +604,14 @@ final class Answers {
             final long offset = fr.plethOffset();
             final boolean offsetOk = size > 0 ? offset == (long) k * size
                 : k == 0 ? offset == 0 : offset > 0 && offset % k == 0;
-            if (fr.plethMsn() != op.msn || !offsetOk || fr.plethRsn() != 0) {
+            // pleth.rsn 0 is judged on every read response by the oracle (MR-RD-004's per-frame part)
+            if (fr.plethMsn() != op.msn || !offsetOk) {
                 cx.judge.report(c, responder, Check.READ_PLETH, Basis.DEFINITE, fr,
                     () -> fr.opcode.name() + " on PSN " + Text.psn(r) + " carries pleth.msn " + fr.plethMsn()
-                        + ", offset " + offset + ", rsn " + fr.plethRsn() + "; the read at PSN " + Text.psn(op.psn)
-                        + " (frame " + op.frame + ") has MSN " + op.msn + ", and packet " + (k + 1) + " starts at "
-                        + k + " x PMTU", null,
-                    new FieldDiff("pleth.msn/offset/rsn", op.msn + " / " + (size > 0 ? Long.toString((long) k * size)
-                        : k + " x PMTU") + " / 0", fr.plethMsn() + " / " + offset + " / " + fr.plethRsn()));
+                        + " and offset " + offset + "; the read at PSN " + Text.psn(op.psn) + " (frame " + op.frame
+                        + ") has MSN " + op.msn + ", and packet " + (k + 1) + " starts at " + k + " x PMTU", null,
+                    new FieldDiff("pleth.msn/offset", op.msn + " / " + (size > 0 ? Long.toString((long) k * size)
+                        : k + " x PMTU"), fr.plethMsn() + " / " + offset));
             }
         }
         Judge.observe(c, responder, Check.READ_ORDER);

@@ -28,6 +28,21 @@ final class Context {
         this.sendWindowMax = parameters.lenientMax("send_window");
     }
 
+    private org.metaroce.mrct.oracle.Vantage vantage;
+
+    /**
+     * Where the frames were taken, for the oracle: at the device for mrct evidence; {@code fcs} as the file says. The
+     * senders are MetaRoCE devices when a profile declares them or the file is mrct evidence.
+     */
+    org.metaroce.mrct.oracle.Vantage vantage(final int fcs) {
+        final boolean metaroce = parameters.declared() || judge.atDevice();
+        if (vantage == null || vantage.fcsLength() != fcs || vantage.atSender() != judge.atDevice()
+            || vantage.metaroceSender() != metaroce) {
+            vantage = org.metaroce.mrct.oracle.Vantage.capture(fcs, judge.atDevice(), metaroce);
+        }
+        return vantage;
+    }
+
     /** The control records of an mrct evidence file, read ahead case by case; null for other captures. */
     EvidenceControl control;
 

@@ -47,6 +47,8 @@ final class Flow {
     /** The P_Key of the first frame other than a CNP, or -1. */
     int pkey = -1;
     long pkeyFrame;
+    /** What the oracle is told of the flow's sender, rebuilt when the P_Key or the connection's tver is learnt. */
+    org.metaroce.mrct.oracle.QpFacts facts;
     /** Source ports of the flow's non-data frames seen (up to 2 distinct matter). */
     int responsePort = -1;
     boolean responsePortsVary;

@@ -26,7 +26,7 @@ import org.metaroce.mrct.wire.header.Ipv4Flyweight;
 /**
  * The analysis of one capture file, streamed: one {@link CaptureReader}, one {@link FrameDecoder}, one reused
  * {@link Frame}, and per flow a bounded state, so that memory stays flat however large the file. Each frame is decoded,
- * checked on its own ({@link FrameChecks}), given to its flow, and, for requests and answers, to the requester stream
+ * checked on its own by the oracle ({@link OracleChecks}), given to its flow, and, for requests and answers, to the requester stream
  * it belongs to; answers pair the two directions of a connection ({@link HostPair}).
  *
  * <p>An mrct evidence file (pcapng whose packet comments start with {@code mrct case=}) is analysed case by case: the
@@ -259,7 +259,7 @@ final class Session {
         if (fr.ecn == 3) {
             flow.ceMarked++;
         }
-        FrameChecks.check(fr, cx, reader.fcsLength());
+        OracleChecks.check(fr, cx, reader.fcsLength());
         dispatch(fr);
     }
 
@@ -429,26 +429,7 @@ final class Session {
         flow.frames++;
         flow.bytes += fr.wireLength;
         final String field = d.failure().field();
-        final Check check;
-        switch (error) {
-            case STACKED_VLAN:
-                check = Check.ETHERNET;
-                break;
-            case PAD_EXCEEDS_PAYLOAD:
-                check = Check.PAD;
-                break;
-            case BAD_IP_HEADER:
-            case IP_FRAGMENT:
-                check = ipVersion == 4 ? Check.IPV4 : Check.IPV6;
-                break;
-            case LENGTH_MISMATCH:
-                check = field.startsWith("udp") ? Check.UDP : ipVersion == 4 ? Check.IPV4 : Check.IPV6;
-                break;
-            default:
-                check = field.startsWith("ip") ? (ipVersion == 4 ? Check.IPV4 : Check.IPV6)
-                    : fr.tver == 0 ? Check.LEGACY_HEADERS : Check.HEADERS;
-                break;
-        }
+        final Check check = OracleChecks.checkOfMalformed(fr);
         final String detail = d.failure().detail();
         final int at = d.failure().offset();
         Judge.observe(flow.connection, flow, check);

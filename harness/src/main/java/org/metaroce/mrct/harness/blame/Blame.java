@@ -61,17 +61,54 @@ public final class Blame {
     }
 
     private Cause fields(final FailureContext c, final Choice choice) {
+        final Long syndrome = c.expectedValues().get("aeth.syndrome");
+        if (syndrome != null && AethSyndrome.valueOf(syndrome.intValue()).type() != AethSyndrome.Type.ACK
+            && (c.differs("aeth.syndrome") || c.differs("bth.opcode"))) {
+            // the device did not reject what it had to: the rule of the failed check, by the NAK code expected
+            return choice.cause(rejections(AethSyndrome.valueOf(syndrome.intValue())), "aeth.syndrome",
+                "no " + AethSyndrome.valueOf(syndrome.intValue()).name() + " for a request that must be rejected",
+                Cause.Basis.FIELD);
+        }
+        if (c.differs("bth.opcode") || c.differs("aeth.syndrome") && FieldRules.kind(c.actual()).equals("nak")) {
+            return null; // another kind of frame than expected: its other fields differ as a consequence
+        }
         final String kind = FieldRules.kind(c.actual());
+        Cause msn = null;
         for (final FieldDiff diff : c.diffs()) {
             final String rule = choice.pick(table.rules(diff.field(), kind));
-            if (rule != null) {
-                return new Cause(rule, diff.field(), pattern(diff), Cause.Basis.FIELD);
+            if (rule == null) {
+                continue;
             }
+            final Cause cause = new Cause(rule, diff.field(), pattern(diff), Cause.Basis.FIELD);
+            if (!diff.field().equals("aeth.msn")) {
+                return cause;
+            }
+            msn = msn == null ? cause : msn; // the MSN often differs as a consequence of another field: last resort
         }
-        return null;
+        return msn;
+    }
+
+    /** The rules whose check answers with {@code nak}, most common first (spec Tables 6-2, 10-1 and 4-2). */
+    private static List<String> rejections(final AethSyndrome nak) {
+        if (nak.type() == AethSyndrome.Type.RNR_NAK) {
+            return List.of("MR-PLC-014");
+        }
+        return switch (nak.value()) {
+            case 0x62 -> List.of("MR-SEC-001", "MR-SEC-005", "MR-SEC-003", "MR-SEC-004", "MR-SEC-002", "MR-SEC-007",
+                "MR-CMP-010", "MR-RD-010");
+            case 0x61 -> List.of("MR-PLC-007", "MR-PLC-008", "MR-PLC-009", "MR-PLC-010", "MR-PLC-011", "MR-PLC-012",
+                "MR-PLC-013", "MR-PLC-015", "MR-ORD-004", "MR-ORD-007", "MR-RD-008", "MR-RD-010", "MR-ATM-007");
+            default -> List.of("MR-ACK-011");
+        };
     }
 
     private Cause counters(final FailureContext c, final Choice choice) {
+        for (final FieldDiff diff : c.diffs()) {
+            if (diff.actual().startsWith("not kept")) {
+                return choice.cause(List.of("MR-CONF-003"), diff.field(), "a counter of Table C-1 not kept",
+                    Cause.Basis.FIELD);
+            }
+        }
         for (final FieldDiff diff : c.diffs()) {
             final String rule = choice.pick(table.counterRules(diff.field()));
             if (rule != null) {
@@ -114,6 +151,10 @@ public final class Blame {
 
     /** A value-free description of a field diff: which field, and for two numbers which way it is off. */
     static String pattern(final FieldDiff diff) {
+        final int bracket = diff.field().indexOf('[');
+        if (bracket > 0 && diff.field().endsWith("]")) {
+            return "memory of " + diff.field().substring(0, bracket) + " differs"; // a region at some offset
+        }
         final long expected = Values.leadingNumber(diff.expected(), Long.MIN_VALUE);
         final long actual = Values.leadingNumber(diff.actual(), Long.MIN_VALUE);
         if (expected != Long.MIN_VALUE && actual != Long.MIN_VALUE && !diff.field().equals("sacketh.bitmap")) {
@@ -139,21 +180,19 @@ public final class Blame {
             this.level = level;
         }
 
+        /** The first of the case's rules that is a candidate, else the first candidate; both strong enough. */
         String pick(final List<String> candidates) {
-            String first = null;
-            for (final String id : candidates) {
-                final Rule rule = spec.rule(id);
-                if (rule == null || rule.level().ordinal() > level.ordinal()) {
-                    continue;
-                }
-                if (caseRules.contains(id)) {
+            for (final String id : caseRules) {
+                if (candidates.contains(id) && allowed(id)) {
                     return id;
                 }
-                if (first == null) {
-                    first = id;
+            }
+            for (final String id : candidates) {
+                if (allowed(id)) {
+                    return id;
                 }
             }
-            return first;
+            return null;
         }
 
         Cause cause(final List<String> candidates, final String field, final String pattern, final Cause.Basis basis) {

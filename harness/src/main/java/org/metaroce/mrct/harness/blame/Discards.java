@@ -34,7 +34,8 @@ final class Discards {
         if (!outside && !doubted) {
             return null;
         }
-        final String field = c.diffs().isEmpty() ? "" : c.diffs().get(0).field();
+        // the root cause is the discarding, whichever symptom (bitmap, base, memory, counters) the case saw first
+        final String field = "";
         if (wraps) {
             return choice.cause(List.of("MR-ORD-001"), field,
                 "new PSNs across the 2^24 wrap classed as old or outside the window", Cause.Basis.COUNTERS);
@@ -43,12 +44,23 @@ final class Discards {
             "PSNs after ePSN in the window discarded instead of recorded", Cause.Basis.COUNTERS);
     }
 
-    /** True when the request PSNs sent on the connection cross the 2^24 wrap. */
+    /**
+     * True when a request packet arrived after ePSN with an absolute PSN numerically below ePSN's: across the 2^24
+     * wrap, where a comparison without modular arithmetic takes a new packet for an old one.
+     */
     static boolean wraps(final FailureContext c) {
+        final long base = c.psnBase() & Psn.MASK;
+        final ResponderView view = ResponderView.of(List.of(), c.window());
         for (final SentPacket p : c.sent()) {
-            if (p.isRequest() && (long) (c.psnBase() & Psn.MASK) + p.psn() >= Psn.MODULUS) {
+            if (!p.isRequest() || !p.valid()) {
+                continue;
+            }
+            final long epsn = (base + view.ePsn()) % Psn.MODULUS;
+            final long psn = (base + p.psn()) % Psn.MODULUS;
+            if (p.psn() > view.ePsn() && psn < epsn) {
                 return true;
             }
+            view.accept(p);
         }
         return false;
     }

@@ -67,6 +67,13 @@ public final class ResponderView {
         return all.size() > 1 ? all.subList(1, all.size()) : all;
     }
 
+    /** Lets one more packet arrive (valid request packets only count). */
+    void accept(final SentPacket packet) {
+        if (packet.isRequest() && packet.valid()) {
+            arrive(packet);
+        }
+    }
+
     private void arrive(final SentPacket packet) {
         lastPacket = packet;
         final int d = packet.psn() - ePsn;

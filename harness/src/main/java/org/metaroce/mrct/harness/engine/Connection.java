@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.metaroce.mrct.spi.QpAttribute;
+import org.metaroce.mrct.oracle.Basis;
+import org.metaroce.mrct.oracle.QpFacts;
+import org.metaroce.mrct.oracle.QpStream;
 import org.metaroce.mrct.spi.QpAttributes;
 import org.metaroce.mrct.spi.QpState;
 import org.metaroce.mrct.wire.Encapsulation;
@@ -17,6 +20,8 @@ import org.metaroce.mrct.wire.Psn;
  * posted receive WQEs, and the requester side (created by the first {@code post_send}).
  */
 final class Connection {
+    private static final Basis PKEY = Basis.configured("the QP's pkey attribute");
+
     /** A receive buffer the case posted. */
     record Receive(long wrId, long va, int length, Region region) {
     }
@@ -41,6 +46,8 @@ final class Connection {
     private int devicePsnBase;
     private final HarnessNumbering numbering = new HarnessNumbering();
     private final SourcePorts ports = new SourcePorts();
+    /** The oracle's state of the frames the QP sends: its cumulative ACK (MR-ACK-010) and source ports (MR-MP-*). */
+    private final QpStream stream = new QpStream();
     private ResponderModel model;
     private final List<Receive> receives = new ArrayList<>();
     private final List<Receive> receivesView = Collections.unmodifiableList(receives);
@@ -111,7 +118,7 @@ final class Connection {
      * @return whether the PSN spaces could move (the QP was restarting after a RESET)
      */
     boolean modified(final QpState target, final QpAttributes attributes) {
-        ports.forget();
+        stream.forgetSourcePorts();
         if (target == QpState.RESET) {
             restart();
             return false;
@@ -141,7 +148,7 @@ final class Connection {
         model = new ResponderModel(recvWindow);
         needsAttributes = true;
         restarting = true;
-        ports.forget();
+        stream.restart();
     }
 
     // ---------------------------------------------------------------- PSN spaces
@@ -171,6 +178,16 @@ final class Connection {
     /** The udp.sport values of the device's data packets, against the QP's spray and udp_sport attributes. */
     SourcePorts ports() {
         return ports;
+    }
+
+    /** The oracle's state of the frames the device sends on this QP. */
+    QpStream stream() {
+        return stream;
+    }
+
+    /** What the oracle is told of the QP: everything, as the case configured it. */
+    QpFacts facts() {
+        return new QpFacts(tver, pkey, PKEY, ports.spray(), ports.fixed(), psnBase);
     }
 
     /** What a conforming responder holds after the harness's requests (replaced on a RESET). */

@@ -107,9 +107,6 @@ final class ControlSteps {
             throw new StepFailure("the device accepted a modification it must reject", -1,
                 List.of(new FieldDiff("modify_qp", "rejected", "accepted")), null, null);
         }
-        if (target == QpState.RESET) {
-            pump.forgetAckProgress(c);
-        }
         if (c.modified(target, attributes)) {
             // the PSN spaces moved (or kept their place): expressions see where they are now
             if (attributes.has(QpAttribute.RQ_PSN)) {

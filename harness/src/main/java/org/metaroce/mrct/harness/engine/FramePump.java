@@ -10,7 +10,9 @@ import java.util.Map;
 import org.metaroce.mrct.harness.cases.CaseDef;
 import org.metaroce.mrct.harness.cases.FrameTemplate;
 import org.metaroce.mrct.harness.result.Direction;
+import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.harness.spec.Role;
+import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.spi.CapturedFrame;
 import org.metaroce.mrct.spi.DataPlane;
 import org.metaroce.mrct.spi.Endpoints;
@@ -47,7 +49,6 @@ final class FramePump {
     private final ArrayDeque<Received> inbox = new ArrayDeque<>();
     private final Collection<Received> inboxView = Collections.unmodifiableCollection(inbox);
     /** The highest cumulative ACK the device sent per connection, for MR-ACK-010. */
-    private final Map<Connection, Integer> highestBase = new HashMap<>();
 
     FramePump(final DataPlane data, final CaseDef def, final Endpoints endpoints, final Names names,
               final CaseWorld world, final RequesterSteps requesterSteps, final Evidence evidence,
@@ -131,10 +132,6 @@ final class FramePump {
         return inbox.pollFirst();
     }
 
-    /** The connection's QP was reset: its cumulative ACKs start afresh. */
-    void forgetAckProgress(final Connection c) {
-        highestBase.remove(c);
-    }
 
     /**
      * One step of the shared clock: the device runs until its next frame or the network's next event (or {@code
@@ -160,15 +157,17 @@ final class FramePump {
         final byte[] bytes = frame.unsafeBytes();
         final DecodedFrame decoded = decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
         final Connection owner = decoded.isRoce() ? world.byPeerQpn(decoded.bth().destQp()) : null;
-        final TransmitRules.Violation violation = TransmitRules.check(decoded, owner, endpoints.harnessMac(),
-            endpoints.deviceMac(), highestBase);
-        if (violation != null) {
+        final List<Finding> findings = LiveOracle.judge(decoded, evidence.records().size(), owner,
+            endpoints.deviceMac(), endpoints.harnessMac());
+        if (!findings.isEmpty()) {
+            final Finding first = findings.get(0);
             final int index = evidence.add(Direction.FROM_DUT, frame.timestampNanos(), bytes, cursor.index(),
-                "violates " + violation.rule());
+                "violates " + first.rule());
+            final List<FieldDiff> diffs = LiveOracle.diffsOf(first.rule(), findings);
             final StepFailure failure = new StepFailure("frame #" + index + " (" + (decoded.isRoce()
-                ? decoded.opcode().name() : decoded.status()) + ") breaks " + violation.rule() + ": "
-                + violation.diff(), index, List.of(violation.diff()), null, evidence.dump(index));
-            failure.rule = violation.rule();
+                ? decoded.opcode().name() : decoded.status()) + ") breaks " + first.rule() + ": " + diffs.get(0),
+                index, diffs, null, evidence.dump(index));
+            failure.rule = first.rule();
             throw failure;
         }
         if (owner != null && decoded.opcode().kind().isRequest()) {

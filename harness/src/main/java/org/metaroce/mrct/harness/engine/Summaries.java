@@ -22,26 +22,27 @@ public final class Summaries {
     private Summaries() {
     }
 
-    /** The rule matrix: every rule with the cases that cover it and their worst verdict. */
+    /**
+     * The rule matrix: every rule with the cases that cover it and the verdict they give it (a case failing blames one
+     * rule, {@link RuleVerdict#given}).
+     */
     public static List<RuleVerdict> ruleMatrix(final Specification spec, final DeviceProfile profile,
                                                final List<CaseResult> results) {
-        final Map<String, List<CaseResult>> byRule = new LinkedHashMap<>();
+        final Map<String, RuleVerdict.Builder> byRule = new LinkedHashMap<>();
         for (final CaseResult result : results) {
-            for (final String rule : result.rules()) {
-                byRule.computeIfAbsent(rule, r -> new ArrayList<>()).add(result);
+            final java.util.Set<String> touched = new java.util.LinkedHashSet<>(result.rules());
+            if (result.failure() != null && result.failure().rule() != null && !result.failure().rule().isBlank()) {
+                touched.add(result.failure().rule());
+            }
+            for (final String rule : touched) {
+                byRule.computeIfAbsent(rule, r -> new RuleVerdict.Builder()).add(rule, result.id(), result.verdict(),
+                    result.failure());
             }
         }
         final List<RuleVerdict> rows = new ArrayList<>();
         for (final Rule rule : spec.rules().values()) {
-            final List<CaseResult> covering = byRule.getOrDefault(rule.id(), List.of());
-            Verdict worst = Verdict.NOT_APPLICABLE;
-            final List<String> ids = new ArrayList<>();
-            for (final CaseResult result : covering) {
-                worst = worst.worst(result.verdict());
-                ids.add(result.id());
-            }
-            rows.add(new RuleVerdict(rule.id(), rule.level(), rule.role(),
-                rule.appliesTo(profile.pics()), ids, worst));
+            rows.add(byRule.getOrDefault(rule.id(), new RuleVerdict.Builder()).build(rule.id(), rule.level(),
+                rule.role(), rule.appliesTo(profile.pics())));
         }
         return rows;
     }

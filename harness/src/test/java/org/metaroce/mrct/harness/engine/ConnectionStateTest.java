@@ -81,20 +81,14 @@ class ConnectionStateTest {
     }
 
     @Test
-    void sourcePortsFollowTheAttributesAndForgetOnModification() {
+    void sourcePortAttributesFollowModificationsAndReachTheOracle() {
         final Connection c = connection();
         assertThat(c.ports().spray()).isFalse();
         assertThat(c.ports().fixed()).isEqualTo(0xC123);
-        assertThat(c.ports().firstDataPort(0xC001)).isEqualTo(0xC001);
-        assertThat(c.ports().firstDataPort(0xC002)).isEqualTo(0xC001);
+        assertThat(c.facts().udpSport()).isEqualTo(0xC123);
         c.modified(QpState.RTS, QpAttributes.empty().with(QpAttribute.SPRAY, true));
         assertThat(c.ports().spray()).isTrue();
+        assertThat(c.facts().spray()).isTrue();
         assertThat(c.ports().fixed()).as("absent attributes stay").isEqualTo(0xC123);
-        assertThat(c.ports().firstDataPort(0xC002)).as("forgotten at the modification").isEqualTo(0xC002);
-        for (int i = 0; i < SourcePorts.SPRAY_RUN - 1; i++) {
-            assertThat(c.ports().sprayedOnOnePort(0xC100)).isFalse();
-        }
-        assertThat(c.ports().sprayedOnOnePort(0xC100)).as("16 in a row on one port").isTrue();
-        assertThat(c.ports().sprayedOnOnePort(0xC101)).isFalse();
     }
 }

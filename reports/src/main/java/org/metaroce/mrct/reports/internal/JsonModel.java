@@ -237,6 +237,7 @@ public final class JsonModel {
             node.put("applicable", rule.applicable());
             node.set("cases", strings(rule.cases()));
             node.put("verdict", verdict(rule.verdict()));
+            node.set("citedBy", strings(rule.citedBy()));
         }
         return array;
     }

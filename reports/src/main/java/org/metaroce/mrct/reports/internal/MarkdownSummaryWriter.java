@@ -9,6 +9,7 @@ import java.util.Map;
 import org.metaroce.mrct.harness.result.BaselineComparison;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.RunInfo;
+import org.metaroce.mrct.harness.result.RootCause;
 import org.metaroce.mrct.harness.result.Verdict;
 
 /**
@@ -81,6 +82,22 @@ public final class MarkdownSummaryWriter implements ReportWriter {
         for (final CaseEntry entry : state.cases()) {
             if (entry.verdict() == Verdict.FAIL || entry.verdict() == Verdict.ERROR) {
                 failing.add(entry);
+            }
+        }
+        final List<RootCause> causes = RootCause.of(state.cases(), CaseEntry::id, CaseEntry::verdict,
+            CaseEntry::failure);
+        if (!causes.isEmpty()) {
+            out.append("\n### Root causes (").append(causes.size()).append(")\n\n");
+            out.append("| cases | rule | field | cause | examples |\n| ---: | --- | --- | --- | --- |\n");
+            for (int i = 0; i < Math.min(MAX_FAILING, causes.size()); i++) {
+                final RootCause cause = causes.get(i);
+                out.append("| ").append(cause.cases().size()).append(" | ").append(Markdown.inline(cause.rule(), 40))
+                    .append(" | ").append(Markdown.inline(cause.field(), 40)).append(" | ")
+                    .append(Markdown.inline(cause.cause(), 100)).append(" | ").append(Markdown.inline(String.join(", ",
+                        cause.cases().subList(0, Math.min(3, cause.cases().size()))), 160)).append(" |\n");
+            }
+            if (causes.size() > MAX_FAILING) {
+                out.append("\nand ").append(causes.size() - MAX_FAILING).append(" more\n");
             }
         }
         if (!failing.isEmpty()) {

@@ -26,30 +26,33 @@ public final class RuleMatrix {
     private RuleMatrix() {
     }
 
-    /** One row per rule covered by {@code cases}; level and role from the specification when it knows the rule. */
+    /**
+     * One row per rule covered by {@code cases} (cited, or blamed by a failure); level and role from the specification
+     * when it knows the rule. A case failing blames one rule only ({@link RuleVerdict#given}).
+     */
     public static List<RuleVerdict> of(final List<CaseEntry> cases, final Specification spec,
                                        final Set<String> claimedPics) {
-        final Map<String, List<CaseEntry>> byRule = new TreeMap<>(RULE_ORDER);
+        final Map<String, RuleVerdict.Builder> byRule = new TreeMap<>(RULE_ORDER);
+        final Map<String, CaseEntry> firstEntry = new LinkedHashMap<>();
         for (final CaseEntry entry : cases) {
-            for (final String rule : entry.rules()) {
-                byRule.computeIfAbsent(rule, r -> new ArrayList<>()).add(entry);
+            final Set<String> touched = new java.util.LinkedHashSet<>(entry.rules());
+            if (entry.failure() != null && entry.failure().rule() != null && !entry.failure().rule().isBlank()) {
+                touched.add(entry.failure().rule());
+            }
+            for (final String rule : touched) {
+                byRule.computeIfAbsent(rule, r -> new RuleVerdict.Builder()).add(rule, entry.id(), entry.verdict(),
+                    entry.failure());
+                firstEntry.putIfAbsent(rule, entry);
             }
         }
         final List<RuleVerdict> rows = new ArrayList<>();
-        for (final Map.Entry<String, List<CaseEntry>> row : byRule.entrySet()) {
+        for (final Map.Entry<String, RuleVerdict.Builder> row : byRule.entrySet()) {
             final Rule rule = spec == null ? null : spec.rule(row.getKey());
-            final CaseEntry first = row.getValue().get(0);
+            final CaseEntry first = firstEntry.get(row.getKey());
             final Level level = rule != null ? rule.level() : first.level();
             final Role role = rule != null ? rule.role() : first.role();
             final boolean applicable = rule == null || rule.appliesTo(claimedPics);
-            final Map<String, Boolean> ids = new LinkedHashMap<>();
-            Verdict worst = null;
-            for (final CaseEntry entry : row.getValue()) {
-                ids.put(entry.id(), Boolean.TRUE);
-                worst = worst == null ? entry.verdict() : worst.worst(entry.verdict());
-            }
-            rows.add(new RuleVerdict(row.getKey(), level, role, applicable, List.copyOf(ids.keySet()),
-                worst == null ? Verdict.NOT_APPLICABLE : worst));
+            rows.add(row.getValue().build(row.getKey(), level, role, applicable));
         }
         return rows;
     }

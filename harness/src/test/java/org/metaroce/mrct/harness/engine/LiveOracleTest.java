@@ -3,8 +3,9 @@ package org.metaroce.mrct.harness.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
-import java.util.HashMap;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.spi.QpAttribute;
 import org.metaroce.mrct.spi.QpAttributes;
 import org.metaroce.mrct.wire.DecodedFrame;
@@ -13,8 +14,11 @@ import org.metaroce.mrct.wire.FrameBuilder;
 import org.metaroce.mrct.wire.FrameDecoder;
 import org.metaroce.mrct.wire.Opcode;
 
-/** The per-frame transmit checks that look at the sender's MAC and at the source ports of a QP's data packets. */
-class TransmitRulesTest {
+/**
+ * The live engine's use of the oracle: the sender's MAC and the peer's, the QP's configured attributes, and the
+ * QP's stream state (source ports) kept across frames and forgotten on a modification.
+ */
+class LiveOracleTest {
     private static final long DEVICE_MAC = 0x02_00_00_00_00_0DL;
     private static final long HARNESS_MAC = 0x02_00_00_00_00_0AL;
     private static final int PEER_QPN = 0x123;
@@ -33,16 +37,18 @@ class TransmitRulesTest {
         return new FrameDecoder().decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
     }
 
-    private static TransmitRules.Violation check(final DecodedFrame frame, final Connection c) {
-        return TransmitRules.check(frame, c, HARNESS_MAC, DEVICE_MAC, new HashMap<>());
+    /** The first finding, as the engine fails a case on it; null when there is none. */
+    private static Finding check(final DecodedFrame frame, final Connection c) {
+        final List<Finding> findings = LiveOracle.judge(frame, 7, c, DEVICE_MAC, HARNESS_MAC);
+        return findings.isEmpty() ? null : findings.get(0);
     }
 
     @Test
     void aFrameFromAnotherMacBreaksWire001() {
-        final TransmitRules.Violation v = check(response(0x02_00_00_00_00_99L, 0xC001), connection());
+        final Finding v = check(response(0x02_00_00_00_00_99L, 0xC001), connection());
         assertThat(v).isNotNull();
         assertThat(v.rule()).isEqualTo("MR-WIRE-001");
-        assertThat(v.diff().field()).isEqualTo("eth.src");
+        assertThat(v.field()).isEqualTo("eth.src");
     }
 
     @Test
@@ -50,10 +56,10 @@ class TransmitRulesTest {
         final Connection c = connection();
         assertThat(check(response(DEVICE_MAC, 0xC001), c)).isNull();
         assertThat(check(response(DEVICE_MAC, 0xC001), c)).isNull();
-        final TransmitRules.Violation v = check(response(DEVICE_MAC, 0xC002), c);
+        final Finding v = check(response(DEVICE_MAC, 0xC002), c);
         assertThat(v).isNotNull();
         assertThat(v.rule()).isEqualTo("MR-MP-001");
-        c.ports().forget();
+        c.stream().forgetSourcePorts();
         assertThat(check(response(DEVICE_MAC, 0xC002), c)).as("a new port after a modification").isNull();
     }
 
@@ -75,8 +81,40 @@ class TransmitRulesTest {
         for (int i = 0; i < 15; i++) {
             assertThat(check(response(DEVICE_MAC, 0xC100), c)).as("packet %d of a run of one port", i).isNull();
         }
-        final TransmitRules.Violation v = check(response(DEVICE_MAC, 0xC100), c);
+        final Finding v = check(response(DEVICE_MAC, 0xC100), c);
         assertThat(v).as("the 16th packet in a row on one port").isNotNull();
         assertThat(v.rule()).isEqualTo("MR-MP-004");
+    }
+
+    @Test
+    void aFrameToAnotherMacBreaksMp007() {
+        final Encapsulation e = Encapsulation.ipv4("198.51.100.2", "198.51.100.1")
+            .withMacs(DEVICE_MAC, 0x02_00_00_00_00_77L).withUdpSourcePort(0xC001);
+        final byte[] bytes = FrameBuilder.of(e, Opcode.RDMA_READ_RESPONSE_MIDDLE).payload(new byte[16])
+            .with("bth.dqpn", PEER_QPN).build();
+        final Finding v = check(new FrameDecoder().decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy(),
+            connection());
+        assertThat(v).isNotNull();
+        assertThat(v.rule()).isEqualTo("MR-MP-007");
+        assertThat(v.frame()).isEqualTo(7);
+    }
+
+    @Test
+    void thePkeyIsTheConnectionsAttribute() {
+        final Connection c = new Connection("q", 1, 0x100, PEER_QPN, 0, 0,
+            Encapsulation.ipv4("198.51.100.1", "198.51.100.2"), 1, 0x8001, 1024, 128);
+        final Finding v = check(response(DEVICE_MAC, 0xC001), c);
+        assertThat(v).isNotNull();
+        assertThat(v.rule()).isEqualTo("MR-WIRE-013");
+        assertThat(v.field()).isEqualTo("bth.pkey");
+        assertThat(v.basis().certain()).isTrue();
+    }
+
+    @Test
+    void aResetForgetsTheSourcePorts() {
+        final Connection c = connection();
+        assertThat(check(response(DEVICE_MAC, 0xC001), c)).isNull();
+        c.restart();
+        assertThat(check(response(DEVICE_MAC, 0xC005), c)).as("a new incarnation chooses anew").isNull();
     }
 }
