@@ -28,6 +28,45 @@ final class Acknowledgements {
         return -1;
     }
 
+    /** True when every PSN of {@code extra} (bits over {@code base}) was sent, though beyond the window. */
+    private static boolean sentBeyondWindow(final FailureContext c, final int base, final long extra) {
+        for (int i = 0; i < 64; i++) {
+            if ((extra & (1L << (63 - i))) == 0) {
+                continue;
+            }
+            final int psn = base + i;
+            if (c.sent().stream().noneMatch(p -> p.isRequest() && p.psn() == psn)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The device's acknowledgement matches what a responder holds that also recorded frames it must drop (a bad ICRC,
+     * a wrong P_Key, ...): the rule that makes it drop the first such frame.
+     */
+    private static Cause acceptedInvalid(final FailureContext c, final Blame.Choice choice, final int base,
+                                         final long bitmap) {
+        final List<SentPacket> before = c.sent().subList(0, Math.min(c.sentBefore(), c.sent().size()));
+        String rule = null;
+        final List<SentPacket> all = new java.util.ArrayList<>();
+        for (final SentPacket p : before) {
+            if (!p.valid() && rule == null && p.isRequest()) {
+                rule = p.dropRule();
+            }
+            all.add(p.valid() ? p : new SentPacket(p.psn(), p.opcode(), p.ackReq(), p.ce(), p.span(), (String) null));
+        }
+        if (rule == null) {
+            return null;
+        }
+        final List<long[]> moments = ResponderView.momentsBefore(all, all.size(), c.window());
+        if (moments.stream().anyMatch(m -> m[0] == base && m[1] == bitmap)) {
+            return choice.cause(List.of(rule), "", "a frame it must drop silently was recorded", Cause.Basis.MODEL);
+        }
+        return null;
+    }
+
     static Cause diagnose(final FailureContext c, final Blame.Choice choice) {
         final DecodedFrame f = c.actual();
         if (!Values.isPlainAck(f)) {
@@ -74,7 +113,17 @@ final class Acknowledgements {
         if (discarded != null) {
             return discarded;
         }
+        final Cause accepted = acceptedInvalid(c, choice, base, bitmap);
+        if (accepted != null) {
+            return accepted;
+        }
         if (atBase >= 0) {
+            final long extra = moments.stream().filter(m -> m[0] == base).mapToLong(m -> bitmap & ~m[1]).max()
+                .orElse(0);
+            if (extra != 0 && sentBeyondWindow(c, base, extra)) {
+                return choice.cause(List.of("MR-ORD-012"), "sacketh.bitmap",
+                    "a packet beyond the window recorded", Cause.Basis.MODEL);
+            }
             final boolean lacks = moments.stream().anyMatch(m -> m[0] == base && (m[1] & ~bitmap) != 0
                 && (bitmap & ~m[1]) == 0);
             return choice.cause(List.of("MR-ACK-002"), "sacketh.bitmap", lacks

@@ -38,12 +38,13 @@ public final class Blame {
         final Choice choice = new Choice(c.caseRules(), level);
         Cause cause = c.shape() == FailureShape.FRAME_MISMATCH ? null : Discards.diagnose(c, choice);
         cause = cause != null ? cause : switch (c.shape()) {
-            case FRAME_MISMATCH -> Acknowledgements.diagnose(c, choice);
+            case FRAME_MISMATCH -> first(Acknowledgements.diagnose(c, choice), Execution.diagnose(c, choice));
             case FRAME_MISSING -> Owed.missing(c, choice);
             case FRAME_UNEXPECTED -> Owed.unexpected(c, choice);
             case COMPLETIONS -> completions(c, choice);
             case COUNTERS -> counters(c, choice);
-            case MEMORY, CONTROL, OTHER -> null;
+            case MEMORY -> memory(c, choice);
+            case CONTROL, OTHER -> null;
         };
         if (cause == null && c.checkRule() != null) {
             cause = new Cause(c.checkRule(), c.diffs().isEmpty() ? "" : c.diffs().get(0).field(),
@@ -118,8 +119,31 @@ public final class Blame {
         return null;
     }
 
+    private static Cause first(final Cause a, final Cause b) {
+        return a != null ? a : b;
+    }
+
+    /** Memory written for a request the device rejected: nothing of it may be placed (MR-PLC-016, MR-SEC-006). */
+    private static Cause memory(final FailureContext c, final Choice choice) {
+        final String field = c.diffs().isEmpty() ? "" : c.diffs().get(0).field();
+        final int bracket = field.indexOf('[');
+        final String region = bracket > 0 ? field.substring(0, bracket) : field;
+        if (c.naks().contains(0x61)) {
+            return choice.cause(List.of("MR-PLC-016"), region, "payload of a request rejected with NAK 0x61 placed",
+                Cause.Basis.MODEL);
+        }
+        if (c.naks().contains(0x62)) {
+            return choice.cause(List.of("MR-SEC-006"), region, "payload of a request rejected with NAK 0x62 placed",
+                Cause.Basis.MODEL);
+        }
+        return null;
+    }
+
     /** Completions: out of order, early or missing, or with wrong fields (spec section 7). */
     private static Cause completions(final FailureContext c, final Choice choice) {
+        if (c.requester()) {
+            return sendQueueCompletions(c, choice);
+        }
         for (final FieldDiff diff : c.diffs()) {
             if (diff.field().equals("completions")) {
                 final long expected = Values.leadingNumber(diff.expected(), -1);
@@ -145,6 +169,30 @@ public final class Blame {
             final String field = c.diffs().get(0).field();
             return choice.cause(List.of("MR-CMP-004", "MR-CMP-005", "MR-CMP-014"), field,
                 "completion " + field + " differs", Cause.Basis.FIELD);
+        }
+        return null;
+    }
+
+    /** The device's send-queue completions (section 7.5): early, out of posting order, or with a wrong status. */
+    private static Cause sendQueueCompletions(final FailureContext c, final Choice choice) {
+        if (c.differs("completions")) {
+            final FieldDiff diff = c.diffs().stream().filter(d -> d.field().equals("completions")).findFirst()
+                .orElseThrow();
+            final long expected = Values.leadingNumber(diff.expected(), -1);
+            final long actual = Values.leadingNumber(diff.actual(), -1);
+            return expected >= 0 && actual > expected
+                ? choice.cause(List.of("MR-CMP-012", "MR-CMP-013", "MR-CMP-014"), "completions",
+                    "a work request completed before its acknowledgement", Cause.Basis.FIELD)
+                : choice.cause(List.of("MR-CMP-012", "MR-CMP-013", "MR-CMP-014"), "completions",
+                    "a work request did not complete once acknowledged", Cause.Basis.FIELD);
+        }
+        if (c.differs("wr_id")) {
+            return choice.cause(List.of("MR-CMP-011"), "wr_id", "send-queue completions out of posting order",
+                Cause.Basis.FIELD);
+        }
+        if (c.differs("status")) {
+            return choice.cause(List.of("MR-CMP-016", "MR-QP-007", "MR-RTX-010"), "status",
+                "completion status differs", Cause.Basis.FIELD);
         }
         return null;
     }

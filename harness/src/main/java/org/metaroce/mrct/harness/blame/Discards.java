@@ -31,17 +31,17 @@ final class Discards {
         }
         final boolean outside = !view.beyondWindowSeen() && Values.change(changes, "drop_outside_window") > 0;
         final boolean doubted = Values.change(changes, "duplicate_received") > view.duplicates();
-        if (!outside && !doubted) {
-            return null;
-        }
         // the root cause is the discarding, whichever symptom (bitmap, base, memory, counters) the case saw first
-        final String field = "";
-        if (wraps) {
-            return choice.cause(List.of("MR-ORD-001"), field,
-                "new PSNs across the 2^24 wrap classed as old or outside the window", Cause.Basis.COUNTERS);
+        if (outside) {
+            return choice.cause(List.of("MR-ORD-002"), "",
+                "PSNs after ePSN in the window discarded instead of recorded", Cause.Basis.COUNTERS);
         }
-        return choice.cause(List.of("MR-ORD-002"), field,
-            "PSNs after ePSN in the window discarded instead of recorded", Cause.Basis.COUNTERS);
+        if (doubted) {
+            return choice.cause(List.of("MR-ORD-001"), "", wraps
+                ? "new PSNs across the 2^24 wrap classed as duplicates" : "new PSNs classed as duplicates",
+                Cause.Basis.COUNTERS);
+        }
+        return null;
     }
 
     /**

@@ -26,17 +26,31 @@ import org.metaroce.mrct.wire.DecodedFrame;
  * @param counterChange the device's counters changed since the case started (read on demand), or null when the adapter
  *     cannot read counters
  * @param caseRules the rules the failing case cites, in its order
+ * @param requester whether the device is the requester in the failing case (its send queue's completions)
+ * @param naks the NAK and RNR NAK codes the device sent on the failing connection
  */
 public record FailureContext(FailureShape shape, String checkRule, List<FieldDiff> diffs, List<String> expectedOpcodes,
                              Map<String, Long> expectedValues, DecodedFrame actual, List<SentPacket> sent, int sentBefore,
                              int window, int psnBase,
-                             Supplier<Map<String, Long>> counterChange, List<String> caseRules) {
+                             Supplier<Map<String, Long>> counterChange, List<String> caseRules,
+                             boolean requester, java.util.Set<Integer> naks) {
     public FailureContext {
+        naks = java.util.Set.copyOf(naks);
         diffs = List.copyOf(diffs);
         expectedOpcodes = List.copyOf(expectedOpcodes);
         expectedValues = Map.copyOf(expectedValues);
         sent = List.copyOf(sent);
         caseRules = List.copyOf(caseRules);
+    }
+
+    /** A context of a responder case in which the device sent no NAK. */
+    public FailureContext(final FailureShape shape, final String checkRule, final List<FieldDiff> diffs,
+                          final List<String> expectedOpcodes, final Map<String, Long> expectedValues,
+                          final DecodedFrame actual, final List<SentPacket> sent, final int sentBefore,
+                          final int window, final int psnBase, final Supplier<Map<String, Long>> counterChange,
+                          final List<String> caseRules) {
+        this(shape, checkRule, diffs, expectedOpcodes, expectedValues, actual, sent, sentBefore, window, psnBase,
+            counterChange, caseRules, false, java.util.Set.of());
     }
 
     /** True when {@code field} is among the diffs. */

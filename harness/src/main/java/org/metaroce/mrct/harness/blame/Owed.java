@@ -81,7 +81,7 @@ final class Owed {
                 Cause.Basis.MODEL);
         }
         if (last != null && !last.valid()) {
-            return choice.cause(List.of("MR-WIRE-015", "MR-WIRE-017", "MR-ROB-003"), "",
+            return choice.cause(List.of(last.dropRule(), "MR-ROB-003"), "",
                 "an answer to a frame that must be dropped silently", Cause.Basis.MODEL);
         }
         return null;

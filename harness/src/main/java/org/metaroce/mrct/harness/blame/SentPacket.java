@@ -10,12 +10,30 @@ import org.metaroce.mrct.wire.Opcode;
  * @param ackReq bth.ackreq
  * @param ce whether the frame was CE-marked (ip.ecn 3)
  * @param span PSNs the request covers: the packets of a READ's response, 1 otherwise
- * @param valid whether the frame passes the receive checks a conforming device applies before recording it, as far
- *     as blame can tell (ICRC, transport version)
+ * @param dropRule null for a frame a conforming device processes; else the rule that makes it drop the frame
+ *     silently, as far as blame can tell from the frame (bad IPv4 header, UDP checksum, ICRC, transport version, P_Key)
  */
-public record SentPacket(int psn, Opcode opcode, boolean ackReq, boolean ce, int span, boolean valid) {
+public record SentPacket(int psn, Opcode opcode, boolean ackReq, boolean ce, int span, String dropRule) {
     public SentPacket {
         span = Math.max(1, span);
+    }
+
+    /** A frame a conforming device processes. */
+    public SentPacket(final int psn, final Opcode opcode, final boolean ackReq, final boolean ce, final int span,
+                      final boolean valid) {
+        this(psn, opcode, ackReq, ce, span, valid ? null : "MR-WIRE-015");
+    }
+
+    /** True when a conforming device processes the frame (it breaks no receive check blame can see). */
+    public boolean valid() {
+        return dropRule == null;
+    }
+
+    /** True for a READ REQUEST or an atomic request (executed in PSN order, MR-ORD-008). */
+    public boolean executes() {
+        return opcode.kind() == org.metaroce.mrct.wire.OpKind.RDMA_READ_REQUEST
+            || opcode.kind() == org.metaroce.mrct.wire.OpKind.COMPARE_SWAP
+            || opcode.kind() == org.metaroce.mrct.wire.OpKind.FETCH_ADD;
     }
 
     /** True for request packets (SEND, WRITE, READ REQUEST, atomics). */

@@ -131,7 +131,8 @@ final class CaseRun {
         final Supplier<Map<String, Long>> counters = countersAtStart.isEmpty() ? null : this::counterChange;
         try {
             return FailureBlame.of(run.spec()).cause(new FailureBlame.Inputs(e, step, evidence.records(),
-                world.connections(), world::byPeerQpn, names.resolver(), world.addresses(), counters, def.rules()),
+                world.connections(), world::byPeerQpn, names.resolver(), world.addresses(), counters, def.rules(),
+                "requester".equals(String.valueOf(def.role()).toLowerCase(java.util.Locale.ROOT))),
                 level);
         } catch (RuntimeException failed) {
             notes.add("blame: " + failed);

@@ -36,7 +36,7 @@ final class FailureBlame {
     record Inputs(StepFailure failure, Step step, List<FrameRecord> evidence, Map<String, Connection> connections,
                   Function<Integer, Connection> byHarnessQpn, Function<String, Long> names,
                   Function<String, byte[]> addresses, Supplier<Map<String, Long>> counterChange,
-                  List<String> caseRules) {
+                  List<String> caseRules, boolean requester) {
     }
 
     private static final Map<Specification, FailureBlame> BY_SPEC =
@@ -92,7 +92,8 @@ final class FailureBlame {
         final FailureContext context = new FailureContext(shape(in.step(), e), e.rule, diffs,
             primary == null ? List.of() : primary.opcodes().stream().map(Opcode::name).toList(), exactValues(primary, in.names()), actual, sent,
             sentBefore, connection == null ? 0 : connection.recvWindow, connection == null ? 0 : connection.psnBase(),
-            in.counterChange(), in.caseRules());
+            in.counterChange(), in.caseRules(), in.requester(),
+            connection == null ? java.util.Set.of() : naks(in.evidence(), connection));
         return blame.cause(context, level);
     }
 
@@ -180,11 +181,54 @@ final class FailureBlame {
                 && c.pmtu > 0) {
                 span = (int) Math.max(1, (f.reth().dmaLength() + c.pmtu - 1) / c.pmtu);
             }
-            final boolean valid = f.icrcValid() && (f.tver() == c.tver);
             sent.add(new SentPacket(Psn.diff(f.bth().psn(), base), f.opcode(), f.bth().ackReq(),
-                f.isCongestionExperienced(), span, valid));
+                f.isCongestionExperienced(), span, dropRule(f, c)));
         }
         return sent;
+    }
+
+    /** The rule that makes a conforming device drop {@code f} silently (Table 11-1's early checks), or null. */
+    private static String dropRule(final DecodedFrame f, final Connection c) {
+        if (!f.ipChecksumValid()) {
+            return "MR-WIRE-006";
+        }
+        if (!f.udpChecksumValid()) {
+            return "MR-WIRE-012";
+        }
+        if (!f.icrcValid()) {
+            return "MR-WIRE-015";
+        }
+        if (f.tver() != 0 && f.tver() != 1) {
+            return "MR-WIRE-017";
+        }
+        if (f.padLength() > f.dataRegionLength() || (f.dataRegionLength() & 3) != 0) {
+            return "MR-WIRE-021";
+        }
+        if (f.bth().pkey() != c.pkey && f.opcode() != org.metaroce.mrct.wire.Opcode.CNP) {
+            return "MR-SEC-009";
+        }
+        if ((c.tver == 0 || c.tver == 1) && f.tver() != c.tver && f.opcode() != org.metaroce.mrct.wire.Opcode.CNP) {
+            return "MR-ROB-008";
+        }
+        return null;
+    }
+
+    /** The NAK codes (aeth.syndrome of NAK and RNR NAK frames) the device sent to {@code c}'s harness end. */
+    private static java.util.Set<Integer> naks(final List<FrameRecord> evidence, final Connection c) {
+        final java.util.Set<Integer> codes = new java.util.TreeSet<>();
+        final FrameDecoder decoder = new FrameDecoder();
+        for (final FrameRecord record : evidence) {
+            if (record.direction() != Direction.FROM_DUT) {
+                continue;
+            }
+            final DecodedFrame f = decoder.decode(ByteBuffer.wrap(record.bytes()), 0, record.bytes().length);
+            if (f.isRoce() && f.opcode().kind() == OpKind.ACKNOWLEDGE && f.has(org.metaroce.mrct.wire.HeaderKind.AETH)
+                && f.bth().destQp() == c.peerQpn && org.metaroce.mrct.wire.AethSyndrome.valueOf(
+                    f.aeth().syndromeValue()).type() != org.metaroce.mrct.wire.AethSyndrome.Type.ACK) {
+                codes.add(f.aeth().syndromeValue());
+            }
+        }
+        return codes;
     }
 
     private static DecodedFrame decode(final FrameRecord record) {

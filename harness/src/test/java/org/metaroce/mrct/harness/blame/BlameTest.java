@@ -1,0 +1,205 @@
+package org.metaroce.mrct.harness.blame;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.harness.spec.Level;
+import org.metaroce.mrct.harness.spec.Specification;
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.Encapsulation;
+import org.metaroce.mrct.wire.FrameBuilder;
+import org.metaroce.mrct.wire.FrameDecoder;
+import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.Opcode;
+
+/**
+ * Blame on hand-built situations: the harness sent these packets, the device answered this frame (or nothing), which
+ * rule governs what was wrong. PSNs are relative to {@link #BASE}; W is 128.
+ */
+class BlameTest {
+    private static final Specification SPEC = Specification.bundled();
+    private static final Blame BLAME = new Blame(SPEC);
+    private static final int BASE = 1000;
+    private static final int WINDOW = 128;
+    private static final List<String> RULES = List.of("MR-WIRE-001");
+
+    private static SentPacket write(final int psn, final boolean ackReq) {
+        return new SentPacket(psn, Opcode.RDMA_WRITE_ONLY, ackReq, false, 1, true);
+    }
+
+    /** An ACK from the device: bth.psn = next - 1, sacketh.base = base, bitmap, all relative to {@link #BASE}. */
+    private static DecodedFrame ack(final int next, final int base, final long bitmap) {
+        final byte[] bytes = FrameBuilder.of(Encapsulation.ipv4("198.51.100.2", "198.51.100.1"), Opcode.ACKNOWLEDGE)
+            .tver(1).psn(BASE + next - 1).with("aeth.syndrome", 0x1F).with("sacketh.base", BASE + base)
+            .with("sacketh.bitmap", bitmap).build();
+        final DecodedFrame f = new FrameDecoder().decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
+        assertThat(f.has(HeaderKind.SACKETH)).isTrue();
+        return f;
+    }
+
+    private static FailureContext mismatch(final DecodedFrame actual, final List<SentPacket> sent,
+                                           final List<FieldDiff> diffs, final String checkRule,
+                                           final Map<String, Long> expected,
+                                           final Supplier<Map<String, Long>> counters) {
+        return new FailureContext(FailureShape.FRAME_MISMATCH, checkRule, diffs, List.of("ACKNOWLEDGE"), expected,
+            actual, sent, sent.size(), WINDOW, BASE, counters, RULES);
+    }
+
+    private static FailureContext missing(final List<String> opcodes, final List<SentPacket> sent) {
+        return new FailureContext(FailureShape.FRAME_MISSING, null, List.of(), opcodes, Map.of(), null, sent,
+            sent.size(), WINDOW, BASE, null, RULES);
+    }
+
+    @Test
+    void aStaleSackBaseBlamesMrAck002NotTheBthPsnTheCheckNamed() {
+        // PSN 0 then PSN 1 arrived: ePSN 2; the device says bth.psn 1 (right) and sacketh.base 1 (the previous ePSN)
+        final List<SentPacket> sent = List.of(write(0, false), write(1, true));
+        final Cause cause = BLAME.cause(mismatch(ack(2, 1, 0), sent,
+            List.of(new FieldDiff("bth.psn", "sacketh.base - 1 = 0", "1")), "MR-ACK-001", Map.of(), null), Level.MUST);
+        assertThat(cause.rule()).isEqualTo("MR-ACK-002");
+        assertThat(cause.field()).isEqualTo("sacketh.base");
+        assertThat(cause.basis()).isEqualTo(Cause.Basis.MODEL);
+    }
+
+    @Test
+    void aWrongAckPsnBlamesMrAck001() {
+        final List<SentPacket> sent = List.of(write(0, false), write(1, true));
+        final Cause cause = BLAME.cause(mismatch(ack(3, 2, 0), sent,
+            List.of(new FieldDiff("bth.psn", "sacketh.base - 1 = 1", "2")), "MR-ACK-001", Map.of(), null), Level.MUST);
+        assertThat(cause.rule()).isEqualTo("MR-ACK-001");
+        assertThat(cause.field()).isEqualTo("bth.psn");
+    }
+
+    @Test
+    void anEmptyBitmapBlamesTheReportUnlessTheCountersShowADiscard() {
+        // PSN 0 lost; PSN 1 arrived after the hole: a conforming responder records it (bit 1)
+        final List<SentPacket> sent = List.of(write(1, true));
+        final List<FieldDiff> diffs = List.of(new FieldDiff("sacketh.bitmap", "0x4000000000000000",
+            "0x0000000000000000"));
+        final Map<String, Long> expected = Map.of("sacketh.base", 0L, "sacketh.bitmap", 0x4000000000000000L);
+        final Cause report = BLAME.cause(mismatch(ack(0, 0, 0), sent, diffs, null, expected,
+            () -> Map.of("drop_outside_window", 0L, "duplicate_received", 0L)), Level.MUST);
+        assertThat(report.rule()).isEqualTo("MR-ACK-002");
+        assertThat(report.pattern()).contains("lacks PSNs");
+        final Cause discard = BLAME.cause(mismatch(ack(0, 0, 0), sent, diffs, null, expected,
+            () -> Map.of("drop_outside_window", 1L)), Level.MUST);
+        assertThat(discard.rule()).isEqualTo("MR-ORD-002");
+        assertThat(discard.basis()).isEqualTo(Cause.Basis.COUNTERS);
+    }
+
+    @Test
+    void aDiscardAcrossThePsnWrapBlamesTheComparisonMrOrd001() {
+        // the connection starts 2 PSNs before the 2^24 wrap: PSN 2 (absolute 0) arrives after the hole at PSN 0
+        final int base = (1 << 24) - 2;
+        final List<SentPacket> sent = List.of(write(2, true));
+        final byte[] bytes = FrameBuilder.of(Encapsulation.ipv4("198.51.100.2", "198.51.100.1"), Opcode.ACKNOWLEDGE)
+            .tver(1).psn(base - 1).with("aeth.syndrome", 0x1F).with("sacketh.base", base).with("sacketh.bitmap", 0)
+            .build();
+        final DecodedFrame f = new FrameDecoder().decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
+        final FailureContext c = new FailureContext(FailureShape.FRAME_MISMATCH, null,
+            List.of(new FieldDiff("sacketh.bitmap", "0x2000000000000000", "0x0000000000000000")),
+            List.of("ACKNOWLEDGE"), Map.of("sacketh.base", 0L), f, sent, 1, WINDOW, base,
+            () -> Map.of("duplicate_received", 1L), RULES);
+        assertThat(BLAME.cause(c, Level.MUST).rule()).isEqualTo("MR-ORD-001");
+    }
+
+    @Test
+    void aMissingAckIsBlamedOnTheEventThatOwedIt() {
+        assertThat(BLAME.cause(missing(List.of("ACKNOWLEDGE"), List.of(write(0, true))), Level.MUST).rule())
+            .isEqualTo("MR-ACK-005");
+        assertThat(BLAME.cause(missing(List.of("ACKNOWLEDGE"), List.of(write(3, false))), Level.MUST).rule())
+            .isEqualTo("MR-ACK-004");
+        assertThat(BLAME.cause(missing(List.of("ACKNOWLEDGE"), List.of(write(0, true), write(0, false))),
+            Level.MUST).rule()).isEqualTo("MR-ACK-006");
+        assertThat(BLAME.cause(missing(List.of("ACKNOWLEDGE"), List.of(write(WINDOW, false))), Level.MUST).rule())
+            .isEqualTo("MR-ACK-007");
+    }
+
+    @Test
+    void aMissingCnpIsBlamedByWhatWasCeMarked() {
+        final SentPacket markedRequest = new SentPacket(0, Opcode.SEND_ONLY, true, true, 1, true);
+        final SentPacket markedResponse = new SentPacket(0, Opcode.RDMA_READ_RESPONSE_ONLY, false, true, 1, true);
+        assertThat(BLAME.cause(missing(List.of("CNP"), List.of(markedRequest)), Level.MUST).rule())
+            .isEqualTo("MR-CC-003");
+        assertThat(BLAME.cause(missing(List.of("CNP"), List.of(markedResponse)), Level.MUST).rule())
+            .isEqualTo("MR-CC-004");
+    }
+
+    @Test
+    void aFieldIsBlamedOnTheRuleGoverningItTheCasesOwnPreferred() {
+        final DecodedFrame f = ack(1, 1, 0);
+        final List<FieldDiff> msn = List.of(new FieldDiff("aeth.msn", "1 (0x1)", "2 (0x2)"));
+        final Cause cause = BLAME.cause(new FailureContext(FailureShape.FRAME_MISMATCH, null, msn, List.of(),
+            Map.of(), f, List.of(), 0, WINDOW, BASE, null, List.of("MR-ORD-002")), Level.MUST);
+        assertThat(cause.rule()).isEqualTo("MR-ACK-003");
+        assertThat(cause.pattern()).isEqualTo("aeth.msn one higher than expected");
+        final List<FieldDiff> sport = List.of(new FieldDiff("udp.sport", "0xC000-0xFFFF", "0x1234"));
+        final DecodedFrame response = decode(FrameBuilder.of(Encapsulation.ipv4("198.51.100.2", "198.51.100.1"),
+            Opcode.RDMA_READ_RESPONSE_ONLY).tver(1).payload(new byte[4]).build());
+        assertThat(BLAME.cause(new FailureContext(FailureShape.FRAME_MISMATCH, null, sport, List.of(), Map.of(),
+            response, List.of(), 0, WINDOW, BASE, null, List.of("MR-MP-001")), Level.MUST).rule())
+            .as("the case cites one of the rules governing the field").isEqualTo("MR-MP-001");
+    }
+
+    @Test
+    void aRuleWeakerThanTheVerdictIsNeverBlamed() {
+        // MR-ACK-008 (SHOULD) is not among the candidates of a FAIL: the case's own MUST rule stands
+        final FailureContext c = new FailureContext(FailureShape.OTHER, null, List.of(), List.of(), Map.of(), null,
+            List.of(), 0, WINDOW, BASE, null, List.of("MR-ACK-008", "MR-ORD-005"));
+        final Blame.Choice choice = BLAME.new Choice(c.caseRules(), Level.MUST);
+        assertThat(choice.pick(List.of("MR-ACK-008"))).isNull();
+        assertThat(choice.pick(List.of("MR-ACK-008", "MR-ORD-005"))).isEqualTo("MR-ORD-005");
+        assertThat(BLAME.new Choice(c.caseRules(), Level.SHOULD).pick(List.of("MR-ACK-008"))).isEqualTo("MR-ACK-008");
+    }
+
+    @Test
+    void aCounterTheDeviceDoesNotKeepBlamesMrConf003() {
+        final FailureContext c = new FailureContext(FailureShape.COUNTERS, null,
+            List.of(new FieldDiff("drop_invalid_request", "+1", "not kept by the device")), List.of(), Map.of(), null,
+            List.of(), 0, WINDOW, BASE, null, List.of("MR-LEG-006"));
+        assertThat(BLAME.cause(c, Level.MUST).rule()).isEqualTo("MR-CONF-003");
+    }
+
+    @Test
+    void withNothingToGoOnTheCasesFirstRuleIsBlamed() {
+        final FailureContext c = new FailureContext(FailureShape.MEMORY, null,
+            List.of(new FieldDiff("m[12]", "0x11", "0x00")), List.of(), Map.of(), null, List.of(), 0, WINDOW, BASE,
+            null, List.of("MR-PLC-001", "MR-PLC-002"));
+        final Cause cause = BLAME.cause(c, Level.MUST);
+        assertThat(cause.rule()).isEqualTo("MR-PLC-001");
+        assertThat(cause.basis()).isEqualTo(Cause.Basis.CASE);
+        assertThat(cause.pattern()).isEqualTo("memory of m differs");
+    }
+
+    @Test
+    void theFieldTableNamesOnlyRulesOfTheSpecAndFieldsMrctDecodes() {
+        final List<String> problems = new ArrayList<>();
+        final DecodedFrame any = ack(1, 1, 0);
+        for (final FieldRules.Row row : BLAME.table().rows()) {
+            for (final String rule : row.rules()) {
+                if (SPEC.rule(rule) == null) {
+                    problems.add("line " + row.line() + ": " + rule + " is not a rule of the specification");
+                }
+            }
+            final boolean known = row.field().equals("payload") || row.field().equals("payload_len")
+                || row.field().equals("icrc") || org.metaroce.mrct.wire.FrameFields.variants(row.field()) != null
+                && !org.metaroce.mrct.wire.FrameFields.variants(row.field()).isEmpty();
+            if (!known) {
+                problems.add("line " + row.line() + ": " + row.field() + " is not a field mrct decodes");
+            }
+        }
+        assertThat(any).isNotNull();
+        assertThat(problems).isEmpty();
+        assertThat(BLAME.table().counterRules("drop_outside_window")).contains("MR-ORD-012");
+    }
+
+    private static DecodedFrame decode(final byte[] bytes) {
+        return new FrameDecoder().decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
+    }
+}
