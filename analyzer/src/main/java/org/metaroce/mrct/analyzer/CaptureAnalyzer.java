@@ -15,6 +15,7 @@ import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.harness.result.RunListener;
+import org.metaroce.mrct.harness.result.Overall;
 import org.metaroce.mrct.harness.result.RunSummary;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
@@ -184,8 +185,10 @@ public final class CaptureAnalyzer {
             selection.add("complete");
         }
         return new RunInfo(options.suiteVersion(), spec.version(), "pcap",
-            profile != null ? profile.vendor() : "unknown", profile != null ? profile.model() : "unknown",
-            profile != null ? profile.firmware() : "unknown", profile != null ? profile.name() : null,
+            profile != null ? DeviceProfile.shown(profile.vendor()) : "unknown",
+            profile != null ? DeviceProfile.shown(profile.model()) : "unknown",
+            profile != null ? DeviceProfile.shown(profile.firmware()) : "unknown",
+            profile != null ? profile.name() : null,
             profile != null ? profile.sha256() : null, profile != null ? List.copyOf(profile.pics()) : List.of(),
             parameters, 0, false, null, selection, count, start);
     }
@@ -203,16 +206,16 @@ public final class CaptureAnalyzer {
         final int doubtful = checks.get(Verdict.INCONCLUSIVE);
         final int passed = checks.get(Verdict.PASS);
         final long unreadable = files.stream().filter(f -> f.problem() != null).count();
-        final String overall;
+        final Overall overall;
         final String reason;
         if (failed > 0) {
-            overall = "NON_CONFORMANT";
+            overall = Overall.NON_CONFORMANT;
             reason = failed + " check" + (failed == 1 ? "" : "s") + " found violations on the wire";
         } else if (unreadable > 0) {
-            overall = "ERROR";
+            overall = Overall.ERROR;
             reason = unreadable + " capture" + (unreadable == 1 ? "" : "s") + " could not be read to the end";
         } else {
-            overall = "CONFORMANT";
+            overall = Overall.CONFORMANT;
             reason = "no violation seen (" + passed + " checks passed, " + doubtful + " inconclusive); a capture "
                 + "shows only the behaviour it holds";
         }

@@ -12,6 +12,7 @@ import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.Overall;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.testing.Fixtures;
 import org.metaroce.mrct.wire.Encapsulation;
@@ -120,7 +121,7 @@ class CaptureVariantsTest {
         assertThat(file.problem()).matches("byte \\d+ \\(record \\d+\\): truncated .*");
         assertThat(file.frames()).isPositive();
         assertThat(result.outcome().unreadable()).isTrue();
-        assertThat(result.summary().overall()).isEqualTo("ERROR");
+        assertThat(result.summary().overall()).isEqualTo(Overall.ERROR);
         assertThat(result.checks()).isNotEmpty();
 
         final Analyses.Result missing = Analyses.run(dir.resolve("nothing.pcap"));

@@ -154,7 +154,8 @@ class FindingsUnchangedTest {
         final StringBuilder t = new StringBuilder();
         t.append("id=").append(c.id()).append("\ncaseId=").append(c.caseId()).append("\ntitle=").append(c.title())
             .append("\narea=").append(c.area()).append("\nrules=").append(c.rules()).append("\nlevel=")
-            .append(c.level()).append("\nrole=").append(c.role()).append("\nfile=").append(c.file())
+            .append(c.level()).append("\nrole=").append(c.role() == null ? null : c.role().label())
+            .append("\nfile=").append(c.file())
             .append("\nparameters=").append(new TreeMap<>(c.parameters())).append("\nverdict=").append(c.verdict())
             .append("\nreason=").append(c.reason()).append("\nwall=").append(c.wallNanos()).append(" device=")
             .append(c.deviceNanos()).append(" attempts=").append(c.attempts());

@@ -8,6 +8,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.metaroce.mrct.harness.result.Overall;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.testing.Fixtures;
 
@@ -30,7 +31,7 @@ class SoftRoceCapturesTest {
             assertThat(result.of("MR-WIRE-014")).isNotEmpty().allMatch(c -> c.verdict() == Verdict.PASS);
             assertThat(result.of("MR-LEG-001")).isNotEmpty();
             assertThat(result.of("MR-REQ-003")).isNotEmpty();
-            assertThat(result.summary().overall()).isEqualTo("CONFORMANT");
+            assertThat(result.summary().overall()).isEqualTo(Overall.CONFORMANT);
         }
     }
 

@@ -46,7 +46,7 @@ final class ListCommand implements Callable<Integer> {
             final String level = def.rules().stream().map(spec::rule).filter(java.util.Objects::nonNull)
                 .map(r -> r.level().name()).sorted().findFirst().orElse("?");
             main.out().println(String.format(Locale.ROOT, "%-44s %-6s %-9s %-30s %s", planned.id(), level,
-                def.role(), String.join(",", def.rules()), def.title()));
+                def.role().label(), String.join(",", def.rules()), def.title()));
             shown++;
         }
         main.err().println(shown + " case(s)");

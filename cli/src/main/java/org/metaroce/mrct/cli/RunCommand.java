@@ -22,8 +22,10 @@ import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.RootCause;
 import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.harness.result.RunListener;
+import org.metaroce.mrct.harness.result.Overall;
 import org.metaroce.mrct.harness.result.RunSummary;
 import org.metaroce.mrct.harness.result.Verdict;
+import org.metaroce.mrct.harness.spec.Role;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.harness.yaml.YamlProblem;
 import org.metaroce.mrct.reference.ReferencePeer;
@@ -152,7 +154,7 @@ final class RunCommand implements Callable<Integer> {
                 strict = true; // the recorded run gated on SHOULD failures: the same verdicts need the same rule
             }
             final long seed = seed(recorded);
-            if (role != null && !role.equals("responder") && !role.equals("requester")) {
+            if (role != null && Role.byLabel(role) != Role.RESPONDER && Role.byLabel(role) != Role.REQUESTER) {
                 throw new UsageProblem("--role must be responder or requester, not '" + role + "'");
             }
             final DeviceProfile profile = profileOption.load(spec);
@@ -211,7 +213,7 @@ final class RunCommand implements Callable<Integer> {
                 setup.afterRun();
                 reports.pruneAfter(dir, "mrct run", main.err());
                 return summary.conformant() ? ExitStatus.OK
-                    : "NON_CONFORMANT".equals(summary.overall()) ? NON_CONFORMANT : HARNESS_ERROR;
+                    : summary.overall() == Overall.NON_CONFORMANT ? NON_CONFORMANT : HARNESS_ERROR;
             }
         } catch (CaseLoadException e) {
             main.err().println("mrct run: " + e.problems().size() + " problem(s) in case files; nothing was run:");
@@ -293,7 +295,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private boolean playsRole(final CaseDef def) {
-        return role == null || role.equals(def.role());
+        return role == null || Role.byLabel(role) == def.role();
     }
 
     private boolean matches(final String id) {
@@ -311,10 +313,12 @@ final class RunCommand implements Callable<Integer> {
             selection.add("role " + role);
         }
         final Map<String, Object> parameters = new LinkedHashMap<>(profile.effectiveParameters(spec));
+        // the identity as the profile declares it; the adapter's own only when the profile declares none
+        final boolean declared = profile.identityDeclared();
         return new RunInfo(Version.current(), spec.version(), adapter.name(),
-            "unknown".equals(profile.vendor()) ? adapter.identity().vendor() : profile.vendor(),
-            "unknown".equals(profile.model()) ? adapter.identity().model() : profile.model(),
-            "unknown".equals(profile.firmware()) ? adapter.identity().firmware() : profile.firmware(),
+            declared ? DeviceProfile.shown(profile.vendor()) : adapter.identity().vendor(),
+            declared ? DeviceProfile.shown(profile.model()) : adapter.identity().model(),
+            declared ? DeviceProfile.shown(profile.firmware()) : adapter.identity().firmware(),
             profile.name(), profile.sha256(), List.copyOf(profile.pics()), parameters, seed, strict, fault,
             selection, count, Clock.systemUTC().instant(), RunInfo.labels(adapter.capabilities()), adapter.endpoints(),
             timing);

@@ -13,6 +13,8 @@ import org.metaroce.mrct.harness.result.BaselineComparison;
 import org.metaroce.mrct.harness.result.BaselineEntry;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.Verdict;
+import org.metaroce.mrct.harness.spec.Level;
+import org.metaroce.mrct.harness.spec.Role;
 
 /** Baselines: loading YAML and JSON, every problem reported together with file:line, and the comparison rules. */
 class BaselineTest {
@@ -147,9 +149,9 @@ class BaselineTest {
 
     @Test
     void aBaselineOfTheCurrentFailuresRoundTripsThroughYaml() throws Exception {
-        final CaseResult odd = new CaseResult("ROB-009", "ROB-009", "t", "robustness", List.of("MR-ROB-001"), "MUST",
-            "any", "f", Map.of(), Verdict.FAIL, "reason: with 'quotes', \"double\", # hash and\nnewline", null, 1, 1, 1,
-            List.of(), List.of(), Map.of());
+        final CaseResult odd = new CaseResult("ROB-009", "ROB-009", "t", "robustness", List.of("MR-ROB-001"),
+            Level.MUST, Role.ANY, "f", Map.of(), Verdict.FAIL, "reason: with 'quotes', \"double\", # hash and\nnewline",
+            null, 1, 1, 1, List.of(), List.of(), Map.of());
         final List<CaseResult> results = new java.util.ArrayList<>(Synthetic.allVerdicts());
         results.add(odd);
         final Baseline current = Baseline.ofFailures("current", results, true);

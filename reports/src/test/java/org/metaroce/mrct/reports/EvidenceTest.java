@@ -26,6 +26,8 @@ import org.metaroce.mrct.harness.result.RunListener;
 import org.metaroce.mrct.harness.result.EvidenceComment;
 import org.metaroce.mrct.testing.ExternalTool;
 import org.metaroce.mrct.wire.capture.CaptureReader;
+import org.metaroce.mrct.harness.spec.Level;
+import org.metaroce.mrct.harness.spec.Role;
 
 /** {@code evidence.pcapng}: every frame in order, on its interface, with its time and a parseable comment. */
 class EvidenceTest {
@@ -158,7 +160,8 @@ class EvidenceTest {
     @Test
     void framesOutOfTimeOrderAreClampedSoTimeNeverGoesBackwards() throws Exception {
         final CaseResult pass = Synthetic.pass();
-        final CaseResult backwards = new CaseResult("HDR-009", "HDR-009", "t", "headers", pass.rules(), "MUST", "any",
+        final CaseResult backwards = new CaseResult("HDR-009", "HDR-009", "t", "headers", pass.rules(), Level.MUST,
+            Role.ANY,
             "f", Map.of(), pass.verdict(), "r", null, 1, 0, 1,
             List.of(Synthetic.frame(0, Direction.TO_DUT, 5_000, Synthetic.send(0), 0, "sent"),
                 Synthetic.frame(1, Direction.FROM_DUT, 2_000, Synthetic.ack(0), 1, "matched"),

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.RunListener;
+import org.metaroce.mrct.harness.spec.Level;
+import org.metaroce.mrct.harness.spec.Role;
 
 /**
  * {@code report.html}: self-contained and locked down (checked on the file), and drawn correctly by a real browser
@@ -87,7 +89,7 @@ class HtmlReportTest {
         final byte[] big = org.metaroce.mrct.wire.FrameBuilder.of(Synthetic.TO_DUT,
             org.metaroce.mrct.wire.Opcode.SEND_ONLY).psn(0).payload(new byte[1024]).build();
         final CaseResult large = new CaseResult("PLC-010", "PLC-010", "a 1 KiB SEND", "placement", pass.rules(),
-            "MUST", "responder", "f", java.util.Map.of(), pass.verdict(), "r", null, 1, 1, 1,
+            Level.MUST, Role.RESPONDER, "f", java.util.Map.of(), pass.verdict(), "r", null, 1, 1, 1,
             List.of(Synthetic.frame(0, org.metaroce.mrct.harness.result.Direction.TO_DUT, 0, big, 0, "sent"),
                 Synthetic.frame(1, org.metaroce.mrct.harness.result.Direction.FROM_DUT, 10, Synthetic.ack(0), 1,
                     "matched")),

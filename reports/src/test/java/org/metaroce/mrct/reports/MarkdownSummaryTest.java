@@ -14,6 +14,8 @@ import org.metaroce.mrct.harness.result.BaselineComparison;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.RunListener;
 import org.metaroce.mrct.harness.result.Verdict;
+import org.metaroce.mrct.harness.spec.Level;
+import org.metaroce.mrct.harness.spec.Role;
 
 /** {@code summary.md}: exact content for a small run, bounded length for any run, escaping. */
 class MarkdownSummaryTest {
@@ -75,7 +77,7 @@ class MarkdownSummaryTest {
         for (int i = 0; i < 400; i++) {
             final String id = String.format("ORD-%03d", i);
             ids.add(id);
-            cases.add(new CaseResult(id, id, template.title(), "ordering", template.rules(), "MUST", "responder",
+            cases.add(new CaseResult(id, id, template.title(), "ordering", template.rules(), Level.MUST, Role.RESPONDER,
                 template.file(), Map.of(), i % 2 == 0 ? Verdict.FAIL : Verdict.ERROR,
                 "a reason that goes on and on ".repeat(20), template.failure(), 1, 1, 1, List.of(), List.of(),
                 Map.of()));

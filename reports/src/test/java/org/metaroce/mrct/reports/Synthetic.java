@@ -25,6 +25,9 @@ import org.metaroce.mrct.wire.FrameBuilder;
 import org.metaroce.mrct.wire.FrameDecoder;
 import org.metaroce.mrct.wire.FrameDescription;
 import org.metaroce.mrct.wire.Opcode;
+import org.metaroce.mrct.harness.spec.Level;
+import org.metaroce.mrct.harness.spec.Role;
+import org.metaroce.mrct.harness.result.Overall;
 
 /**
  * Synthetic runs for the report tests: real frames (built with {@link FrameBuilder}, described with
@@ -118,7 +121,7 @@ final class Synthetic {
 
     static CaseResult pass() {
         return new CaseResult("HDR-001", "HDR-001", "TVer is 1 on every frame", "headers", List.of("MR-HDR-001"),
-            "MUST", "responder", "headers/hdr-001.yaml", Map.of(), Verdict.PASS, "every frame carried TVer 1",
+            Level.MUST, Role.RESPONDER, "headers/hdr-001.yaml", Map.of(), Verdict.PASS, "every frame carried TVer 1",
             null, 1_234_567L, 800_000L, 1,
             List.of(frame(0, Direction.TO_DUT, 0, send(0), 0, "sent"),
                 frame(1, Direction.FROM_DUT, 4_500, ack(0), 1, "matched")),
@@ -137,7 +140,7 @@ final class Synthetic {
         final byte[] badIcrc = FrameBuilder.of(TO_DUT, Opcode.SEND_ONLY).psn(1).destQp(0x11).correctIcrc(false)
             .build();
         return new CaseResult("ORD-004", "ORD-004", "Out-of-order SEND is placed and acknowledged", "ordering",
-            List.of("MR-ORD-001"), "MUST", "responder", "ordering/ord-004.yaml", Map.of(), Verdict.FAIL,
+            List.of("MR-ORD-001"), Level.MUST, Role.RESPONDER, "ordering/ord-004.yaml", Map.of(), Verdict.FAIL,
             "the responder acknowledged PSN 1 instead of 2", orderingFailure(), 3_000_000L, 2_000_000L, 1,
             List.of(frame(0, Direction.TO_DUT, 0, send(0), 0, "sent"),
                 frame(1, Direction.TO_DUT, 1_000, ce, 1, "sent"),
@@ -152,7 +155,8 @@ final class Synthetic {
         row.put("pmtu", 256L);
         row.put("mode", "write");
         return new CaseResult("PLC-003[mode=write,pmtu=256]", "PLC-003", "ACKs of a message are coalesced",
-            "placement", List.of("MR-PLC-001"), "SHOULD", "responder", "placement/plc-003.yaml", row, Verdict.WARN,
+            "placement", List.of("MR-PLC-001"), Level.SHOULD, Role.RESPONDER, "placement/plc-003.yaml", row,
+            Verdict.WARN,
             "the responder sent 4 ACKs for one message",
             new Failure("MR-PLC-001", 5, "expect at most 1 ACK", 40, -1, List.of(), null, null,
                 "4 ACKs arrived for message 0"), 2_000_000L, 1_500_000L, 1,
@@ -161,20 +165,20 @@ final class Synthetic {
 
     static CaseResult passRow() {
         return new CaseResult("PLC-003[mode=write,pmtu=1024]", "PLC-003", "ACKs of a message are coalesced",
-            "placement", List.of("MR-PLC-001"), "SHOULD", "responder", "placement/plc-003.yaml",
+            "placement", List.of("MR-PLC-001"), Level.SHOULD, Role.RESPONDER, "placement/plc-003.yaml",
             Map.of("pmtu", 1024L, "mode", "write"), Verdict.PASS, "one ACK for the message", null, 900_000L,
             700_000L, 1, List.of(), List.of(), Map.of());
     }
 
     static CaseResult notApplicable() {
         return new CaseResult("ATM-001", "ATM-001", "Compare-and-swap executes once", "atomics",
-            List.of("MR-ATM-001"), "MUST", "responder", "atomics/atm-001.yaml", Map.of(), Verdict.NOT_APPLICABLE,
+            List.of("MR-ATM-001"), Level.MUST, Role.RESPONDER, "atomics/atm-001.yaml", Map.of(), Verdict.NOT_APPLICABLE,
             "the profile does not claim PICS item atomics", null, 1_000L, 0L, 1, List.of(), List.of(), Map.of());
     }
 
     static CaseResult inconclusive() {
         return new CaseResult("ROB-002", "ROB-002", "A bad ICRC is dropped", "robustness", List.of("MR-ROB-001"),
-            "MUST", "any", "robustness/rob-002.yaml", Map.of(), Verdict.INCONCLUSIVE,
+            Level.MUST, Role.ANY, "robustness/rob-002.yaml", Map.of(), Verdict.INCONCLUSIVE,
             "the capture dropped 2 frames", null, 5_000_000L, 4_000_000L, 2,
             List.of(frame(0, Direction.TO_DUT, 0, send(7), 0, "sent"),
                 frame(1, Direction.FROM_DUT, 3_000, ack(7), -1, "dropped by the harness")),
@@ -182,7 +186,8 @@ final class Synthetic {
     }
 
     static CaseResult error() {
-        return new CaseResult("QP-001", "QP-001", "RTS accepts requests", "qp", List.of("MR-QP-001"), "MUST", "any",
+        return new CaseResult("QP-001", "QP-001", "RTS accepts requests", "qp", List.of("MR-QP-001"), Level.MUST,
+            Role.ANY,
             "qp/qp-001.yaml", Map.of(), Verdict.ERROR, "adapter error: modify_qp(RTS) timed out after 5 s", null,
             5_100_000_000L, 0L, 1, List.of(), List.of(), Map.of());
     }
@@ -198,7 +203,7 @@ final class Synthetic {
         series.put("rate_gbps", rate);
         series.put("cnp", cnp);
         return new CaseResult("CC-001", "CC-001", "The requester slows down on CNPs", "congestion",
-            List.of("MR-CC-001"), "SHOULD", "requester", "congestion/cc-001.yaml", Map.of(), Verdict.PASS,
+            List.of("MR-CC-001"), Level.SHOULD, Role.REQUESTER, "congestion/cc-001.yaml", Map.of(), Verdict.PASS,
             "the rate fell to 20 Gb/s within 15 us", null, 8_000_000L, 20_000L, 1,
             List.of(frame(0, Direction.FROM_DUT, 0, send(0), 0, "matched")), List.of(), series);
     }
@@ -223,8 +228,8 @@ final class Synthetic {
         series.put("q.rate_mbps", rate);
         series.put("switch.queue_bytes", queue);
         series.put("other", List.of(new double[] {0, 1}, new double[] {100, 2}));
-        return new CaseResult("CC-010", "CC-010", "Each CNP cuts the rate", "cc", List.of("MR-CC-010"), "MUST",
-            "requester", "cc/cc-010.yaml", Map.of(), Verdict.PASS, "every expectation held", null, 8_000_000L,
+        return new CaseResult("CC-010", "CC-010", "Each CNP cuts the rate", "cc", List.of("MR-CC-010"), Level.MUST,
+            Role.REQUESTER, "cc/cc-010.yaml", Map.of(), Verdict.PASS, "every expectation held", null, 8_000_000L,
             100_000L, 1, List.of(frame(0, Direction.FROM_DUT, 0, send(0), 0, "to the peer")), List.of(), series);
     }
 
@@ -235,8 +240,8 @@ final class Synthetic {
 
     /** A case with hostile strings in every free-text field. */
     static CaseResult hostile() {
-        return new CaseResult("ROB-666", "ROB-666", "title " + HOSTILE, "robustness", List.of("MR-ROB-001"), "MUST",
-            "any", "robustness/" + HOSTILE + ".yaml", Map.of("evil", HOSTILE), Verdict.FAIL, "reason " + HOSTILE,
+        return new CaseResult("ROB-666", "ROB-666", "title " + HOSTILE, "robustness", List.of("MR-ROB-001"), Level.MUST,
+            Role.ANY, "robustness/" + HOSTILE + ".yaml", Map.of("evil", HOSTILE), Verdict.FAIL, "reason " + HOSTILE,
             new Failure("MR-ROB-001", 0, "step " + HOSTILE, 3, 0,
                 List.of(new FieldDiff("bth.psn" + HOSTILE, "exp " + HOSTILE, "act " + HOSTILE)),
                 "expected " + HOSTILE, "actual " + HOSTILE, "message " + HOSTILE),
@@ -269,7 +274,7 @@ final class Synthetic {
             rules.add(new RuleVerdict(entry.getKey(), first.level(), first.role(),
                 !entry.getKey().equals("MR-ATM-001"), ids, worst));
         }
-        return new RunSummary(END, counts, failing ? "NON_CONFORMANT" : "CONFORMANT",
+        return new RunSummary(END, counts, failing ? Overall.NON_CONFORMANT : Overall.CONFORMANT,
             failing ? "1 MUST rule failed: MR-ORD-001" : "every applicable MUST rule passed", rules, baseline,
             complete);
     }

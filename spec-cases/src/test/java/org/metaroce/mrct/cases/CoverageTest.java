@@ -40,7 +40,7 @@ class CoverageTest {
         final Suite suite = new Suite();
         final Set<String> cited = new HashSet<>();
         for (final CaseDef c : suite.cases) {
-            if ("requester".equals(c.role())) {
+            if (c.role() == Role.REQUESTER) {
                 cited.addAll(c.rules());
             }
         }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.metaroce.mrct.harness.engine.Runner;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.Verdict;
+import org.metaroce.mrct.harness.spec.Level;
 import org.metaroce.mrct.reference.Fault;
 
 /**
@@ -34,7 +35,7 @@ class FaultProfilesTest {
                 final List<CaseResult> failing = new ArrayList<>();
                 for (final Runner.Planned planned : ordered) {
                     final CaseResult result = runner.runOne(planned);
-                    if (result.verdict() == Verdict.FAIL && "MUST".equals(result.level())) {
+                    if (result.verdict() == Verdict.FAIL && result.level() == Level.MUST) {
                         failing.add(result);
                         if (result.rules().contains(fault.rule())
                             || result.failure() != null && fault.rule().equals(result.failure().rule())) {

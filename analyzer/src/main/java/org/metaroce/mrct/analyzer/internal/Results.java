@@ -136,7 +136,7 @@ final class Results {
         params.put("tver", c.tver);
         return new CaseResult(prefix + c.id + "/" + check.rule(), check.rule(), label + ": " + check.title(),
             rule != null ? rule.area().toLowerCase(Locale.ROOT) : "capture", List.of(check.rule()),
-            rule != null ? rule.level().name() : null, rule != null ? rule.role().label() : null, c.capture, params,
+            rule != null ? rule.level() : null, rule != null ? rule.role() : null, c.capture, params,
             verdict, reason, failure, 0, duration(c), 1, evidence, notes, Map.of());
     }
 

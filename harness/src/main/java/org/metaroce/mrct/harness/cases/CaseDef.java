@@ -2,6 +2,8 @@ package org.metaroce.mrct.harness.cases;
 
 import java.util.List;
 import java.util.Map;
+import org.metaroce.mrct.harness.spec.Role;
+import org.metaroce.mrct.spi.Capability;
 
 /**
  * A conformance case as loaded from its YAML file.
@@ -12,9 +14,9 @@ import java.util.Map;
  * @param area the folder under the case directory, upper case
  * @param file the file, relative to its case directory
  * @param rules rule IDs covered
- * @param role responder or requester
+ * @param role {@link Role#RESPONDER} or {@link Role#REQUESTER}
  * @param pics PICS items the device must claim
- * @param capabilities adapter capabilities needed (kebab-case names)
+ * @param capabilities adapter capabilities needed, in the order written
  * @param params parameter values that override the DUT profile's for this case
  * @param matrix parameter rows: the case runs once per row (empty: once)
  * @param connections QPs to create
@@ -25,7 +27,7 @@ import java.util.Map;
  * @param exhaustive whether frames nobody expected fail the case (default true)
  */
 public record CaseDef(String id, String title, String description, String area, String file, List<String> rules,
-                      String role, List<String> pics, List<String> capabilities, Map<String, Expr> params,
+                      Role role, List<String> pics, List<Capability> capabilities, Map<String, Expr> params,
                       List<Map<String, Expr>> matrix, List<ConnectionDef> connections, List<RegionDef> regions,
                       List<Step> setupSteps, List<Step> steps, List<FrameTemplate> ignore, boolean exhaustive) {
     public CaseDef {

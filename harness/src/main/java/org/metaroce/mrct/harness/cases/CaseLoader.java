@@ -148,7 +148,7 @@ public final class CaseLoader {
         final Binder binder = new Binder();
         final CaseDef loaded = new CaseReader(binder, context, area, file).read(yaml.root());
         problems.addAll(binder.problems());
-        return binder.problems().isEmpty() ? loaded : null;
+        return binder.problems().isEmpty() && yaml.problems().isEmpty() ? loaded : null;
     }
 
     private static void checkUnique(final List<CaseDef> cases, final List<YamlProblem> problems) {

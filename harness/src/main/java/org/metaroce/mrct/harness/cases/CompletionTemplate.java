@@ -1,5 +1,8 @@
 package org.metaroce.mrct.harness.cases;
 
+import org.metaroce.mrct.spi.CompletionStatus;
+import org.metaroce.mrct.spi.WorkOpcode;
+
 /**
  * An expected completion. Null members are not checked.
  *
@@ -12,6 +15,7 @@ package org.metaroce.mrct.harness.cases;
  * @param solicited the solicited-event flag (bth.se of the message's last packet)
  * @param line line in the case file
  */
-public record CompletionTemplate(String opcode, String status, Expr length, Expr immediate, Expr invalidated,
+public record CompletionTemplate(WorkOpcode opcode, CompletionStatus status, Expr length, Expr immediate,
+                                 Expr invalidated,
                                  Expr wrId, Boolean solicited, int line) {
 }

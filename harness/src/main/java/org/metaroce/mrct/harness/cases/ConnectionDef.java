@@ -1,14 +1,15 @@
 package org.metaroce.mrct.harness.cases;
 
 import java.util.Map;
+import org.metaroce.mrct.spi.QpAttribute;
 
 /**
  * A QP on the device and the harness's end of it.
  *
  * @param name the name steps use
- * @param network ipv4 or ipv6
+ * @param network the IP version
  * @param vlan VLAN ID, or null for untagged
- * @param attributes QP attributes (names from the specification) as expressions or strings
+ * @param attributes QP attributes, typed by attribute
  * @param psn initial PSN of requests to the device (its rq_psn), or null for a seeded random one
  * @param devicePsn initial PSN of the device's requests (its sq_psn), or null for a seeded random one
  * @param count how many such QPs to create (scale cases), 1 by default; steps name them {@code name[i]}
@@ -18,7 +19,11 @@ import java.util.Map;
  * @param peerAttributes QP attributes of the peer's QP beyond those it shares with the device's (PMTU, TVer, P_Key)
  * @param line line in the case file
  */
-public record ConnectionDef(String name, String network, Expr vlan, Map<String, Object> attributes, Expr psn,
-                            Expr devicePsn, Expr count, String pd, boolean peer, Map<String, Object> peerAttributes,
-                            int line) {
+public record ConnectionDef(String name, IpVersion network, Expr vlan, Map<QpAttribute, AttributeValue> attributes,
+                            Expr psn, Expr devicePsn, Expr count, String pd, boolean peer,
+                            Map<QpAttribute, AttributeValue> peerAttributes, int line) {
+    public ConnectionDef {
+        attributes = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(attributes));
+        peerAttributes = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(peerAttributes));
+    }
 }

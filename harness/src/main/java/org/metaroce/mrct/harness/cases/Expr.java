@@ -1,5 +1,8 @@
 package org.metaroce.mrct.harness.cases;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -60,6 +63,17 @@ public final class Expr {
         return names;
     }
 
+    /**
+     * The value of an expression without names, or null when it has names. Throws {@link IllegalArgumentException}
+     * when its evaluation fails (a division by zero, {@code bits()} outside 0..63).
+     */
+    public Long constantValue() {
+        if (!names().isEmpty()) {
+            return null;
+        }
+        return eval(name -> null);
+    }
+
     /** True when the expression is a plain literal. */
     public boolean isLiteral() {
         return names().isEmpty();
@@ -75,10 +89,17 @@ public final class Expr {
         long eval(Function<String, Long> names);
     }
 
-    /** Recursive-descent parser: or > and > shift > sum > product > unary > primary. */
+    /** Deepest nesting of parentheses, function arguments and unary operators an expression may have. */
+    static final int MAX_DEPTH = 64;
+
+    /**
+     * Recursive-descent parser: or > and > shift > sum > product > unary > primary. Operator chains are read in loops
+     * and evaluated in loops; only nesting recurses, and it is bounded by {@link #MAX_DEPTH}.
+     */
     private static final class Parser {
         private final String text;
         private int pos;
+        private int depth;
 
         Parser(final String text) {
             this.text = text;
@@ -128,64 +149,111 @@ public final class Expr {
             return false;
         }
 
+        /** A chain of left-associative operators, evaluated in a loop (20,000 terms do not recurse 20,000 deep). */
+        private static Node chain(final List<Node> operands, final List<Character> operators) {
+            if (operands.size() == 1) {
+                return operands.get(0);
+            }
+            final Node[] nodes = operands.toArray(new Node[0]);
+            final char[] ops = new char[operators.size()];
+            for (int i = 0; i < ops.length; i++) {
+                ops[i] = operators.get(i);
+            }
+            return n -> {
+                long value = nodes[0].eval(n);
+                for (int i = 0; i < ops.length; i++) {
+                    value = apply(ops[i], value, nodes[i + 1].eval(n));
+                }
+                return value;
+            };
+        }
+
+        private static long apply(final char op, final long a, final long b) {
+            switch (op) {
+                case '|':
+                    return a | b;
+                case '&':
+                    return a & b;
+                case '<':
+                    return a << b;
+                case '>':
+                    return a >>> b;
+                case '+':
+                    return a + b;
+                case '-':
+                    return a - b;
+                case '*':
+                    return a * b;
+                case '/':
+                    return divide(a, b);
+                default:
+                    return Math.floorMod(a, nonZero(b));
+            }
+        }
+
         Node expression() {
-            Node left = and();
+            enter();
+            final List<Node> operands = new ArrayList<>(List.of(and()));
+            final List<Character> operators = new ArrayList<>();
             while (true) {
                 if (peek("||")) {
                     throw error("'||' is not supported");
                 }
                 if (eat("|")) {
-                    final Node l = left;
-                    final Node r = and();
-                    left = n -> l.eval(n) | r.eval(n);
+                    operators.add('|');
+                    operands.add(and());
                 } else {
-                    return left;
+                    depth--;
+                    return chain(operands, operators);
                 }
             }
         }
 
         Node and() {
-            Node left = shift();
+            final List<Node> operands = new ArrayList<>(List.of(shift()));
+            final List<Character> operators = new ArrayList<>();
             while (eat("&")) {
-                final Node l = left;
-                final Node r = shift();
-                left = n -> l.eval(n) & r.eval(n);
+                operators.add('&');
+                operands.add(shift());
             }
-            return left;
+            return chain(operands, operators);
         }
 
         Node shift() {
-            Node left = sum();
+            final List<Node> operands = new ArrayList<>(List.of(sum()));
+            final List<Character> operators = new ArrayList<>();
             while (true) {
                 if (eat("<<")) {
-                    final Node l = left;
-                    final Node r = sum();
-                    left = n -> l.eval(n) << r.eval(n);
+                    operators.add('<');
                 } else if (eat(">>")) {
-                    final Node l = left;
-                    final Node r = sum();
-                    left = n -> l.eval(n) >>> r.eval(n);
+                    operators.add('>');
                 } else {
-                    return left;
+                    return chain(operands, operators);
                 }
+                operands.add(sum());
             }
         }
 
         Node sum() {
-            Node left = product();
+            final List<Node> operands = new ArrayList<>(List.of(product()));
+            final List<Character> operators = new ArrayList<>();
             while (true) {
                 if (eat("+")) {
-                    final Node l = left;
-                    final Node r = product();
-                    left = n -> l.eval(n) + r.eval(n);
+                    operators.add('+');
                 } else if (peekMinus()) {
                     pos++;
-                    final Node l = left;
-                    final Node r = product();
-                    left = n -> l.eval(n) - r.eval(n);
+                    operators.add('-');
                 } else {
-                    return left;
+                    return chain(operands, operators);
                 }
+                operands.add(product());
+            }
+        }
+
+        /** One level deeper into parentheses, a function's arguments or a unary operator; bounded. */
+        private void enter() {
+            if (++depth > MAX_DEPTH) {
+                throw error("nested more than " + MAX_DEPTH + " levels deep");
             }
         }
 
@@ -200,23 +268,19 @@ public final class Expr {
         }
 
         Node product() {
-            Node left = unary();
+            final List<Node> operands = new ArrayList<>(List.of(unary()));
+            final List<Character> operators = new ArrayList<>();
             while (true) {
                 if (eat("*")) {
-                    final Node l = left;
-                    final Node r = unary();
-                    left = n -> l.eval(n) * r.eval(n);
+                    operators.add('*');
                 } else if (eat("/")) {
-                    final Node l = left;
-                    final Node r = unary();
-                    left = n -> divide(l.eval(n), r.eval(n));
+                    operators.add('/');
                 } else if (eat("%")) {
-                    final Node l = left;
-                    final Node r = unary();
-                    left = n -> Math.floorMod(l.eval(n), nonZero(r.eval(n)));
+                    operators.add('%');
                 } else {
-                    return left;
+                    return chain(operands, operators);
                 }
+                operands.add(unary());
             }
         }
 
@@ -233,11 +297,15 @@ public final class Expr {
 
         Node unary() {
             if (eat("-")) {
+                enter();
                 final Node inner = unary();
+                depth--;
                 return n -> -inner.eval(n);
             }
             if (eat("~")) {
+                enter();
                 final Node inner = unary();
+                depth--;
                 return n -> ~inner.eval(n);
             }
             return primary();
@@ -343,22 +411,37 @@ public final class Expr {
     static long parseLiteral(final String raw) {
         final String token = raw.replace("_", "").toLowerCase(Locale.ROOT);
         try {
-            if (token.startsWith("0x")) {
-                return Long.parseUnsignedLong(token.substring(2), 16);
-            }
-            if (token.startsWith("0b")) {
-                return Long.parseUnsignedLong(token.substring(2), 2);
+            if (token.startsWith("0x") || token.startsWith("0b")) {
+                final int radix = token.startsWith("0x") ? 16 : 2;
+                final String digits = token.substring(2);
+                if (!digits.isEmpty() && digits.chars().allMatch(c -> Character.digit(c, radix) >= 0)
+                    && new BigInteger(digits, radix).bitLength() > 64) {
+                    throw new IllegalArgumentException("'" + raw + "' does not fit in 64 bits");
+                }
+                return Long.parseUnsignedLong(digits, radix);
             }
             final String[][] units = {{"ns", "1"}, {"us", "1000"}, {"ms", "1000000"}, {"s", "1000000000"}};
             for (final String[] unit : units) {
                 if (token.endsWith(unit[0]) && token.length() > unit[0].length()
                     && Character.isDigit(token.charAt(token.length() - unit[0].length() - 1))) {
-                    final double amount = Double.parseDouble(token.substring(0, token.length() - unit[0].length()));
-                    return Math.round(amount * Long.parseLong(unit[1]));
+                    final BigDecimal nanos = new BigDecimal(token.substring(0, token.length() - unit[0].length()))
+                        .multiply(new BigDecimal(unit[1])).setScale(0, RoundingMode.HALF_UP);
+                    if (nanos.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+                        throw new IllegalArgumentException("duration '" + raw + "' does not fit the 64-bit nanosecond "
+                            + "clock (at most about 292 years)");
+                    }
+                    return nanos.longValueExact();
                 }
             }
+            if (!token.isEmpty() && token.chars().allMatch(Character::isDigit)) {
+                // unsigned 64-bit, as hex literals: 2^63 and above wrap to negative, beyond 2^64 - 1 is refused
+                if (new BigInteger(token).bitLength() > 64) {
+                    throw new IllegalArgumentException("'" + raw + "' does not fit in 64 bits");
+                }
+                return Long.parseUnsignedLong(token);
+            }
             return Long.parseLong(token);
-        } catch (NumberFormatException e) {
+        } catch (NumberFormatException | ArithmeticException e) {
             throw new IllegalArgumentException("'" + raw + "' is not a number or a duration (10us, 2ms)", e);
         }
     }

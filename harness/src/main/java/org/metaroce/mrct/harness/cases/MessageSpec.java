@@ -9,7 +9,7 @@ import java.util.Map;
  * updates its model of what a conforming responder must then hold (memory, ePSN, SACK bitmap, MSN, completions).
  *
  * @param connection connection name
- * @param op send, send_imm, send_inv, write, write_imm, read, cmp_swap, fetch_add
+ * @param op the kind of message
  * @param region the remote region (write, read, atomics), or null
  * @param regionOffset offset in the region
  * @param length message length in bytes (8 for atomics)
@@ -24,15 +24,15 @@ import java.util.Map;
  * @param drop packet indices not sent
  * @param duplicate packet indices sent twice
  * @param ce packet indices sent CE-marked
- * @param ackReq "last", "all", "none", or indices
+ * @param ackReq which packets carry AckReq
  * @param ackReqIndices the indices when {@code ackReq} lists them
  * @param fields raw field overrides for every packet
  * @param gap time between two consecutive frames of the message as sent (null or 0: all at once)
  * @param line line in the case file
  */
-public record MessageSpec(String connection, String op, String region, Expr regionOffset, Expr length,
+public record MessageSpec(String connection, MessageOp op, String region, Expr regionOffset, Expr length,
                           PayloadSpec payload, Expr immediate, String invalidate, Expr swapAdd, Expr compare,
                           Expr rkey, Expr pmtu, List<Expr> order, List<Expr> drop, List<Expr> duplicate, List<Expr> ce,
-                          String ackReq, List<Expr> ackReqIndices, Map<String, Expr> fields, Expr gap,
+                          AckReqMode ackReq, List<Expr> ackReqIndices, Map<String, Expr> fields, Expr gap,
                           int line) {
 }

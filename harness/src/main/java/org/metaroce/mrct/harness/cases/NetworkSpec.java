@@ -1,6 +1,7 @@
 package org.metaroce.mrct.harness.cases;
 
 import java.util.List;
+import org.metaroce.mrct.wire.Opcode;
 
 /**
  * What the harness's network does to the frames between the device and the harness's peer (requester cases): a
@@ -36,7 +37,7 @@ public record NetworkSpec(Expr latency, Expr jitter, List<Rule> drop, List<Rule>
      * @param connection connection name, or null for every connection
      * @param psns PSNs, relative to the connection's PSN space of the frame's direction (empty: any)
      * @param copy which transmission of a PSN: 1 the first, 2 the first retransmission, ...; 0 for every one
-     * @param opcodes opcode names (empty: any data frame for device rules, any frame for rules to the device)
+     * @param opcodes opcodes (empty: any data frame for device rules, any frame for rules to the device)
      * @param every every n-th matching frame, or null
      * @param first only the first n matching frames, or null
      * @param by the added delay, for delay rules
@@ -44,7 +45,7 @@ public record NetworkSpec(Expr latency, Expr jitter, List<Rule> drop, List<Rule>
      * @param to only before this time (ns since the case started), or null
      * @param line line in the case file
      */
-    public record Rule(String connection, List<Expr> psns, int copy, List<String> opcodes, Expr every, Expr first,
+    public record Rule(String connection, List<Expr> psns, int copy, List<Opcode> opcodes, Expr every, Expr first,
                        Expr by, Expr from, Expr to, int line) {
         public Rule {
             psns = List.copyOf(psns);

@@ -2,6 +2,8 @@ package org.metaroce.mrct.harness.cases;
 
 import java.util.List;
 import java.util.Map;
+import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.Opcode;
 
 /**
  * One frame for the harness to send: a connection's template (addresses, DestQP, P_Key, TVer) plus whatever the case
@@ -9,7 +11,7 @@ import java.util.Map;
  * opcode, RETH from {@code region}, a correct ICRC.
  *
  * @param connection connection name (null: the case's only connection)
- * @param opcode opcode name
+ * @param opcode the opcode
  * @param psn PSN, relative to the connection's initial PSN
  * @param ackReq AckReq
  * @param msn PLETH.MSN
@@ -26,7 +28,7 @@ import java.util.Map;
  * @param compare AtomicETH compare value
  * @param payload payload bytes
  * @param ecn ECN codepoint (0..3)
- * @param network ipv4 or ipv6 (null: the connection's)
+ * @param network the IP version (null: the connection's)
  * @param vlan VLAN ID (null: the connection's), -1 for none
  * @param fields raw field overrides (reserved bits, lengths, ICRC, ...); {@code bth.psn} and {@code sacketh.base}
  *     are taken in script space, everything else as written
@@ -43,10 +45,10 @@ import java.util.Map;
  *     checksum and ICRC follow unless the case sets them), or null for none
  * @param line line in the case file
  */
-public record PacketSpec(String connection, String opcode, Expr psn, Boolean ackReq, Expr msn, Boolean first,
+public record PacketSpec(String connection, Opcode opcode, Expr psn, Boolean ackReq, Expr msn, Boolean first,
                          Boolean last, Expr messageOffset, Expr rsn, String region, Expr regionOffset, Expr dmaLength,
                          Expr immediate, String invalidate, Expr swapAdd, Expr compare, PayloadSpec payload, Expr ecn,
-                         String network, Expr vlan, Map<String, Expr> fields, List<String> headers, Expr padLength,
-                         Expr padFill, Expr truncate, Expr trailer, boolean badIcrc, boolean validUdpChecksum,
-                         Expr tver, boolean badUdpChecksum, byte[] ipOptions, int line) {
+                         IpVersion network, Expr vlan, Map<String, Expr> fields, List<HeaderKind> headers,
+                         Expr padLength, Expr padFill, Expr truncate, Expr trailer, boolean badIcrc,
+                         boolean validUdpChecksum, Expr tver, boolean badUdpChecksum, byte[] ipOptions, int line) {
 }

@@ -2,6 +2,8 @@ package org.metaroce.mrct.harness.cases;
 
 import java.util.List;
 import java.util.Map;
+import org.metaroce.mrct.spi.QpAttribute;
+import org.metaroce.mrct.spi.QpState;
 
 /**
  * The steps a case is made of. Every step knows the line it was written on, and {@link #describe()} gives the one-line
@@ -233,7 +235,7 @@ public sealed interface Step {
     }
 
     /** Expect a QP state. */
-    record ExpectQp(String connection, String state, int line) implements Step {
+    record ExpectQp(String connection, QpState state, int line) implements Step {
         @Override
         public String describe() {
             return "expect " + connection + " in " + state;
@@ -273,7 +275,8 @@ public sealed interface Step {
     }
 
     /** Move a QP to another state; with {@code rejected}, expect the device to refuse (MR-QP-009). */
-    record ModifyQp(String connection, String state, Map<String, Object> attributes, boolean rejected, int line)
+    record ModifyQp(String connection, QpState state, Map<QpAttribute, AttributeValue> attributes, boolean rejected,
+                    int line)
         implements Step {
         @Override
         public String describe() {
@@ -335,7 +338,7 @@ public sealed interface Step {
      * remote offsets advanced by k times {@code stride}.
      *
      * @param connection connection name
-     * @param op message kind (send, send_imm, send_inv, write, write_imm, read, cmp_swap, fetch_add)
+     * @param op the kind of message
      * @param localRegion the local buffer's region on the device (null: none, for zero-length messages)
      * @param localOffset offset in it
      * @param length bytes (8 for atomics)
@@ -355,7 +358,7 @@ public sealed interface Step {
      * @param stride offset step between them (null: the length)
      * @param line line in the case file
      */
-    record PostSend(String connection, String op, String localRegion, Expr localOffset, Expr length,
+    record PostSend(String connection, MessageOp op, String localRegion, Expr localOffset, Expr length,
                     String remoteRegion, Expr remoteOffset, Expr remoteVa, Expr rkey, Expr immediate,
                     String invalidate, Expr swapAdd, Expr compare, Expr wrId, boolean signaled, boolean fence,
                     boolean solicited, Expr count, Expr stride, int line) implements Step {

@@ -3,8 +3,10 @@ package org.metaroce.mrct.harness.engine;
 import java.util.EnumSet;
 import java.util.Set;
 import org.metaroce.mrct.harness.cases.CaseDef;
+import org.metaroce.mrct.harness.cases.IpVersion;
 import org.metaroce.mrct.harness.cases.Step;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
+import org.metaroce.mrct.harness.spec.Role;
 import org.metaroce.mrct.harness.spec.Rule;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.spi.Capability;
@@ -32,7 +34,7 @@ final class Applicability {
         if (!havePeer && def.connections().stream().anyMatch(c -> c.peer())) {
             return "the case talks to a peer device through the harness's network, and the run has no peer";
         }
-        if ("requester".equals(def.role()) && !available.contains(Capability.VIRTUAL_TIME)) {
+        if (def.role() == Role.REQUESTER && !available.contains(Capability.VIRTUAL_TIME)) {
             return REAL_TIME_REQUESTER;
         }
         for (final String item : def.pics()) {
@@ -57,16 +59,14 @@ final class Applicability {
     /** Capabilities the case declares or its steps imply. */
     static Set<Capability> needed(final CaseDef def) {
         final Set<Capability> out = EnumSet.noneOf(Capability.class);
-        for (final String label : def.capabilities()) {
-            out.add(Capability.byLabel(label));
-        }
-        if (def.connections().stream().anyMatch(c -> "ipv6".equals(c.network()))) {
+        out.addAll(def.capabilities());
+        if (def.connections().stream().anyMatch(c -> c.network() == IpVersion.IPV6)) {
             out.add(Capability.IPV6);
         }
         if (def.connections().stream().anyMatch(c -> c.vlan() != null)) {
             out.add(Capability.L2_CONTROL);
         }
-        if ("requester".equals(def.role())) {
+        if (def.role() == Role.REQUESTER) {
             out.add(Capability.REQUESTER_CONTROL);
         }
         final Set<String> onPeer = new java.util.HashSet<>();

@@ -1,16 +1,17 @@
 package org.metaroce.mrct.harness.engine;
 
-import java.util.function.Supplier;
-import org.metaroce.mrct.harness.blame.Cause;
-import org.metaroce.mrct.harness.spec.Level;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+import org.metaroce.mrct.harness.blame.Cause;
 import org.metaroce.mrct.harness.cases.CaseDef;
 import org.metaroce.mrct.harness.cases.Expr;
 import org.metaroce.mrct.harness.cases.Step;
 import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.spec.Level;
+import org.metaroce.mrct.harness.spec.Role;
 import org.metaroce.mrct.spi.Capability;
 import org.metaroce.mrct.spi.DataPlane;
 
@@ -91,7 +92,7 @@ final class CaseRun {
             parameters.put(entry.getKey(), value != null ? value : entry.getValue().toString());
         }
         return new CaseResult(id, def.id(), def.title(), def.area(), def.rules(),
-            policy.reportedLevel(outcome.failure()).name(), def.role(), def.file(), parameters, outcome.verdict(),
+            policy.reportedLevel(outcome.failure()), def.role(), def.file(), parameters, outcome.verdict(),
             outcome.reason(), outcome.failure(), System.nanoTime() - wallStart, deviceNanos, 1, evidence.records(),
             notes, series, control.records());
     }
@@ -132,7 +133,7 @@ final class CaseRun {
         try {
             return FailureBlame.of(run.spec()).cause(new FailureBlame.Inputs(e, step, evidence.records(),
                 world.connections(), world::byPeerQpn, names.resolver(), world.addresses(), counters, def.rules(),
-                "requester".equals(String.valueOf(def.role()).toLowerCase(java.util.Locale.ROOT))),
+                def.role() == Role.REQUESTER),
                 level);
         } catch (RuntimeException failed) {
             notes.add("blame: " + failed);

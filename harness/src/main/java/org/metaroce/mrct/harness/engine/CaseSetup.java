@@ -10,9 +10,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import org.metaroce.mrct.harness.cases.AttributeValue;
 import org.metaroce.mrct.harness.cases.CaseDef;
 import org.metaroce.mrct.harness.cases.ConnectionDef;
 import org.metaroce.mrct.harness.cases.Expr;
+import org.metaroce.mrct.harness.cases.IpVersion;
 import org.metaroce.mrct.harness.cases.RegionDef;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.spec.Parameter;
@@ -143,11 +145,8 @@ final class CaseSetup {
                 + "be a peer connection");
         }
         final ControlPlane side = rd.onPeer() ? world.peer().control() : control;
-        final int pd = "own".equals(rd.pd()) ? side.allocatePd() : rd.onPeer() ? owner.peerPd : owner.pd;
-        final Set<Access> access = EnumSet.noneOf(Access.class);
-        for (final String right : rd.access()) {
-            access.add(Access.byLabel(right));
-        }
+        final int pd = rd.ownPd() ? side.allocatePd() : rd.onPeer() ? owner.peerPd : owner.pd;
+        final Set<Access> access = rd.access();
         final long length = names.eval(rd.length());
         final MemoryRegion mr = side.registerMr(pd, length, access);
         byte[] initial = new byte[(int) length];
@@ -163,7 +162,7 @@ final class CaseSetup {
     }
 
     private void createConnection(final ConnectionDef cd, final String name, final SplittableRandom random) {
-        final boolean ipv6 = "ipv6".equals(cd.network());
+        final boolean ipv6 = cd.network() == IpVersion.IPV6;
         final int pd = cd.pd() != null ? sharedPd(cd.pd()) : control.allocatePd();
         int peerQpn = 0x100 + random.nextInt(0xFFFF00);
         while (world.hasPeerQpn(peerQpn)) {
@@ -181,7 +180,8 @@ final class CaseSetup {
         final String harnessIp = ipv6 ? endpoints.harnessIpv6() : endpoints.harnessIpv4();
         final String deviceIp = ipv6 ? endpoints.deviceIpv6() : endpoints.deviceIpv4();
         if (harnessIp == null || deviceIp == null) {
-            throw new UnsupportedOperationException("no " + cd.network() + " address for the device or the harness");
+            throw new UnsupportedOperationException("no " + cd.network().label()
+                + " address for the device or the harness");
         }
         // built from small maps merged once each: a scale case creates 65,536 connections
         final QpAttributes own = QpAttributes.empty().with(QpAttribute.PD, pd).with(QpAttribute.DEST_QPN, peerQpn)
@@ -190,9 +190,8 @@ final class CaseSetup {
             .with(QpAttribute.TVER, 1).with(QpAttribute.PKEY, 0xFFFF)
             .with(QpAttribute.ACCESS, Set.of(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC));
         QpAttributes fromCase = QpAttributes.empty();
-        for (final Map.Entry<String, Object> entry : cd.attributes().entrySet()) {
-            final QpAttribute attribute = QpAttribute.byLabel(entry.getKey());
-            fromCase = fromCase.with(attribute, attributeValue(attribute, entry.getValue(), names));
+        for (final Map.Entry<QpAttribute, AttributeValue> entry : cd.attributes().entrySet()) {
+            fromCase = fromCase.with(entry.getKey(), entry.getValue().resolve(names::eval));
         }
         QpAttributes attributes = profileAttributes().with(own).with(fromCase);
         Encapsulation encapsulation = baseEncapsulations.computeIfAbsent(ipv6, v6 -> (v6
@@ -247,15 +246,14 @@ final class CaseSetup {
             .with(QpAttribute.DEST_MAC, endpoints.deviceMac()).with(QpAttribute.RQ_PSN, devicePsnBase)
             .with(QpAttribute.SQ_PSN, psnBase)
             .with(QpAttribute.RECV_WINDOW, Math.max(names.bound("send_window", 128L),
-                cd.attributes().containsKey("send_window") ? names.eval((Expr) cd.attributes().get("send_window"))
-                    : 0))
+                cd.attributes().get(QpAttribute.SEND_WINDOW) instanceof AttributeValue.Numeric window
+                    ? names.eval(window.value()) : 0))
             .with(QpAttribute.ACCESS, Set.of(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC));
         if (cd.vlan() != null) {
             attributes = attributes.with(QpAttribute.VLAN, (int) names.eval(cd.vlan()));
         }
-        for (final Map.Entry<String, Object> entry : cd.peerAttributes().entrySet()) {
-            final QpAttribute attribute = QpAttribute.byLabel(entry.getKey());
-            attributes = attributes.with(attribute, attributeValue(attribute, entry.getValue(), names));
+        for (final Map.Entry<QpAttribute, AttributeValue> entry : cd.peerAttributes().entrySet()) {
+            attributes = attributes.with(entry.getKey(), entry.getValue().resolve(names::eval));
         }
         return attributes;
     }
@@ -282,24 +280,5 @@ final class CaseSetup {
             throw new IllegalArgumentException("pd: no earlier connection '" + name + "' to share a PD with");
         }
         return owner.pd;
-    }
-
-    /** A QP attribute's value as written in a case: a list of access rights, a flag, a word or an expression. */
-    @SuppressWarnings("unchecked")
-    static Object attributeValue(final QpAttribute attribute, final Object value, final Names names) {
-        switch (attribute.type()) {
-            case ACCESS_SET: {
-                final Set<Access> access = EnumSet.noneOf(Access.class);
-                for (final String right : (List<String>) value) {
-                    access.add(Access.byLabel(right));
-                }
-                return access;
-            }
-            case BOOL:
-            case STRING:
-                return value;
-            default:
-                return names.eval((Expr) value);
-        }
     }
 }

@@ -1,8 +1,8 @@
 package org.metaroce.mrct.harness.engine;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import org.metaroce.mrct.harness.cases.AttributeValue;
 import org.metaroce.mrct.harness.cases.Step;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.spi.ControlPlane;
@@ -74,10 +74,10 @@ final class ControlSteps {
 
     void expectQp(final Step.ExpectQp e) {
         final QpState actual = control.queryQp(world.connection(e.connection()).deviceQpn);
-        if (!actual.name().equalsIgnoreCase(e.state())) {
+        if (actual != e.state()) {
             throw new StepFailure("QP " + e.connection() + " is in " + actual + ", expected "
-                + e.state().toUpperCase(Locale.ROOT), -1, List.of(new FieldDiff("qp.state",
-                    e.state().toUpperCase(Locale.ROOT), actual.name())), null, null);
+                + e.state(), -1, List.of(new FieldDiff("qp.state",
+                    e.state().name(), actual.name())), null, null);
         }
     }
 
@@ -89,11 +89,10 @@ final class ControlSteps {
      */
     void modifyQp(final Step.ModifyQp m) {
         final Connection c = world.connection(m.connection());
-        final QpState target = QpState.valueOf(m.state().toUpperCase(Locale.ROOT));
+        final QpState target = m.state();
         QpAttributes attributes = c.baseAttributesFor(target);
-        for (final Map.Entry<String, Object> entry : m.attributes().entrySet()) {
-            final QpAttribute attribute = QpAttribute.byLabel(entry.getKey());
-            attributes = attributes.with(attribute, CaseSetup.attributeValue(attribute, entry.getValue(), names));
+        for (final Map.Entry<QpAttribute, AttributeValue> entry : m.attributes().entrySet()) {
+            attributes = attributes.with(entry.getKey(), entry.getValue().resolve(names::eval));
         }
         try {
             control.modifyQp(c.deviceQpn, target, attributes);

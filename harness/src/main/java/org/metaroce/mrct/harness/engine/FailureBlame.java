@@ -23,6 +23,7 @@ import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.FrameDecoder;
 import org.metaroce.mrct.wire.OpKind;
+import org.metaroce.mrct.wire.Opcode;
 import org.metaroce.mrct.wire.Psn;
 
 /**
@@ -89,7 +90,7 @@ final class FailureBlame {
         final int sentBefore = connection == null || e.frame < 0 ? sent.size()
             : sent(in.evidence(), connection, e.frame).size();
         final FailureContext context = new FailureContext(shape(in.step(), e), e.rule, diffs,
-            primary == null ? List.of() : primary.opcodes(), exactValues(primary, in.names()), actual, sent,
+            primary == null ? List.of() : primary.opcodes().stream().map(Opcode::name).toList(), exactValues(primary, in.names()), actual, sent,
             sentBefore, connection == null ? 0 : connection.recvWindow, connection == null ? 0 : connection.psnBase(),
             in.counterChange(), in.caseRules(), in.requester(),
             connection == null ? java.util.Set.of() : naks(in.evidence(), connection));

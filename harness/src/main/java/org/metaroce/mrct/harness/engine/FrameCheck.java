@@ -54,14 +54,14 @@ final class FrameCheck {
         }
         if (!template.opcodes().isEmpty()) {
             boolean found = false;
-            for (final String name : template.opcodes()) {
-                if (Opcode.byName(name) == frame.opcode()) {
+            for (final Opcode opcode : template.opcodes()) {
+                if (opcode == frame.opcode()) {
                     found = true;
                     break;
                 }
             }
             if (!found) {
-                diffs.add(new FieldDiff("bth.opcode", template.opcodes().size() == 1 ? template.opcodes().get(0)
+                diffs.add(new FieldDiff("bth.opcode", template.opcodes().size() == 1 ? template.opcodes().get(0).name()
                     : "one of " + template.opcodes(), describeOpcode(frame.opcode())));
             }
         }

@@ -11,6 +11,7 @@ import org.metaroce.mrct.harness.cases.CaseDef;
 import org.metaroce.mrct.harness.cases.FrameTemplate;
 import org.metaroce.mrct.harness.result.Direction;
 import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.harness.spec.Role;
 import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.spi.CapturedFrame;
 import org.metaroce.mrct.spi.DataPlane;
@@ -84,7 +85,7 @@ final class FramePump {
             return;
         }
         final Connection c = world.byDeviceQpn(decoded.bth().destQp());
-        if (c != null && (c.requester() != null || "requester".equals(def.role()))) {
+        if (c != null && (c.requester() != null || def.role() == Role.REQUESTER)) {
             // in a requester case a CNP before the first post_send still sets the QP's rate (DCQCN model)
             requesterSteps.checker(c).toDevice(decoded, now);
         }

@@ -59,9 +59,7 @@ final class Network {
             }
             this.copy = spec.copy();
             this.opcodes = new HashSet<>();
-            for (final String opcode : spec.opcodes()) {
-                opcodes.add(Opcode.byName(opcode));
-            }
+            opcodes.addAll(spec.opcodes());
             this.every = spec.every() == null ? 0 : eval.applyAsLong(spec.every());
             this.first = spec.first() == null ? Long.MAX_VALUE : eval.applyAsLong(spec.first());
             this.by = spec.by() == null ? 0 : eval.applyAsLong(spec.by());

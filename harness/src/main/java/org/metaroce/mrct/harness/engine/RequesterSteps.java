@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import org.metaroce.mrct.harness.cases.Expr;
+import org.metaroce.mrct.harness.cases.MessageOp;
 import org.metaroce.mrct.harness.cases.Matcher;
 import org.metaroce.mrct.harness.cases.RateExpectation;
 import org.metaroce.mrct.harness.cases.Step;
@@ -119,17 +120,16 @@ final class RequesterSteps {
         }
     }
 
-    static WorkOpcode opcode(final String op) {
+    static WorkOpcode opcode(final MessageOp op) {
         return switch (op) {
-            case "send" -> WorkOpcode.SEND;
-            case "send_imm" -> WorkOpcode.SEND_WITH_IMM;
-            case "send_inv" -> WorkOpcode.SEND_WITH_INV;
-            case "write" -> WorkOpcode.RDMA_WRITE;
-            case "write_imm" -> WorkOpcode.RDMA_WRITE_WITH_IMM;
-            case "read" -> WorkOpcode.RDMA_READ;
-            case "cmp_swap" -> WorkOpcode.COMPARE_SWAP;
-            case "fetch_add" -> WorkOpcode.FETCH_ADD;
-            default -> throw new IllegalArgumentException("unknown op '" + op + "'");
+            case SEND -> WorkOpcode.SEND;
+            case SEND_IMM -> WorkOpcode.SEND_WITH_IMM;
+            case SEND_INV -> WorkOpcode.SEND_WITH_INV;
+            case WRITE -> WorkOpcode.RDMA_WRITE;
+            case WRITE_IMM -> WorkOpcode.RDMA_WRITE_WITH_IMM;
+            case READ -> WorkOpcode.RDMA_READ;
+            case CMP_SWAP -> WorkOpcode.COMPARE_SWAP;
+            case FETCH_ADD -> WorkOpcode.FETCH_ADD;
         };
     }
 

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.metaroce.mrct.harness.cases.MessageOp;
 import org.metaroce.mrct.spi.WorkOpcode;
 import org.metaroce.mrct.wire.header.SackethFlyweight;
 
@@ -20,7 +21,7 @@ final class ResponderModel {
     }
 
     /** A message the harness sent. */
-    record Message(int msn, String op, int firstPsn, int span, long length, Integer immediate,
+    record Message(int msn, MessageOp op, int firstPsn, int span, long length, Integer immediate,
                    Integer invalidatedRkey) {
         int lastPsn() {
             return firstPsn + span - 1;
@@ -69,13 +70,13 @@ final class ResponderModel {
     private void complete(final Message message) {
         msn++;
         switch (message.op()) {
-            case "send":
-            case "send_imm":
-            case "send_inv":
+            case SEND:
+            case SEND_IMM:
+            case SEND_INV:
                 completions.add(new ExpectedCompletion(WorkOpcode.RECV, message.length(), message.immediate(),
                     message.invalidatedRkey()));
                 break;
-            case "write_imm":
+            case WRITE_IMM:
                 completions.add(new ExpectedCompletion(WorkOpcode.RECV_RDMA_WITH_IMM, message.length(),
                     message.immediate(), null));
                 break;

@@ -14,6 +14,7 @@ import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.harness.result.RunListener;
 import org.metaroce.mrct.harness.result.RunSummary;
 import org.metaroce.mrct.harness.result.Verdict;
+import org.metaroce.mrct.harness.spec.Level;
 
 /**
  * Runs cases against an adapter: expands parameter tables, decides applicability, runs each case, and reports to the
@@ -66,7 +67,7 @@ public final class Runner {
             context.adapter().capabilities(), context.spec(), context.peers() != null);
         if (notApplicable != null) {
             final CaseDef def = planned.def();
-            return new CaseResult(planned.id(), def.id(), def.title(), def.area(), def.rules(), "MUST", def.role(),
+            return new CaseResult(planned.id(), def.id(), def.title(), def.area(), def.rules(), Level.MUST, def.role(),
                 def.file(), Map.of(), Verdict.NOT_APPLICABLE, notApplicable, null, 0, 0, 0, List.of(), List.of(),
                 Map.of());
         }

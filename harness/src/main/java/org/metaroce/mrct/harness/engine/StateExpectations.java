@@ -11,6 +11,7 @@ import org.metaroce.mrct.harness.cases.Step;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.spi.Completion;
+import org.metaroce.mrct.spi.CompletionStatus;
 import org.metaroce.mrct.spi.ControlPlane;
 
 /**
@@ -88,7 +89,7 @@ final class StateExpectations {
         final List<CompletionTemplate> expected = new ArrayList<>(e.entries());
         if (e.model()) {
             for (final ResponderModel.ExpectedCompletion m : c.model().completions()) {
-                expected.add(new CompletionTemplate(m.opcode().name(), "SUCCESS", Expr.of(m.length()),
+                expected.add(new CompletionTemplate(m.opcode(), CompletionStatus.SUCCESS, Expr.of(m.length()),
                     m.immediate() == null ? null : Expr.of(Integer.toUnsignedLong(m.immediate())),
                     m.invalidatedRkey() == null ? null : Expr.of(Integer.toUnsignedLong(m.invalidatedRkey())), null,
                     null, e.line()));
@@ -115,11 +116,11 @@ final class StateExpectations {
 
     private List<FieldDiff> completionDiffs(final CompletionTemplate expected, final Completion actual) {
         final List<FieldDiff> diffs = new ArrayList<>();
-        if (expected.opcode() != null && !expected.opcode().equalsIgnoreCase(actual.opcode().name())) {
-            diffs.add(new FieldDiff("opcode", expected.opcode().toUpperCase(Locale.ROOT), actual.opcode().name()));
+        if (expected.opcode() != null && expected.opcode() != actual.opcode()) {
+            diffs.add(new FieldDiff("opcode", expected.opcode().name(), actual.opcode().name()));
         }
-        if (expected.status() != null && !expected.status().equalsIgnoreCase(actual.status().name())) {
-            diffs.add(new FieldDiff("status", expected.status().toUpperCase(Locale.ROOT), actual.status().name()));
+        if (expected.status() != null && expected.status() != actual.status()) {
+            diffs.add(new FieldDiff("status", expected.status().name(), actual.status().name()));
         }
         if (expected.length() != null && names.eval(expected.length()) != actual.byteLength()) {
             diffs.add(new FieldDiff("length", FrameCheck.number(names.eval(expected.length())),

@@ -9,6 +9,7 @@ import java.util.Map;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.result.BaselineComparison;
 import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.Overall;
 import org.metaroce.mrct.harness.result.RuleVerdict;
 import org.metaroce.mrct.harness.result.RunSummary;
 import org.metaroce.mrct.harness.result.Verdict;
@@ -40,8 +41,8 @@ public final class Summaries {
         }
         final List<RuleVerdict> rows = new ArrayList<>();
         for (final Rule rule : spec.rules().values()) {
-            rows.add(byRule.getOrDefault(rule.id(), new RuleVerdict.Builder()).build(rule.id(), rule.level().name(),
-                rule.role().label(), rule.appliesTo(profile.pics())));
+            rows.add(byRule.getOrDefault(rule.id(), new RuleVerdict.Builder()).build(rule.id(), rule.level(),
+                rule.role(), rule.appliesTo(profile.pics())));
         }
         return rows;
     }
@@ -62,7 +63,7 @@ public final class Summaries {
         for (final CaseResult result : results) {
             counts.merge(result.verdict(), 1, Integer::sum);
             final boolean fails = result.verdict() == Verdict.FAIL
-                || strict && result.verdict() == Verdict.WARN && Level.SHOULD.name().equals(result.level());
+                || strict && result.verdict() == Verdict.WARN && result.level() == Level.SHOULD;
             if (fails && (baseline == null || baseline.newlyFailing().contains(result.id()))) {
                 failing++;
             }
@@ -70,18 +71,18 @@ public final class Summaries {
                 errors++;
             }
         }
-        final String overall;
+        final Overall overall;
         final String reason;
         if (failing > 0) {
-            overall = "NON_CONFORMANT";
+            overall = Overall.NON_CONFORMANT;
             reason = failing + " case" + (failing == 1 ? "" : "s") + " failed" + (baseline != null
                 ? " beyond the baseline" : "");
         } else if (errors > 0 || !complete) {
-            overall = "ERROR";
+            overall = Overall.ERROR;
             reason = !complete ? "the run did not complete" : errors + " case" + (errors == 1 ? "" : "s")
                 + " ended in ERROR or INCONCLUSIVE, so conformance cannot be claimed";
         } else {
-            overall = "CONFORMANT";
+            overall = Overall.CONFORMANT;
             reason = "every applicable case passed" + (counts.get(Verdict.WARN) > 0 ? " (" + counts.get(Verdict.WARN)
                 + " SHOULD warning" + (counts.get(Verdict.WARN) == 1 ? "" : "s") + ")" : "");
         }

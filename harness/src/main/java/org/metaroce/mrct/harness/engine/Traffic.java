@@ -4,11 +4,11 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import org.metaroce.mrct.harness.cases.Expr;
+import org.metaroce.mrct.harness.cases.MessageOp;
 import org.metaroce.mrct.harness.cases.MessageSpec;
 import org.metaroce.mrct.harness.cases.PacketSpec;
 import org.metaroce.mrct.harness.cases.Pattern;
@@ -59,7 +59,7 @@ final class Traffic {
     /** One frame of a {@code send} step. */
     Outgoing packet(final PacketSpec spec, final Connection c, final Map<String, Region> regions,
                     final Function<String, Long> names) {
-        final Opcode opcode = Opcode.byName(spec.opcode());
+        final Opcode opcode = spec.opcode();
         final int tver = spec.tver() != null ? (int) spec.tver().eval(names) : defaultTver(opcode, c.tver);
         final Position position = opcode.position();
         final boolean starts = position.isFirst() || position == Position.NONE;
@@ -97,8 +97,7 @@ final class Traffic {
             frame = frame.with("bth.psn", absolute(c, psn, response));
         }
         if (spec.headers() != null) {
-            final HeaderKind[] kinds = spec.headers().stream().map(h -> HeaderKind.valueOf(h.toUpperCase(
-                Locale.ROOT))).toArray(HeaderKind[]::new);
+            final HeaderKind[] kinds = spec.headers().toArray(HeaderKind[]::new);
             frame = frame.headers(kinds);
         }
         final List<HeaderKind> headers = frame.extensionHeaders();
@@ -255,7 +254,7 @@ final class Traffic {
 
     /** A message ready to be sent packet by packet. */
     final class Prepared {
-        final String op;
+        final MessageOp op;
         final int packets;
         final int span;
         final int firstPsn;
@@ -267,7 +266,7 @@ final class Traffic {
         final FrameBuilder[] frames;
         final byte[][] payloads;
 
-        Prepared(final String op, final int packets, final int span, final int firstPsn, final int rsn,
+        Prepared(final MessageOp op, final int packets, final int span, final int firstPsn, final int rsn,
                  final long length, final Region region, final long regionOffset, final int pmtu) {
             this.op = op;
             this.packets = packets;
@@ -315,17 +314,17 @@ final class Traffic {
     /** Segments a message, takes its PSNs, MSN and RSN from the connection, and registers it with the model. */
     Prepared prepare(final MessageSpec spec, final Connection c, final Map<String, Region> regions,
                      final Function<String, Long> names) {
-        final String op = spec.op();
+        final MessageOp op = spec.op();
         final long length = spec.length().eval(names);
         final int pmtu = spec.pmtu() != null ? (int) spec.pmtu().eval(names) : c.pmtu;
         final Region region = spec.region() == null ? null : regions.get(spec.region());
         final long regionOffset = spec.regionOffset() == null ? 0 : spec.regionOffset().eval(names);
         final int msn = c.numbering().takeMsn();
-        final boolean consumesWqe = op.startsWith("send") || op.equals("write_imm");
+        final boolean consumesWqe = op.isSend() || op == MessageOp.WRITE_IMM;
         final int rsn = consumesWqe ? c.numbering().takeRsn() : 0;
-        final boolean singlePacket = op.equals("read") || op.equals("cmp_swap") || op.equals("fetch_add");
+        final boolean singlePacket = op == MessageOp.READ || op.isAtomic();
         final int packets = singlePacket ? 1 : (int) Math.max(1, (length + pmtu - 1) / pmtu);
-        final int span = op.equals("read") ? (int) Math.max(1, (length + pmtu - 1) / pmtu) : packets;
+        final int span = op == MessageOp.READ ? (int) Math.max(1, (length + pmtu - 1) / pmtu) : packets;
         final int firstPsn = c.numbering().takePsns(span);
         final Pattern pattern = spec.payload() != null && spec.payload().pattern() != null ? spec.payload().pattern()
             : defaultPattern(c, msn);
@@ -395,9 +394,9 @@ final class Traffic {
         for (final long k : order) {
             final int index = (int) k;
             final boolean ackReq = switch (spec.ackReq()) {
-                case "all" -> true;
-                case "none" -> false;
-                case "indices" -> ackIndices.contains(k);
+                case ALL -> true;
+                case NONE -> false;
+                case INDICES -> ackIndices.contains(k);
                 default -> prepared.isLast(index);
             };
             if (drop.contains(k)) {
@@ -412,19 +411,19 @@ final class Traffic {
         return out;
     }
 
-    private static void deliver(final Connection c, final String op, final int psn, final int span, final int rsn,
+    private static void deliver(final Connection c, final MessageOp op, final int psn, final int span, final int rsn,
                                 final boolean last, final Region region, final long regionOffset,
                                 final long messageOffset, final byte[] payload) {
-        final boolean usesWqe = op.startsWith("send") || op.equals("write_imm") && last;
+        final boolean usesWqe = op.isSend() || op == MessageOp.WRITE_IMM && last;
         if (usesWqe && rsn >= c.receives().size()) {
             return; // no receive WQE: a conforming responder sends an RNR NAK and records nothing (check V12)
         }
-        if (!c.model().deliver(psn, op.equals("read") ? span : 1)) {
+        if (!c.model().deliver(psn, op == MessageOp.READ ? span : 1)) {
             return;
         }
-        if (op.startsWith("write") && region != null) {
+        if (op.isWrite() && region != null) {
             region.place(region.mr.va() + regionOffset, payload);
-        } else if (op.startsWith("send")) {
+        } else if (op.isSend()) {
             final Connection.Receive receive = c.receives().get(rsn);
             if (messageOffset + payload.length <= receive.length()) {
                 receive.region().place(receive.va() + messageOffset, payload);
@@ -441,38 +440,38 @@ final class Traffic {
     }
 
     /** The opcode of packet {@code index} of {@code packets} of a message. */
-    static Opcode opcodeOf(final String op, final int index, final int packets) {
+    static Opcode opcodeOf(final MessageOp op, final int index, final int packets) {
         final boolean first = index == 0;
         final boolean last = index == packets - 1;
         switch (op) {
-            case "read":
+            case READ:
                 return Opcode.RDMA_READ_REQUEST;
-            case "cmp_swap":
+            case CMP_SWAP:
                 return Opcode.COMPARE_SWAP;
-            case "fetch_add":
+            case FETCH_ADD:
                 return Opcode.FETCH_ADD;
-            case "write":
-            case "write_imm":
+            case WRITE:
+            case WRITE_IMM:
                 if (first && last) {
-                    return op.equals("write") ? Opcode.RDMA_WRITE_ONLY : Opcode.RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+                    return op == MessageOp.WRITE ? Opcode.RDMA_WRITE_ONLY : Opcode.RDMA_WRITE_ONLY_WITH_IMMEDIATE;
                 }
                 if (first) {
                     return Opcode.RDMA_WRITE_FIRST;
                 }
                 if (last) {
-                    return op.equals("write") ? Opcode.RDMA_WRITE_LAST : Opcode.RDMA_WRITE_LAST_WITH_IMMEDIATE;
+                    return op == MessageOp.WRITE ? Opcode.RDMA_WRITE_LAST : Opcode.RDMA_WRITE_LAST_WITH_IMMEDIATE;
                 }
                 return Opcode.RDMA_WRITE_MIDDLE;
             default:
                 if (first && last) {
-                    return op.equals("send") ? Opcode.SEND_ONLY : op.equals("send_imm")
+                    return op == MessageOp.SEND ? Opcode.SEND_ONLY : op == MessageOp.SEND_IMM
                         ? Opcode.SEND_ONLY_WITH_IMMEDIATE : Opcode.SEND_ONLY_WITH_INVALIDATE;
                 }
                 if (first) {
                     return Opcode.SEND_FIRST;
                 }
                 if (last) {
-                    return op.equals("send") ? Opcode.SEND_LAST : op.equals("send_imm")
+                    return op == MessageOp.SEND ? Opcode.SEND_LAST : op == MessageOp.SEND_IMM
                         ? Opcode.SEND_LAST_WITH_IMMEDIATE : Opcode.SEND_LAST_WITH_INVALIDATE;
                 }
                 return Opcode.SEND_MIDDLE;

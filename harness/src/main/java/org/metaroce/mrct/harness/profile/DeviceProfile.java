@@ -14,15 +14,18 @@ import org.metaroce.mrct.harness.spec.Specification;
  * the profile does not declare take the specification's defaults ({@link #effectiveParameters}).
  *
  * @param name the profile's name (its file name)
- * @param vendor device vendor
- * @param model device model
- * @param firmware firmware version
+ * @param vendor device vendor, or null when the profile does not declare it
+ * @param model device model, or null when the profile does not declare it
+ * @param firmware firmware version, or null when the profile does not declare it
  * @param pics claimed PICS items
  * @param parameters declared parameters (Long, Double or String values)
  * @param sha256 SHA-256 of the profile file's bytes (hex), recorded in reports
  */
 public record DeviceProfile(String name, String vendor, String model, String firmware, Set<String> pics,
                             Map<String, Object> parameters, String sha256) {
+    /** How reports show an identity field the profile leaves out. */
+    public static final String NOT_DECLARED = "not declared";
+
     public DeviceProfile {
         pics = Collections.unmodifiableSet(new java.util.LinkedHashSet<>(pics));
         parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
@@ -49,9 +52,18 @@ public record DeviceProfile(String name, String vendor, String model, String fir
         return out;
     }
 
-    /** A profile claiming the given items with default parameters (for tests and the public API). */
+    /** A profile claiming the given items with default parameters and no identity (for tests and the public API). */
     public static DeviceProfile of(final String name, final List<String> pics) {
-        return new DeviceProfile(name, "unknown", "unknown", "unknown", new java.util.LinkedHashSet<>(pics), Map.of(),
-            "");
+        return new DeviceProfile(name, null, null, null, new java.util.LinkedHashSet<>(pics), Map.of(), "");
+    }
+
+    /** True when the profile declares any part of the device's identity (then it is reported as declared). */
+    public boolean identityDeclared() {
+        return vendor != null || model != null || firmware != null;
+    }
+
+    /** An identity field as reports show it: as declared, or {@value #NOT_DECLARED}. */
+    public static String shown(final String field) {
+        return field == null ? NOT_DECLARED : field;
     }
 }

@@ -1,6 +1,7 @@
 package org.metaroce.mrct.harness.profile;
 
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +30,10 @@ import org.metaroce.mrct.harness.yaml.YamlReader;
  * pics: [atomics, legacy-rocev2]
  * parameters: {recv_window: 256, pmtu: 4096}
  * </pre>
- * Unknown PICS items, unknown parameters and values outside a parameter's range are reported together, with lines.
+ * Every parameter of Table B-1 must be declared (rule MR-CONF-001: a profile that leaves one out is invalid, not
+ * silently defaulted), as a number for the numeric ones (an integer where the default is an integer, within 64 bits)
+ * and within its range. Unknown PICS items, unknown or missing parameters and values outside a parameter's range are
+ * reported together, with lines. The identity is kept as declared: a field the profile leaves out is null.
  */
 public final class ProfileLoader {
     private ProfileLoader() {
@@ -65,9 +69,9 @@ public final class ProfileLoader {
         }
         final Binder b = new Binder();
         final YMap root = b.map(yaml.root(), "a DUT profile");
-        String vendor = "unknown";
-        String model = "unknown";
-        String firmware = "unknown";
+        String vendor = null;
+        String model = null;
+        String firmware = null;
         final Set<String> pics = new LinkedHashSet<>();
         final Map<String, Object> parameters = new LinkedHashMap<>();
         if (root != null) {
@@ -76,9 +80,9 @@ public final class ProfileLoader {
                 final YMap identity = b.map(root.get("identity"), "identity");
                 if (identity != null) {
                     b.onlyKeys(identity, "identity", "vendor", "model", "firmware");
-                    vendor = orDefault(b.optionalString(identity, "vendor", "identity"), vendor);
-                    model = orDefault(b.optionalString(identity, "model", "identity"), model);
-                    firmware = orDefault(b.optionalString(identity, "firmware", "identity"), firmware);
+                    vendor = b.optionalString(identity, "vendor", "identity");
+                    model = b.optionalString(identity, "model", "identity");
+                    firmware = b.optionalString(identity, "firmware", "identity");
                 }
             }
             for (final String item : b.strings(root.get("pics"), "pics")) {
@@ -88,25 +92,33 @@ public final class ProfileLoader {
                 }
                 pics.add(item);
             }
-            if (root.has("parameters")) {
-                final YMap params = b.map(root.get("parameters"), "parameters");
-                if (params != null) {
-                    final Map<String, Integer> lines = new LinkedHashMap<>();
-                    for (final Map.Entry<String, YNode> entry : params.entries().entrySet()) {
-                        final int line = params.keyLine(entry.getKey());
-                        if (spec.parameter(entry.getKey()) == null) {
-                            b.problem(name, line, "unknown parameter '" + entry.getKey() + "'");
-                            continue;
-                        }
-                        parameters.put(entry.getKey(), value(entry.getValue()));
+            final YMap params = b.map(b.required(root, "parameters", "a DUT profile"), "parameters");
+            if (params != null) {
+                final Map<String, Integer> lines = new LinkedHashMap<>();
+                for (final Map.Entry<String, YNode> entry : params.entries().entrySet()) {
+                    final int line = params.keyLine(entry.getKey());
+                    if (spec.parameter(entry.getKey()) == null) {
+                        b.problem(name, line, "unknown parameter '" + entry.getKey() + "'");
+                        continue;
+                    }
+                    final Object value = value(b, entry.getKey(), entry.getValue(), spec.parameter(entry.getKey()));
+                    if (value != null) {
+                        parameters.put(entry.getKey(), value);
                         lines.put(entry.getKey(), line);
                     }
-                    for (final Map.Entry<String, Object> entry : parameters.entrySet()) {
-                        final String problem = spec.parameter(entry.getKey()).check(entry.getValue(),
-                            other -> declaredOrDefault(other, parameters, spec));
-                        if (problem != null) {
-                            b.problem(name, lines.get(entry.getKey()), entry.getKey() + ": " + problem);
-                        }
+                }
+                for (final Parameter parameter : spec.parameters()) {
+                    if (!params.has(parameter.name())) {
+                        b.problem(name, root.keyLine("parameters"), "missing parameter '" + parameter.name()
+                            + "' (MR-CONF-001: a profile declares every parameter of Table B-1; the specification's "
+                            + "default is " + parameter.defaultText() + ")");
+                    }
+                }
+                for (final Map.Entry<String, Object> entry : parameters.entrySet()) {
+                    final String problem = spec.parameter(entry.getKey()).check(entry.getValue(),
+                        other -> declaredOrDefault(other, parameters, spec));
+                    if (problem != null) {
+                        b.problem(name, lines.get(entry.getKey()), entry.getKey() + ": " + problem);
                     }
                 }
             }
@@ -128,18 +140,42 @@ public final class ProfileLoader {
         return spec.parameter(name) == null ? null : spec.parameter(name).defaultValue();
     }
 
-    private static Object value(final YNode node) {
-        if (node instanceof YScalar scalar) {
-            if (scalar.value() instanceof Number number) {
-                return number instanceof Double d ? d : (Object) number.longValue();
-            }
-            return Parameter.parseValue(scalar.text());
+    /**
+     * A declared value: a Long, a Double or a word, or null after a problem. A number must fit in 64 bits and be an
+     * integer when the parameter's default is one ({@code recv_window: 128.5} is refused, not truncated).
+     */
+    private static Object value(final Binder b, final String name, final YNode node, final Parameter parameter) {
+        if (!(node instanceof YScalar scalar) || scalar.value() == null || scalar.value() instanceof Boolean) {
+            b.problem(node, name + " must be a number or a word, not " + node.kind());
+            return null;
         }
-        return node.kind();
-    }
-
-    private static String orDefault(final String value, final String fallback) {
-        return value == null ? fallback : value;
+        final Object value;
+        if (scalar.value() instanceof BigInteger big) {
+            if (big.bitLength() > 63) {
+                b.problem(node, name + ": " + big + " does not fit in 64 bits");
+                return null;
+            }
+            value = big.longValue();
+        } else if (scalar.value() instanceof Number number) {
+            value = number instanceof Double d ? d : (Object) number.longValue();
+        } else {
+            try {
+                value = Parameter.parseValue(scalar.text());
+            } catch (NumberFormatException e) {
+                b.problem(node, name + ": '" + scalar.text() + "' does not fit in 64 bits");
+                return null;
+            }
+        }
+        final boolean integer = parameter.defaultValue() instanceof Long;
+        if (integer && value instanceof Double d) {
+            b.problem(node, name + ": " + scalar.text() + " is not an integer (" + parameter.unit() + ")");
+            return null;
+        }
+        if (value instanceof Double d && (d.isNaN() || d.isInfinite())) {
+            b.problem(node, name + ": " + scalar.text() + " is not a finite number");
+            return null;
+        }
+        return value;
     }
 
     /** SHA-256 of bytes as hex. */

@@ -2,6 +2,8 @@ package org.metaroce.mrct.harness.result;
 
 import java.util.List;
 import java.util.Map;
+import org.metaroce.mrct.harness.spec.Level;
+import org.metaroce.mrct.harness.spec.Role;
 
 /**
  * The outcome of one case (one row of its parameter table).
@@ -11,8 +13,8 @@ import java.util.Map;
  * @param title one line
  * @param area the area of the case (the folder under {@code spec-cases/})
  * @param rules the rules it covers
- * @param level the strongest level among those rules (MUST, SHOULD, MAY)
- * @param role responder or requester
+ * @param level the strongest level among those rules (null for a result read back without one)
+ * @param role {@link Role#RESPONDER} or {@link Role#REQUESTER} (null for a result read back without one)
  * @param file the case file, relative to its case directory
  * @param parameters the parameter row this run used (empty for plain cases)
  * @param verdict the verdict
@@ -26,8 +28,8 @@ import java.util.Map;
  * @param series named time series for plots (congestion cases: rate over time); may be empty
  * @param control every control-plane call the case made, with its outcome, in order
  */
-public record CaseResult(String id, String caseId, String title, String area, List<String> rules, String level,
-                         String role, String file, Map<String, Object> parameters, Verdict verdict, String reason,
+public record CaseResult(String id, String caseId, String title, String area, List<String> rules, Level level,
+                         Role role, String file, Map<String, Object> parameters, Verdict verdict, String reason,
                          Failure failure, long wallNanos, long deviceNanos, int attempts, List<FrameRecord> evidence,
                          List<String> notes, Map<String, List<double[]>> series, List<ControlRecord> control) {
     public CaseResult {
@@ -41,7 +43,7 @@ public record CaseResult(String id, String caseId, String title, String area, Li
 
     /** A result without control-plane records (cases that made no control call, synthetic results). */
     public CaseResult(final String id, final String caseId, final String title, final String area,
-                      final List<String> rules, final String level, final String role, final String file,
+                      final List<String> rules, final Level level, final Role role, final String file,
                       final Map<String, Object> parameters, final Verdict verdict, final String reason,
                       final Failure failure, final long wallNanos, final long deviceNanos, final int attempts,
                       final List<FrameRecord> evidence, final List<String> notes,

@@ -2,6 +2,8 @@ package org.metaroce.mrct.harness.result;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.metaroce.mrct.harness.spec.Level;
+import org.metaroce.mrct.harness.spec.Role;
 
 /**
  * One row of the rule matrix: a rule, the cases covering it and the verdict they give it. A case that failed blaming
@@ -9,15 +11,15 @@ import java.util.List;
  * failed blaming this rule counts even when it does not cite it.
  *
  * @param rule the rule ID
- * @param level MUST, SHOULD or MAY
- * @param role responder, requester or any
+ * @param level the rule's level (null when the rule is not in the specification)
+ * @param role the role the rule binds (null when the rule is not in the specification)
  * @param applicable false when the device does not claim the rule's PICS item
  * @param cases IDs of the cases that cover it in this run (cite it, or failed blaming it)
  * @param verdict the worst verdict the cases give the rule; NOT_APPLICABLE when none ran; INCONCLUSIVE when every case
  *     citing it failed on another rule, so none could judge it
  * @param citedBy IDs of the cases that cite the rule and failed blaming another rule
  */
-public record RuleVerdict(String rule, String level, String role, boolean applicable, List<String> cases,
+public record RuleVerdict(String rule, Level level, Role role, boolean applicable, List<String> cases,
                           Verdict verdict, List<String> citedBy) {
     public RuleVerdict {
         cases = List.copyOf(cases);
@@ -25,7 +27,7 @@ public record RuleVerdict(String rule, String level, String role, boolean applic
     }
 
     /** A row without cases cited only by failures blaming other rules. */
-    public RuleVerdict(final String rule, final String level, final String role, final boolean applicable,
+    public RuleVerdict(final String rule, final Level level, final Role role, final boolean applicable,
                        final List<String> cases, final Verdict verdict) {
         this(rule, level, role, applicable, cases, verdict, List.of());
     }
@@ -64,7 +66,7 @@ public record RuleVerdict(String rule, String level, String role, boolean applic
         }
 
         /** The row. */
-        public RuleVerdict build(final String rule, final String level, final String role, final boolean applicable) {
+        public RuleVerdict build(final String rule, final Level level, final Role role, final boolean applicable) {
             final Verdict verdict = worst != null ? worst : citedBy.isEmpty() ? Verdict.NOT_APPLICABLE
                 : Verdict.INCONCLUSIVE;
             return new RuleVerdict(rule, level, role, applicable, cases, verdict, citedBy);

@@ -9,13 +9,13 @@ import java.util.Map;
  *
  * @param end when it ended
  * @param counts cases per verdict
- * @param overall CONFORMANT, NON_CONFORMANT or ERROR (the harness could not complete the run)
+ * @param overall {@link Overall#CONFORMANT}, {@link Overall#NON_CONFORMANT} or {@link Overall#ERROR}
  * @param reason one sentence behind the overall verdict
  * @param rules the rule matrix
  * @param baseline the comparison with a baseline, or null
  * @param complete false when the run stopped early (fail-fast, interruption)
  */
-public record RunSummary(Instant end, Map<Verdict, Integer> counts, String overall, String reason,
+public record RunSummary(Instant end, Map<Verdict, Integer> counts, Overall overall, String reason,
                          List<RuleVerdict> rules, BaselineComparison baseline, boolean complete) {
     public RunSummary {
         counts = Map.copyOf(counts);
@@ -24,6 +24,6 @@ public record RunSummary(Instant end, Map<Verdict, Integer> counts, String overa
 
     /** True when the device conforms: no applicable MUST failing beyond the baseline. */
     public boolean conformant() {
-        return "CONFORMANT".equals(overall);
+        return overall == Overall.CONFORMANT;
     }
 }

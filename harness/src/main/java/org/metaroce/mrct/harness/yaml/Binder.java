@@ -10,7 +10,9 @@ import java.util.function.Function;
 /**
  * Typed access to a {@link YNode} tree that records a {@link YamlProblem} (with {@code file:line}) for every mismatch
  * instead of throwing, so that a loader can report every problem of every file together. Accessors return null (or
- * an empty value) after recording a problem, and callers carry on.
+ * an empty value) after recording a problem, and callers carry on. Every accessor takes a null node (a required key
+ * that is missing, already reported by {@link #required}) and returns null or an empty value without a second problem,
+ * so that a missing nested key never becomes a NullPointerException.
  */
 public final class Binder {
     private final List<YamlProblem> problems = new ArrayList<>();
@@ -30,8 +32,11 @@ public final class Binder {
         problems.add(new YamlProblem(file, line, message));
     }
 
-    /** The node as a map, or null after recording a problem. */
+    /** The node as a map, or null after recording a problem (null without one for a null node). */
     public YMap map(final YNode node, final String what) {
+        if (node == null) {
+            return null;
+        }
         if (node instanceof YMap map) {
             return map;
         }
@@ -39,8 +44,11 @@ public final class Binder {
         return null;
     }
 
-    /** The node as a list; a single non-list value is read as a one-item list. */
+    /** The node as a list; a single non-list value is read as a one-item list, a null node as an empty list. */
     public List<YNode> list(final YNode node) {
+        if (node == null) {
+            return List.of();
+        }
         if (node instanceof YList list) {
             return list.items();
         }
@@ -100,6 +108,9 @@ public final class Binder {
 
     /** A string scalar (numbers and booleans are taken as their text), or null after recording a problem. */
     public String string(final YNode node, final String what) {
+        if (node == null) {
+            return null;
+        }
         if (node instanceof YScalar scalar && scalar.value() != null && !(scalar.value() instanceof Boolean)) {
             return scalar.value() instanceof String s ? s : scalar.text();
         }
@@ -118,6 +129,9 @@ public final class Binder {
 
     /** A boolean scalar, or {@code fallback} after recording a problem. */
     public boolean bool(final YNode node, final String what, final boolean fallback) {
+        if (node == null) {
+            return fallback;
+        }
         if (node instanceof YScalar scalar && scalar.value() instanceof Boolean b) {
             return b;
         }

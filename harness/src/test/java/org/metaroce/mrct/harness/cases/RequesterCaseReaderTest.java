@@ -39,7 +39,8 @@ class RequesterCaseReaderTest {
             """, problems);
         assertThat(problems).isEmpty();
         assertThat(def.connections().get(0).peer()).isTrue();
-        assertThat(def.connections().get(0).peerAttributes()).containsKey("recv_window");
+        assertThat(def.connections().get(0).peerAttributes())
+            .containsKey(org.metaroce.mrct.spi.QpAttribute.RECV_WINDOW);
         assertThat(def.regions().get(1).onPeer()).isTrue();
         final NetworkSpec network = ((Step.Network) def.steps().get(0)).network();
         assertThat(network.drop()).hasSize(3);
@@ -81,7 +82,7 @@ class RequesterCaseReaderTest {
             + "  - send: {qp: q, rnr_nak: {psn: 2, timer: 0x0E}}\n  - send: {qp: q, cnp: true}\n", problems);
         assertThat(problems).isEmpty();
         final PacketSpec ack = ((Step.Send) def.steps().get(0)).packet();
-        assertThat(ack.opcode()).isEqualTo("ACKNOWLEDGE");
+        assertThat(ack.opcode()).isEqualTo(org.metaroce.mrct.wire.Opcode.ACKNOWLEDGE);
         assertThat(ack.fields()).containsKeys("bth.psn", "aeth.syndrome", "aeth.msn", "sacketh.base",
             "sacketh.bitmap");
         assertThat(ack.fields().get("bth.psn").eval(n -> null)).isEqualTo(3);
@@ -89,6 +90,6 @@ class RequesterCaseReaderTest {
             | (Long.MIN_VALUE >>> 3));
         final PacketSpec rnr = ((Step.Send) def.steps().get(1)).packet();
         assertThat(rnr.fields().get("aeth.syndrome").eval(n -> null)).isEqualTo(0x2E);
-        assertThat(((Step.Send) def.steps().get(2)).packet().opcode()).isEqualTo("CNP");
+        assertThat(((Step.Send) def.steps().get(2)).packet().opcode()).isEqualTo(org.metaroce.mrct.wire.Opcode.CNP);
     }
 }

@@ -60,7 +60,8 @@ class TrafficTest {
     }
 
     private static PacketSpec spec(final String opcode, final Long tver) {
-        return new PacketSpec("q", opcode, null, null, null, null, null, null, null, null, null, null, null, null,
+        return new PacketSpec("q", org.metaroce.mrct.wire.Opcode.byName(opcode), null, null, null, null, null, null,
+            null, null, null, null, null, null,
             null, null, null, null, null, null, Map.of(), null, null, null, null, null, false, false,
             tver == null ? null : org.metaroce.mrct.harness.cases.Expr.of(tver), false, null, 1);
     }

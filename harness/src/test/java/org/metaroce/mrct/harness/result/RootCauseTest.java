@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.metaroce.mrct.harness.spec.Level;
+import org.metaroce.mrct.harness.spec.Role;
 
 /** Failures grouped by root cause, and the verdict a failing case gives the rules it cites. */
 class RootCauseTest {
@@ -37,11 +39,11 @@ class RootCauseTest {
         assertThat(RuleVerdict.given("MR-ORD-002", Verdict.FAIL, elsewhere)).isEqualTo(Verdict.FAIL);
         assertThat(RuleVerdict.given("MR-WIRE-014", Verdict.PASS, null)).isEqualTo(Verdict.PASS);
         final RuleVerdict onlyCited = new RuleVerdict.Builder().add("MR-WIRE-014", "X", Verdict.FAIL, elsewhere)
-            .build("MR-WIRE-014", "MUST", "any", true);
+            .build("MR-WIRE-014", Level.MUST, Role.ANY, true);
         assertThat(onlyCited.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
         assertThat(onlyCited.citedBy()).containsExactly("X");
         final RuleVerdict mixed = new RuleVerdict.Builder().add("MR-WIRE-014", "X", Verdict.FAIL, elsewhere)
-            .add("MR-WIRE-014", "Y", Verdict.PASS, null).build("MR-WIRE-014", "MUST", "any", true);
+            .add("MR-WIRE-014", "Y", Verdict.PASS, null).build("MR-WIRE-014", Level.MUST, Role.ANY, true);
         assertThat(mixed.verdict()).isEqualTo(Verdict.PASS);
         assertThat(mixed.cases()).containsExactly("X", "Y");
     }

@@ -4,6 +4,8 @@ import java.util.List;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.Failure;
 import org.metaroce.mrct.harness.result.Verdict;
+import org.metaroce.mrct.harness.spec.Level;
+import org.metaroce.mrct.harness.spec.Role;
 
 /**
  * What the writers keep of a finished case besides their own pre-rendered fragments: enough for counts, the rule
@@ -13,12 +15,12 @@ import org.metaroce.mrct.harness.result.Verdict;
  * @param area the area
  * @param rules the rules it covers
  * @param level the strongest level of those rules
- * @param role responder or requester
+ * @param role the device's role in it
  * @param verdict the verdict
  * @param reason why
  * @param failure the failure details, or null
  */
-public record CaseEntry(String id, String area, List<String> rules, String level, String role, Verdict verdict,
+public record CaseEntry(String id, String area, List<String> rules, Level level, Role role, Verdict verdict,
                         String reason, Failure failure) {
     public CaseEntry {
         rules = List.copyOf(rules);

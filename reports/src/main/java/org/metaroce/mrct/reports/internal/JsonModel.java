@@ -122,8 +122,8 @@ public final class JsonModel {
         node.put("title", text(result.title()));
         node.put("area", text(result.area()));
         node.set("rules", strings(result.rules()));
-        node.put("level", text(result.level()));
-        node.put("role", text(result.role()));
+        node.put("level", result.level() == null ? null : result.level().name());
+        node.put("role", result.role() == null ? null : result.role().label());
         node.put("file", text(result.file()));
         node.set("parameters", value(result.parameters()));
         node.put("verdict", verdict(result.verdict()));
@@ -232,8 +232,8 @@ public final class JsonModel {
         for (final RuleVerdict rule : rules) {
             final ObjectNode node = array.addObject();
             node.put("rule", text(rule.rule()));
-            node.put("level", text(rule.level()));
-            node.put("role", text(rule.role()));
+            node.put("level", rule.level() == null ? null : rule.level().name());
+            node.put("role", rule.role() == null ? null : rule.role().label());
             node.put("applicable", rule.applicable());
             node.set("cases", strings(rule.cases()));
             node.put("verdict", verdict(rule.verdict()));

@@ -38,7 +38,7 @@ public final class JsonReport {
         root.put("version", VERSION);
         root.put("complete", state.complete());
         root.put("finished", state.finished());
-        root.put("overall", state.overall());
+        root.put("overall", state.overall().name());
         root.put("reason", Text.wellFormed(state.reason()));
         root.set("run", JsonModel.runInfo(state.info()));
         root.put("end", JsonModel.instant(state.end()));

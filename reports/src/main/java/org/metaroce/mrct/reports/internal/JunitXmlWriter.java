@@ -229,7 +229,7 @@ public final class JunitXmlWriter implements ReportWriter {
         values.put("mrct.start", JsonModel.instant(info.start()));
         values.put("mrct.end", JsonModel.instant(state.end()));
         values.put("mrct.complete", Boolean.toString(state.complete()));
-        values.put("mrct.overall", state.overall());
+        values.put("mrct.overall", state.overall().name());
         final StringBuilder out = new StringBuilder("    <properties>\n");
         for (final Map.Entry<String, String> entry : values.entrySet()) {
             out.append("      <property name=\"").append(entry.getKey()).append("\" value=\"")

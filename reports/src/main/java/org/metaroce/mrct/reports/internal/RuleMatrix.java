@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.metaroce.mrct.harness.result.RuleVerdict;
 import org.metaroce.mrct.harness.result.Verdict;
+import org.metaroce.mrct.harness.spec.Level;
+import org.metaroce.mrct.harness.spec.Role;
 import org.metaroce.mrct.harness.spec.Rule;
 import org.metaroce.mrct.harness.spec.Specification;
 
@@ -47,8 +49,8 @@ public final class RuleMatrix {
         for (final Map.Entry<String, RuleVerdict.Builder> row : byRule.entrySet()) {
             final Rule rule = spec == null ? null : spec.rule(row.getKey());
             final CaseEntry first = firstEntry.get(row.getKey());
-            final String level = rule != null ? rule.level().name() : first.level();
-            final String role = rule != null ? rule.role().label() : first.role();
+            final Level level = rule != null ? rule.level() : first.level();
+            final Role role = rule != null ? rule.role() : first.role();
             final boolean applicable = rule == null || rule.appliesTo(claimedPics);
             rows.add(row.getValue().build(row.getKey(), level, role, applicable));
         }

@@ -11,18 +11,17 @@ import org.metaroce.mrct.harness.result.BaselineComparison;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.RuleVerdict;
 import org.metaroce.mrct.harness.result.RunInfo;
+import org.metaroce.mrct.harness.result.Overall;
 import org.metaroce.mrct.harness.result.RunSummary;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
 
 /**
  * A run as the writers see it: its metadata, the cases done so far and, once it has finished, its summary. Until
- * {@code runFinished} the overall verdict is {@value #INCOMPLETE} and the counts and rule matrix are computed from the
- * cases done; afterwards they are the harness's.
+ * {@code runFinished} the overall verdict is {@link Overall#INCOMPLETE} and the counts and rule matrix are computed
+ * from the cases done; afterwards they are the harness's.
  */
 public final class RunState {
-    /** The overall verdict of a run that has not finished. */
-    public static final String INCOMPLETE = "INCOMPLETE";
 
     private final Specification spec;
     private final List<CaseEntry> cases = new ArrayList<>();
@@ -96,9 +95,9 @@ public final class RunState {
         return summary != null && summary.complete();
     }
 
-    /** CONFORMANT, NON_CONFORMANT or ERROR once finished, else {@value #INCOMPLETE}. */
-    public String overall() {
-        return summary != null ? summary.overall() : INCOMPLETE;
+    /** CONFORMANT, NON_CONFORMANT or ERROR once finished, else {@link Overall#INCOMPLETE}. */
+    public Overall overall() {
+        return summary != null ? summary.overall() : Overall.INCOMPLETE;
     }
 
     /** The reason behind the overall verdict; says how far a run in progress has got. */
