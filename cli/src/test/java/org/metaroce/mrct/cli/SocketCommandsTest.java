@@ -72,14 +72,14 @@ class SocketCommandsTest {
             .contains("unknown adapter 'carrier-pigeon' (available: reference, socket, replay)");
     }
 
+    /** A refused agent ends the run with the reason; the timeout only guards against a hang (no speed judged). */
     @Test
-    void runAgainstNoAgentFailsInBoundedTimeWithTheReason(@TempDir final Path dir) {
-        final long start = System.nanoTime();
+    @org.junit.jupiter.api.Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
+    void runAgainstNoAgentFailsWithTheReason(@TempDir final Path dir) {
         final Mrct.Run run = Mrct.run("run", "--adapter", "socket", "--udp", "127.0.0.1:1", "--agent",
             "127.0.0.1:1", "--generated", "0", "--report-dir", dir.toString(), "--quiet");
         assertThat(run.status()).isEqualTo(2);
         assertThat(run.err()).contains("mrct run: cannot open the device: cannot reach the agent")
             .contains("connection refused");
-        assertThat(System.nanoTime() - start).isLessThan(30_000_000_000L);
     }
 }
