@@ -1,7 +1,6 @@
 package org.metaroce.mrct.harness.blame;
 
 import java.util.List;
-import java.util.Map;
 import org.metaroce.mrct.harness.blame.Blame.Values;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.Psn;
@@ -118,8 +117,8 @@ final class Acknowledgements {
             return accepted;
         }
         if (atBase >= 0) {
-            final long extra = moments.stream().filter(m -> m[0] == base).mapToLong(m -> bitmap & ~m[1]).max()
-                .orElse(0);
+            final long extra = moments.stream().filter(m -> m[0] == base).mapToLong(m -> bitmap & ~m[1])
+                .filter(bits -> bits != 0).findFirst().orElse(0);
             if (extra != 0 && sentBeyondWindow(c, base, extra)) {
                 return choice.cause(List.of("MR-ORD-012"), "sacketh.bitmap",
                     "a packet beyond the window recorded", Cause.Basis.MODEL);

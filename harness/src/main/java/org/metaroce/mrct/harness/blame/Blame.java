@@ -265,15 +265,15 @@ public final class Blame {
             if (text == null) {
                 return dflt;
             }
-            final String t = text.strip().startsWith("+") ? text.strip().substring(1) : text.strip();
-            int end = 0;
-            final boolean hex = t.startsWith("0x") || t.startsWith("-0x");
+            final String stripped = text.strip();
+            final String t = stripped.startsWith("+") ? stripped.substring(1) : stripped;
             final int start = t.startsWith("-") ? 1 : 0;
-            end = hex ? start + 2 : start;
-            while (end < t.length() && (hex ? Character.digit(t.charAt(end), 16) >= 0 : Character.isDigit(t.charAt(end)))) {
+            final boolean hex = t.startsWith("0x", start);
+            final int digits = hex ? start + 2 : start;
+            int end = digits;
+            while (end < t.length() && Character.digit(t.charAt(end), hex ? 16 : 10) >= 0) {
                 end++;
             }
-            final int digits = hex ? start + 2 : start;
             if (end == digits || end < t.length() && !Character.isWhitespace(t.charAt(end))) {
                 return dflt;
             }

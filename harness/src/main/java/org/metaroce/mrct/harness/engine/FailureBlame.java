@@ -86,9 +86,8 @@ final class FailureBlame {
         diffs.addAll(e.diffs);
         final FrameTemplate primary = e.missingTemplate != null ? e.missingTemplate
             : templates.isEmpty() ? null : templates.get(0);
-        final List<SentPacket> sent = connection == null ? List.of() : sent(in.evidence(), connection, -1);
-        final int sentBefore = connection == null || e.frame < 0 ? sent.size()
-            : sent(in.evidence(), connection, e.frame).size();
+        final List<SentPacket> sent = new ArrayList<>();
+        final int sentBefore = connection == null ? 0 : sent(in.evidence(), connection, e.frame, sent);
         final FailureContext context = new FailureContext(shape(in.step(), e), e.rule, diffs,
             primary == null ? List.of() : primary.opcodes().stream().map(Opcode::name).toList(), exactValues(primary, in.names()), actual, sent,
             sentBefore, connection == null ? 0 : connection.recvWindow, connection == null ? 0 : connection.psnBase(),
@@ -160,12 +159,18 @@ final class FailureBlame {
         return values;
     }
 
-    /** The frames the harness sent to {@code c}'s QP before evidence frame {@code before} (all when negative). */
-    private static List<SentPacket> sent(final List<FrameRecord> evidence, final Connection c, final int before) {
-        final List<SentPacket> sent = new ArrayList<>();
+    /**
+     * Adds to {@code sent} the frames the harness sent to {@code c}'s QP, and returns how many of them came before
+     * evidence frame {@code frame} (all of them when it is negative).
+     */
+    private static int sent(final List<FrameRecord> evidence, final Connection c, final int frame,
+                            final List<SentPacket> sent) {
         final FrameDecoder decoder = new FrameDecoder();
-        final int end = before < 0 ? evidence.size() : Math.min(before, evidence.size());
-        for (int i = 0; i < end; i++) {
+        int before = 0;
+        for (int i = 0; i < evidence.size(); i++) {
+            if (i == frame) {
+                before = sent.size();
+            }
             final FrameRecord record = evidence.get(i);
             if (record.direction() != Direction.TO_DUT || record.note() != null && record.note().startsWith("dropped")) {
                 continue; // recorded for the evidence but never sent (a message step's drop list)
@@ -184,7 +189,7 @@ final class FailureBlame {
             sent.add(new SentPacket(Psn.diff(f.bth().psn(), base), f.opcode(), f.bth().ackReq(),
                 f.isCongestionExperienced(), span, dropRule(f, c)));
         }
-        return sent;
+        return frame < 0 || frame >= evidence.size() ? sent.size() : before;
     }
 
     /** The rule that makes a conforming device drop {@code f} silently (Table 11-1's early checks), or null. */

@@ -153,8 +153,6 @@ final class FlowChecker {
 
     private static StepFailure failure(final String rule, final String message, final int evidence,
                                        final FieldDiff diff) {
-        final StepFailure failure = new StepFailure(message, evidence, List.of(diff), null, null);
-        failure.rule = rule;
-        return failure;
+        return StepFailure.breaking(rule, message, evidence, List.of(diff));
     }
 }

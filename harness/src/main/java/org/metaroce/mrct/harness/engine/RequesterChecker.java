@@ -165,8 +165,9 @@ final class RequesterChecker {
         }
         final int psn = relative(f.bth().psn());
         if (psn >= Psn.HALF) {
-            return failure("MR-REQ-002", evidence, "PSN " + signed(psn) + " is before sq_psn: no WQE was posted for it",
-                new FieldDiff("bth.psn", "0.." + (model.nextPsn() - 1), Integer.toString(signed(psn))));
+            final int before = Psn.diff(psn, 0);
+            return failure("MR-REQ-002", evidence, "PSN " + before + " is before sq_psn: no WQE was posted for it",
+                new FieldDiff("bth.psn", "0.." + (model.nextPsn() - 1), Integer.toString(before)));
         }
         ensure(psn + 1);
         final SendQueueModel.Work work = model.byPsn(psn);
@@ -681,10 +682,6 @@ final class RequesterChecker {
         return CaseRun.nanos(time - origin);
     }
 
-    private static int signed(final int relative) {
-        return relative >= Psn.HALF ? relative - Psn.MODULUS : relative;
-    }
-
     private static StepFailure failure(final String rule, final int evidence, final String message,
                                        final FieldDiff diff) {
         return failure(rule, evidence, message, List.of(diff));
@@ -692,10 +689,7 @@ final class RequesterChecker {
 
     private static StepFailure failure(final String rule, final int evidence, final String message,
                                        final List<FieldDiff> diffs) {
-        final StepFailure failure = new StepFailure((evidence >= 0 ? "frame #" + evidence : "the device") + " breaks "
-            + rule + ": " + message,
-            evidence, diffs, null, null);
-        failure.rule = rule;
-        return failure;
+        return StepFailure.breaking(rule, (evidence >= 0 ? "frame #" + evidence : "the device") + " breaks " + rule
+            + ": " + message, evidence, diffs);
     }
 }

@@ -429,14 +429,12 @@ final class RequesterSteps {
     private StepFailure rateFailure(final String rule, final Connection c, final int evidence, final long t0,
                                     final long t16, final double rate, final String expected,
                                     final DcqcnModel.Point point) {
-        final StepFailure failure = new StepFailure("the window rate of " + c.name + " over the 16 data packets "
+        return StepFailure.breaking(rule, "the window rate of " + c.name + " over the 16 data packets "
             + "from " + CaseRun.nanos(t0 - start) + " to " + CaseRun.nanos(t16 - start) + " (frame #" + evidence
             + " on) is " + mbps(rate) + ", expected " + expected + "; the model's Rc there follows " + point.cause()
             + " at " + CaseRun.nanos(point.time() - start) + " (" + point.rule() + "): Rc " + mbps(point.rc())
             + ", Rt " + mbps(point.rt()) + ", alpha " + String.format(Locale.ROOT, "%.4f", point.alpha()),
-            evidence, List.of(new FieldDiff("window rate (Mb/s)", expected, mbps(rate))), null, null);
-        failure.rule = rule;
-        return failure;
+            evidence, List.of(new FieldDiff("window rate (Mb/s)", expected, mbps(rate))));
     }
 
     private static String mbps(final double rate) {

@@ -41,6 +41,14 @@ final class StepFailure extends RuntimeException {
         return copy;
     }
 
+    /** A failure whose rule a check names itself (a per-frame, flow or requester check), not the case's rule. */
+    static StepFailure breaking(final String rule, final String message, final int frame,
+                                final List<FieldDiff> diffs) {
+        final StepFailure failure = new StepFailure(message, frame, diffs, null, null);
+        failure.rule = rule;
+        return failure;
+    }
+
     static StepFailure of(final String message) {
         return new StepFailure(message, -1, List.of(), null, null);
     }
