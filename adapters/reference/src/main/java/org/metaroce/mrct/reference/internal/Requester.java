@@ -1,7 +1,5 @@
 package org.metaroce.mrct.reference.internal;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -13,10 +11,7 @@ import org.metaroce.mrct.spi.QpState;
 import org.metaroce.mrct.spi.RejectedException;
 import org.metaroce.mrct.spi.SendWqe;
 import org.metaroce.mrct.spi.WorkOpcode;
-import org.metaroce.mrct.wire.AethSyndrome;
 import org.metaroce.mrct.wire.DecodedFrame;
-import org.metaroce.mrct.wire.HeaderKind;
-import org.metaroce.mrct.wire.Opcode;
 import org.metaroce.mrct.wire.Psn;
 import org.metaroce.mrct.wire.RnrTimer;
 
@@ -26,13 +21,17 @@ import org.metaroce.mrct.wire.RnrTimer;
  * points, SACK bits, read responses and atomic acknowledgements, loss inference by reordering threshold and time,
  * selective retransmission (re-requests for READs), the retransmission timer with rto_low/rto_high, retry and RNR
  * counting, error completion and flushing, and in-order send completions. Packets leave through the QP's pacer, which
- * asks {@link #next} for the next one; a TVer 0 QP recovers go-back-N instead (section 16).
+ * asks {@link #next} for the next one; a TVer 0 QP recovers go-back-N instead (section 16). Responses are checked by
+ * its {@link ResponseReceiver} and losses inferred by its {@link LossInference}; both act through this class.
  */
 final class Requester {
     private final Device device;
     private final QueuePair qp;
     /** Created when the QP first sends (idle QPs stay small). */
     private RequestWriter writer;
+    /** Created when the QP first needs them, like the writer. */
+    private ResponseReceiver responses;
+    private LossInference lossInference;
     /** Posted WQEs not yet completed, in posting order. */
     // small initial capacities: a device may hold 65,536 idle QPs (issue: idle state under 1 KiB); they grow on use
     private final ArrayDeque<SendWork> queue = new ArrayDeque<>(1);
@@ -52,8 +51,6 @@ final class Requester {
     private long txSeq;
     private int sinceAckReq;
     private int retries;
-    private static final int[] NO_COUNTS = new int[0];
-    private static final PsnState[] NO_STATES = new PsnState[0];
     /** PSNs in the flight not delivered (the timer's D depends on it). */
     private int undelivered;
     private RequestWriter writer() {
@@ -63,16 +60,26 @@ final class Requester {
         return writer;
     }
 
-    /** Scratch of {@link #inferLoss}: per window index, the delivered later PSNs, and the states. */
-    private int[] laterCounts = NO_COUNTS;
-    private PsnState[] states = NO_STATES;
+    private ResponseReceiver responses() {
+        if (responses == null) {
+            responses = new ResponseReceiver(device, qp, this);
+        }
+        return responses;
+    }
+
+    private LossInference lossInference() {
+        if (lossInference == null) {
+            lossInference = new LossInference(device, qp, this);
+        }
+        return lossInference;
+    }
+
     /** Section 13.4: the PSN of an acknowledgement probe to send, or -1. */
     private int probePsn = -1;
     private int rnrRetries;
     private boolean rnrWaiting;
     private int rnrResume;
     private Scheduler.Event timer;
-    private Scheduler.Event reorderCheck;
 
     Requester(final Device device, final QueuePair qp) {
         this.device = device;
@@ -136,7 +143,7 @@ final class Requester {
      * else the first PSN of the next message ({@code nextPsn} already points past the span of a message once its
      * first packet is sent).
      */
-    private int sendPoint() {
+    int sendPoint() {
         for (final SendWork work : queue) {
             if (!work.fullySent()) {
                 return work.sent > 0 ? Psn.add(work.firstPsn, work.sent) : nextPsn;
@@ -258,57 +265,44 @@ final class Requester {
         return work.requestArrived || Psn.isAfter(cumulative, work.firstPsn);
     }
 
-    // ------------------------------------------------------------------ receiving
+    // ------------------------------------------------------------------ receiving (checked by ResponseReceiver)
 
     /** An ACKNOWLEDGE (ACK, NAK, RNR NAK) for this QP, after the checks of Table 11-1. */
     void acknowledge(final DecodedFrame f) {
-        final AethSyndrome syndrome = f.aeth().syndrome();
-        final boolean legacy = qp.tver == 0;
-        final int psn = f.bth().psn();
-        final int base = legacy ? Psn.add(psn, 1) : f.sacketh().basePsn();
-        final AethSyndrome.Type type = syndrome.type();
-        final boolean reserved = type == AethSyndrome.Type.RESERVED
-            || type == AethSyndrome.Type.NAK && (syndrome.code() > 3 || syndrome.code() == 0 && !legacy);
-        if (reserved || Psn.isAfter(base, sendPoint())
-            || !legacy && type == AethSyndrome.Type.ACK && Psn.add(psn, 1) != base
-            || (type == AethSyndrome.Type.NAK || type == AethSyndrome.Type.RNR_NAK) && !outstanding(psn)) {
-            device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
-            return;
-        }
-        if (legacy && type == AethSyndrome.Type.NAK && syndrome.code() == 0) {
-            goBackN(psn);
-            return;
-        }
-        deliverCumulative(base);
-        if (!legacy) {
-            final long bitmap = f.sacketh().bitmap();
-            for (int i = 1; i < 64; i++) {
-                if ((bitmap & (Long.MIN_VALUE >>> i)) != 0) {
-                    final PsnState state = flight.get(Psn.add(base, i));
-                    if (state != null && !state.work.isRead() && !state.work.isAtomic()) {
-                        markDelivered(state);
-                    } else if (state != null && state.work.isRead()) {
-                        state.work.requestArrived = true; // a SACK bit in the span: the READ REQUEST arrived
-                    }
-                }
-            }
-        }
-        if (type == AethSyndrome.Type.NAK) {
-            remoteError(psn, base, syndrome.code());
-            return;
-        }
-        if (type == AethSyndrome.Type.RNR_NAK) {
-            rnr(psn, syndrome.code());
-        }
-        afterDelivery();
+        responses().acknowledge(f);
     }
 
-    private boolean outstanding(final int psn) {
+    /** A READ RESPONSE for this QP (Table 11-4 and section 6.1). */
+    void readResponse(final DecodedFrame f) {
+        responses().readResponse(f);
+    }
+
+    /** An ATOMIC ACKNOWLEDGE for this QP. */
+    void atomicAck(final DecodedFrame f) {
+        responses().atomicAck(f);
+    }
+
+    /** The state of sent PSN {@code psn} while it is in the flight (from una on), or null. */
+    PsnState inFlight(final int psn) {
+        return flight.get(psn);
+    }
+
+    /** The oldest PSN not yet acknowledged. */
+    int una() {
+        return una;
+    }
+
+    /** True while an RNR NAK holds the QP back (no sending, no loss inference, no timeout). */
+    boolean waitingOnRnr() {
+        return rnrWaiting;
+    }
+
+    boolean outstanding(final int psn) {
         final PsnState state = flight.get(psn);
         return state != null && !state.delivered;
     }
 
-    private void deliverCumulative(final int base) {
+    void deliverCumulative(final int base) {
         if (Psn.isAfter(base, cumulative)) {
             cumulative = base;
         }
@@ -326,13 +320,13 @@ final class Requester {
      * WQEs only; PSNs not delivered stay in flight (section 13.1), so the timer keeps asking for the ACK later WQEs
      * need.
      */
-    private void acknowledgeForCompletion(final int psn) {
+    void acknowledgeForCompletion(final int psn) {
         if (Psn.isAfter(psn, respondedBefore)) {
             respondedBefore = psn;
         }
     }
 
-    private void markDelivered(final PsnState state) {
+    void markDelivered(final PsnState state) {
         if (!state.delivered) {
             state.delivered = true;
             undelivered--;
@@ -356,62 +350,12 @@ final class Requester {
         return Psn.add(state.work.firstPsn, state.index);
     }
 
-    /** A READ RESPONSE for this QP (Table 11-4 and section 6.1). */
-    void readResponse(final DecodedFrame f) {
-        final int psn = f.bth().psn();
-        final PsnState state = flight.get(psn);
-        if (state == null) {
-            final SendWork done = completedReadContaining(psn);
-            device.count(done != null ? Counter.DUPLICATE_RECEIVED : Counter.DROP_UNEXPECTED_RESPONSE, qp);
-            return;
-        }
-        final SendWork work = state.work;
-        if (!work.isRead()) {
-            device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
-            return;
-        }
-        final int k = state.index;
-        final long offset = (long) k * qp.pmtu;
-        final int expectedLength = (int) Math.max(0, Math.min(qp.pmtu, work.wqe.length() - offset));
-        // a tver 0 READ REQUEST for the rest of a read is answered as a new read from its PSN (section 16)
-        final int start = qp.tver == 0 && k >= work.legacyFrom ? work.legacyFrom : 0;
-        final Opcode expected = work.span - start == 1 ? Opcode.RDMA_READ_RESPONSE_ONLY : k == start
-            ? Opcode.RDMA_READ_RESPONSE_FIRST : k == work.span - 1 ? Opcode.RDMA_READ_RESPONSE_LAST
-            : Opcode.RDMA_READ_RESPONSE_MIDDLE;
-        final boolean plethOk = qp.tver == 0 || f.has(HeaderKind.PLETH) && f.pleth().msn() == work.msn
-            && f.pleth().messageOffset() == offset;
-        if (f.opcode() != expected || f.payloadLength() != expectedLength || !plethOk) {
-            device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
-            return;
-        }
-        if (state.delivered) {
-            device.count(Counter.DUPLICATE_RECEIVED, qp);
-            return;
-        }
-        if (qp.tver == 0 && k > 0 && !work.responded[k - 1]) {
-            legacyReadGap(work, k);
-            return;
-        }
-        if (f.isCongestionExperienced()) {
-            device.congestionIndication(qp);
-        }
-        final MemoryRegionState mr = device.memory.byLkey(work.wqe.lkey());
-        if (mr != null && expectedLength > 0) {
-            f.buffer().get(f.payloadOffset(), mr.data, (int) (work.wqe.localVa() + offset - mr.va),
-                expectedLength);
-        }
-        work.responded[k] = true;
-        markDelivered(state);
-        acknowledgeForCompletion(work.firstPsn);
-        afterDelivery();
-    }
-
     /**
      * A READ whose span holds {@code psn} and whose response for it was already placed (the response is then a
      * duplicate, MR-ROB-010), or null: a READ completed lately, or one still outstanding whose delivered PSN left the
      * flight with una.
      */
-    private SendWork completedReadContaining(final int psn) {
+    SendWork completedReadContaining(final int psn) {
         for (final SendWork work : completedReads) {
             if (work.contains(psn)) {
                 return work;
@@ -425,34 +369,9 @@ final class Requester {
         return null;
     }
 
-    /** An ATOMIC ACKNOWLEDGE for this QP. */
-    void atomicAck(final DecodedFrame f) {
-        final int psn = f.bth().psn();
-        final PsnState state = flight.get(psn);
-        if (state == null || !state.work.isAtomic()) {
-            device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
-            return;
-        }
-        if (state.delivered) {
-            device.count(Counter.DUPLICATE_RECEIVED, qp);
-            return;
-        }
-        final SendWork work = state.work;
-        work.original = f.atomicAckEth().original();
-        final MemoryRegionState mr = device.memory.byLkey(work.wqe.lkey());
-        if (mr != null && mr.contains(work.wqe.localVa(), 8)) {
-            final ByteOrder order = "big-endian".equals(device.config.word("atomic_memory_order", "little-endian"))
-                ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
-            ByteBuffer.wrap(mr.data).order(order).putLong((int) (work.wqe.localVa() - mr.va), work.original);
-        }
-        markDelivered(state);
-        acknowledgeForCompletion(psn);
-        afterDelivery();
-    }
+    // ------------------------------------------------------------------ progress, completion, loss events
 
-    // ------------------------------------------------------------------ progress, completion, loss inference
-
-    private void afterDelivery() {
+    void afterDelivery() {
         final int before = una;
         while (true) {
             final PsnState state = flight.get(una);
@@ -481,7 +400,7 @@ final class Requester {
         } else if (flight.isEmpty() && awaitedPsn() < 0) {
             stopTimer(); // the awaited acknowledgement arrived
         }
-        inferLoss();
+        lossInference().inferLoss();
         device.kick(qp);
     }
 
@@ -556,86 +475,7 @@ final class Requester {
             status == CompletionStatus.SUCCESS ? length : 0, 0, false, 0, false, false, device.scheduler.now()));
     }
 
-    /** Delivered PSNs after index {@code from} of the window whose latest transmission came after {@code txSeq}. */
-    private int countLater(final int from, final int span, final long txSeq) {
-        int later = 0;
-        for (int k = from + 1; k < span; k++) {
-            final PsnState y = states[k];
-            if (y != null && y.delivered && y.txSeq > txSeq) {
-                later++;
-            }
-        }
-        return later;
-    }
-
-    /** Section 13.3: loss events by threshold and by time. */
-    private void inferLoss() {
-        if (rnrWaiting || qp.state != QpState.RTS) {
-            return;
-        }
-        final long now = device.scheduler.now();
-        long nextCheck = Long.MAX_VALUE;
-        final int end = sendPoint();
-        final int span = Psn.distance(una, end);
-        if (laterCounts.length < span) {
-            laterCounts = new int[Math.max(Math.max(span, 64), laterCounts.length * 2)];
-            states = new PsnState[laterCounts.length];
-        }
-        // one backward pass: for each PSN, the delivered PSNs after it whose latest transmission followed its own
-        // (section 13.3). Usually every delivered PSN above x was sent after x, so the count is the running total;
-        // only a PSN retransmitted after some of them needs a look at each (the rare slow path).
-        int deliveredAbove = 0;
-        long oldestAbove = Long.MAX_VALUE;
-        for (int i = span - 1; i >= 0; i--) {
-            final PsnState y = flight.get(Psn.add(una, i));
-            states[i] = y;
-            if (y == null) {
-                laterCounts[i] = 0;
-                continue;
-            }
-            if (!y.delivered) {
-                laterCounts[i] = y.txSeq < oldestAbove ? deliveredAbove : countLater(i, span, y.txSeq);
-            } else {
-                deliveredAbove++;
-                oldestAbove = Math.min(oldestAbove, y.txSeq);
-            }
-        }
-        for (int i = 0; i < span; i++) {
-            final PsnState x = states[i];
-            states[i] = null;
-            if (x == null || x.delivered || x.retransmitQueued) {
-                continue;
-            }
-            final int p = Psn.add(una, i);
-            final int later = laterCounts[i];
-            final boolean eager = device.has(Fault.EAGER_RETRANSMIT) && later > 0;
-            if (later >= qp.reorderThreshold || eager) {
-                lossEvent(p, x);
-            } else if (later > 0 && x.eligibleSince >= 0) {
-                if (now - x.eligibleSince >= qp.reorderTimeNs) {
-                    lossEvent(p, x);
-                } else {
-                    nextCheck = Math.min(nextCheck, x.eligibleSince + qp.reorderTimeNs);
-                }
-            }
-            if (qp.state != QpState.RTS) {
-                java.util.Arrays.fill(states, null);
-                return;
-            }
-        }
-        if (nextCheck != Long.MAX_VALUE && (reorderCheck == null || reorderCheck.time() > nextCheck)) {
-            if (reorderCheck != null) {
-                reorderCheck.cancel();
-            }
-            reorderCheck = device.scheduler.at(nextCheck, () -> {
-                reorderCheck = null;
-                inferLoss();
-                device.kick(qp);
-            });
-        }
-    }
-
-    private void lossEvent(final int psn, final PsnState state) {
+    void lossEvent(final int psn, final PsnState state) {
         if (psn == una && !countRetry()) {
             return;
         }
@@ -725,7 +565,7 @@ final class Requester {
 
     // ------------------------------------------------------------------ RNR, errors, legacy
 
-    private void rnr(final int psn, final int code) {
+    void rnr(final int psn, final int code) {
         if (rnrWaiting) {
             if (Psn.isBefore(psn, rnrResume)) {
                 rnrResume = psn;
@@ -772,7 +612,7 @@ final class Requester {
         }
     }
 
-    private void goBackN(final int psn) {
+    void goBackN(final int psn) {
         if (!outstanding(psn)) {
             device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
             return;
@@ -787,7 +627,7 @@ final class Requester {
         device.kick(qp);
     }
 
-    private void legacyReadGap(final SendWork work, final int k) {
+    void legacyReadGap(final SendWork work, final int k) {
         device.count(Counter.DROP_OUTSIDE_WINDOW, qp);
         int missing = 0;
         while (missing < k && work.responded[missing]) {
@@ -803,7 +643,7 @@ final class Requester {
     }
 
     /** Section 7.6: a NAK 0x61, 0x62 or 0x63 for an outstanding PSN. */
-    private void remoteError(final int psn, final int base, final int code) {
+    void remoteError(final int psn, final int base, final int code) {
         final CompletionStatus status = code == 1 ? CompletionStatus.REMOTE_INVALID_REQUEST : code == 2
             ? CompletionStatus.REMOTE_ACCESS_ERROR : CompletionStatus.REMOTE_OPERATIONAL_ERROR;
         if (Psn.isAfter(base, cumulative)) {

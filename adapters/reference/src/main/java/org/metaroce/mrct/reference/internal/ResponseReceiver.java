@@ -1,0 +1,145 @@
+package org.metaroce.mrct.reference.internal;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.metaroce.mrct.wire.AethSyndrome;
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.Opcode;
+import org.metaroce.mrct.wire.Psn;
+
+/**
+ * The receiving side of one QP's requester (MetaRoCE v1 sections 6.1, 7.6 and 13.1, Tables 11-1 and 11-4): checks each
+ * ACKNOWLEDGE, READ RESPONSE and ATOMIC ACKNOWLEDGE, places read data and atomic originals, and hands what the
+ * response proves (cumulative points, SACK bits, delivered PSNs, NAKs, RNR NAKs) to its {@link Requester}, which owns
+ * the flight and the queue. It keeps no state of its own.
+ */
+final class ResponseReceiver {
+    private final Device device;
+    private final QueuePair qp;
+    private final Requester requester;
+
+    ResponseReceiver(final Device device, final QueuePair qp, final Requester requester) {
+        this.device = device;
+        this.qp = qp;
+        this.requester = requester;
+    }
+
+    /** An ACKNOWLEDGE (ACK, NAK, RNR NAK) for this QP, after the checks of Table 11-1. */
+    void acknowledge(final DecodedFrame f) {
+        final AethSyndrome syndrome = f.aeth().syndrome();
+        final boolean legacy = qp.tver == 0;
+        final int psn = f.bth().psn();
+        final int base = legacy ? Psn.add(psn, 1) : f.sacketh().basePsn();
+        final AethSyndrome.Type type = syndrome.type();
+        final boolean reserved = type == AethSyndrome.Type.RESERVED
+            || type == AethSyndrome.Type.NAK && (syndrome.code() > 3 || syndrome.code() == 0 && !legacy);
+        if (reserved || Psn.isAfter(base, requester.sendPoint())
+            || !legacy && type == AethSyndrome.Type.ACK && Psn.add(psn, 1) != base
+            || (type == AethSyndrome.Type.NAK || type == AethSyndrome.Type.RNR_NAK) && !requester.outstanding(psn)) {
+            device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
+            return;
+        }
+        if (legacy && type == AethSyndrome.Type.NAK && syndrome.code() == 0) {
+            requester.goBackN(psn);
+            return;
+        }
+        requester.deliverCumulative(base);
+        if (!legacy) {
+            final long bitmap = f.sacketh().bitmap();
+            for (int i = 1; i < 64; i++) {
+                if ((bitmap & (Long.MIN_VALUE >>> i)) != 0) {
+                    final PsnState state = requester.inFlight(Psn.add(base, i));
+                    if (state != null && !state.work.isRead() && !state.work.isAtomic()) {
+                        requester.markDelivered(state);
+                    } else if (state != null && state.work.isRead()) {
+                        state.work.requestArrived = true; // a SACK bit in the span: the READ REQUEST arrived
+                    }
+                }
+            }
+        }
+        if (type == AethSyndrome.Type.NAK) {
+            requester.remoteError(psn, base, syndrome.code());
+            return;
+        }
+        if (type == AethSyndrome.Type.RNR_NAK) {
+            requester.rnr(psn, syndrome.code());
+        }
+        requester.afterDelivery();
+    }
+
+    /** A READ RESPONSE for this QP (Table 11-4 and section 6.1). */
+    void readResponse(final DecodedFrame f) {
+        final int psn = f.bth().psn();
+        final PsnState state = requester.inFlight(psn);
+        if (state == null) {
+            final SendWork done = requester.completedReadContaining(psn);
+            device.count(done != null ? Counter.DUPLICATE_RECEIVED : Counter.DROP_UNEXPECTED_RESPONSE, qp);
+            return;
+        }
+        final SendWork work = state.work;
+        if (!work.isRead()) {
+            device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
+            return;
+        }
+        final int k = state.index;
+        final long offset = (long) k * qp.pmtu;
+        final int expectedLength = (int) Math.max(0, Math.min(qp.pmtu, work.wqe.length() - offset));
+        // a tver 0 READ REQUEST for the rest of a read is answered as a new read from its PSN (section 16)
+        final int start = qp.tver == 0 && k >= work.legacyFrom ? work.legacyFrom : 0;
+        final Opcode expected = work.span - start == 1 ? Opcode.RDMA_READ_RESPONSE_ONLY : k == start
+            ? Opcode.RDMA_READ_RESPONSE_FIRST : k == work.span - 1 ? Opcode.RDMA_READ_RESPONSE_LAST
+            : Opcode.RDMA_READ_RESPONSE_MIDDLE;
+        final boolean plethOk = qp.tver == 0 || f.has(HeaderKind.PLETH) && f.pleth().msn() == work.msn
+            && f.pleth().messageOffset() == offset;
+        if (f.opcode() != expected || f.payloadLength() != expectedLength || !plethOk) {
+            device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
+            return;
+        }
+        if (state.delivered) {
+            device.count(Counter.DUPLICATE_RECEIVED, qp);
+            return;
+        }
+        if (qp.tver == 0 && k > 0 && !work.responded[k - 1]) {
+            requester.legacyReadGap(work, k);
+            return;
+        }
+        if (f.isCongestionExperienced()) {
+            device.congestionIndication(qp);
+        }
+        final MemoryRegionState mr = device.memory.byLkey(work.wqe.lkey());
+        if (mr != null && expectedLength > 0) {
+            f.buffer().get(f.payloadOffset(), mr.data, (int) (work.wqe.localVa() + offset - mr.va),
+                expectedLength);
+        }
+        work.responded[k] = true;
+        requester.markDelivered(state);
+        requester.acknowledgeForCompletion(work.firstPsn);
+        requester.afterDelivery();
+    }
+
+    /** An ATOMIC ACKNOWLEDGE for this QP. */
+    void atomicAck(final DecodedFrame f) {
+        final int psn = f.bth().psn();
+        final PsnState state = requester.inFlight(psn);
+        if (state == null || !state.work.isAtomic()) {
+            device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
+            return;
+        }
+        if (state.delivered) {
+            device.count(Counter.DUPLICATE_RECEIVED, qp);
+            return;
+        }
+        final SendWork work = state.work;
+        work.original = f.atomicAckEth().original();
+        final MemoryRegionState mr = device.memory.byLkey(work.wqe.lkey());
+        if (mr != null && mr.contains(work.wqe.localVa(), 8)) {
+            final ByteOrder order = "big-endian".equals(device.config.word("atomic_memory_order", "little-endian"))
+                ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+            ByteBuffer.wrap(mr.data).order(order).putLong((int) (work.wqe.localVa() - mr.va), work.original);
+        }
+        requester.markDelivered(state);
+        requester.acknowledgeForCompletion(psn);
+        requester.afterDelivery();
+    }
+}
