@@ -1,6 +1,5 @@
 package org.metaroce.mrct.analyzer.internal;
 
-import java.util.Iterator;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.wire.AethSyndrome;
 import org.metaroce.mrct.wire.HeaderKind;
@@ -386,7 +385,7 @@ final class Answers {
                     firstBad = psn;
                     badFrame = ring.firstFrame[ring.slot(psn)];
                 }
-                if (verdict == 1 && !Psn.isBefore(psn, ring.hi) && !inRead(psn, responder)) {
+                if (verdict == 1 && !Psn.isBefore(psn, ring.hi) && !stream.reads.mayHold(psn, responder.pmtu)) {
                     unseen += n - i - 1;
                     break;
                 }
@@ -481,16 +480,6 @@ final class Answers {
         }
     }
 
-    /** True when {@code psn} may lie in the span of a READ seen, as the responder's PMTU allows. */
-    private boolean inRead(final int psn, final Flow responder) {
-        for (final ReadOp read : stream.reads) {
-            if (read.holds(psn, responder.pmtu)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** 0: sent, or unknown; 1: never seen sent; 2: seen only with a wrong ICRC. */
     private int covered(final int psn, final Flow responder) {
         final PsnRing ring = stream.ring;
@@ -498,11 +487,11 @@ final class Answers {
             return 0;
         }
         if (!ring.holds(psn)) {
-            return Psn.isBefore(psn, ring.lo) || inRead(psn, responder) ? 0 : 1;
+            return Psn.isBefore(psn, ring.lo) || stream.reads.mayHold(psn, responder.pmtu) ? 0 : 1;
         }
         final int flags = ring.flags[ring.slot(psn)];
         if ((flags & PsnRing.SENT) == 0) {
-            return (flags & PsnRing.READ_SPAN) != 0 || inRead(psn, responder) ? 0 : 1;
+            return (flags & PsnRing.READ_SPAN) != 0 || stream.reads.mayHold(psn, responder.pmtu) ? 0 : 1;
         }
         return (flags & PsnRing.VALID) == 0 && (flags & PsnRing.READ_SPAN) == 0 ? 2 : 0;
     }
@@ -532,14 +521,7 @@ final class Answers {
         final Flow responder = fr.flow;
         final Pmtu pmtu = responder.pmtu;
         final int r = fr.psn;
-        ReadOp read = null;
-        for (final Iterator<ReadOp> it = stream.reads.descendingIterator(); it.hasNext(); ) {
-            final ReadOp candidate = it.next();
-            if (candidate.holds(r, pmtu)) {
-                read = candidate;
-                break;
-            }
-        }
+        final ReadOp read = stream.reads.holding(r, pmtu);
         Judge.observe(c, responder, Check.READ_COUNT);
         if (read == null) {
             final PsnRing ring = stream.ring;
@@ -639,7 +621,7 @@ final class Answers {
             }
         }
         op.rerequestedFrom = -1;
-        stream.coverRead(op, r, cx);
+        stream.reads.cover(op, r, cx);
         final PsnRing ring = stream.ring;
         boolean repeatedAnswer = op.repeated;
         if (ring.holds(r)) {
