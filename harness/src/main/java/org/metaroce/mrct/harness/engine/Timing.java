@@ -25,6 +25,16 @@ final class Timing {
         return Math.max(run.toleranceNs(), window * run.tolerancePercent() / 100);
     }
 
+    /**
+     * A window as failure messages give it: the nominal window, and when the run widens it, the effective window the
+     * device was given ("8 us (1008 us with the run's tolerance of 1 ms)").
+     */
+    String effective(final long window) {
+        final long slack = tolerance(window);
+        return slack == 0 ? nanos(window) : nanos(window) + " (" + nanos(window + slack) + " with the run's tolerance of "
+            + nanos(slack) + ")";
+    }
+
     /** A duration in the largest unit that divides it: "3 ms", "250 us", "17 ns". */
     static String nanos(final long nanos) {
         if (nanos % 1_000_000 == 0 && nanos != 0) {

@@ -21,6 +21,14 @@ public interface Link extends AutoCloseable {
     boolean seesOwn(byte[] frame);
 
     /**
+     * Whether frames are stamped when this end's reader takes them (user space, as a UDP socket's are), so that a
+     * pause of the reader makes timestamps late; false where the capture stamps frames on arrival (the kernel's).
+     */
+    default boolean stampsWhenRead() {
+        return false;
+    }
+
+    /**
      * Why the link does not work right now (interface down, socket gone), or null when it does. A link may recover
      * (an interface that comes up again).
      */

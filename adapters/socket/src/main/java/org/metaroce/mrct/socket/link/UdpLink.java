@@ -143,6 +143,12 @@ public final class UdpLink implements Link {
         return false;
     }
 
+    /** The reader stamps each datagram when it takes it from the socket (Java has no receive timestamps). */
+    @Override
+    public boolean stampsWhenRead() {
+        return true;
+    }
+
     @Override
     public String problem() {
         return problem;
