@@ -202,9 +202,9 @@ class HarnessLatenessTest {
         final CaseResult result = run("ORD-002-write-reverse-order", Set.of(), 2, 5 * MS, 0, 99, MS);
         assertThat(result.verdict()).isEqualTo(Verdict.PASS);
         assertThat(result.attempts()).isEqualTo(1);
-        // the second frame's send took 5 ms, so the third (meant 10 us after it) began 5010 us late: the worst is named
+        // the second frame's send took 5 ms, so the third (meant 10 us after it) began 5.01 ms late: the worst is named
         assertThat(result.notes()).anySatisfy(n -> assertThat(n).contains("the harness was late beyond the run's "
-            + "tolerance (step 1: its frame began to leave later than the case meant by 5010 us; the run tolerates "
+            + "tolerance (step 1: its frame began to leave later than the case meant by 5.01 ms; the run tolerates "
             + "1 ms)"));
     }
 }

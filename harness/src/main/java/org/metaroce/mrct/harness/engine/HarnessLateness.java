@@ -13,7 +13,7 @@ final class HarnessLateness {
     record Late(int step, String what, long nanos, long budget) {
         /** One line for reasons and notes ("step 4: sending its frame took 3 ms; the run tolerates 1 ms"). */
         String describe() {
-            return (step < 0 ? "setup" : "step " + (step + 1)) + ": " + what + " " + Timing.nanos(nanos)
+            return (step < 0 ? "setup" : "step " + (step + 1)) + ": " + what + " " + Timing.measured(nanos)
                 + "; the run tolerates " + Timing.nanos(budget);
         }
     }
