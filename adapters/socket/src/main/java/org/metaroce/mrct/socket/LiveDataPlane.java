@@ -266,7 +266,7 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
         synchronized (lock) {
             if (dropped > droppedAtStart) {
                 problems.add("the capture on " + link.describe() + " dropped " + (dropped - droppedAtStart)
-                    + " frame(s) during the case (raise --capture-buffer)");
+                    + " frame(s) during the case (" + link.whenDropping() + ")");
             }
             if (backwards != null) {
                 problems.add(backwards);

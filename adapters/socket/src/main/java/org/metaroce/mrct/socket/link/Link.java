@@ -14,6 +14,11 @@ public interface Link extends AutoCloseable {
     /** Frames the capture lost so far (kernel buffer full or interface drops); 0 where nothing can be lost unseen. */
     long dropped();
 
+    /** What to do when {@link #dropped()} grows, for messages. */
+    default String whenDropping() {
+        return "raise --capture-buffer";
+    }
+
     /**
      * Whether this frame, once sent, will be seen again by this end's own capture (so that its presence on the wire
      * can be checked): the capture must see outgoing frames, and its filter must let this one through.
