@@ -48,6 +48,9 @@ final class ListCommand implements Callable<Integer> {
             main.out().println(String.format(Locale.ROOT, "%-44s %-6s %-9s %-30s %s", planned.id(), level,
                 def.role().label(), String.join(",", def.rules()), def.title()));
             shown++;
+            if (PipeAwareStream.closedPipe(main.out())) {
+                return ExitStatus.OK; // the reader has what it wanted (| head): a quiet end
+            }
         }
         main.err().println(shown + " case(s)");
         return ExitStatus.OK;
