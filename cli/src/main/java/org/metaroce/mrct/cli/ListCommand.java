@@ -20,7 +20,8 @@ final class ListCommand implements Callable<Integer> {
     @ParentCommand
     private Main main;
 
-    @Option(names = "--cases", paramLabel = "DIR", description = "case directories instead of the bundled cases")
+    @Option(names = "--cases", paramLabel = "PATH", description = "case folders or files instead of the bundled cases "
+        + "(as for mrct run)")
     private List<Path> caseDirs = new ArrayList<>();
 
     @Option(names = {"-s", "--select"}, paramLabel = "ID", description = "only IDs starting with this; repeatable")
