@@ -36,16 +36,30 @@ final class ConsoleOutput extends OutputStream {
 
     private void check() throws IOException {
         if (out.checkError()) {
-            throw new OutputFailedException("the output stream cannot be written to (closed pipe or full disk?)");
+            if (PipeAwareStream.closedPipe(out)) {
+                throw new OutputFailedException("the reader of the output went away (closed pipe)", true);
+            }
+            throw new OutputFailedException("the output stream cannot be written to (closed pipe or full disk?)",
+                false);
         }
     }
 
-    /** The output could not be written; unlike an input problem this ends the command at once. */
+    /**
+     * The output could not be written; unlike an input problem this ends the command at once. When its reader went
+     * away ({@code | head}) the command ends quietly with status 0, as a Unix filter does.
+     */
     static final class OutputFailedException extends IOException {
         private static final long serialVersionUID = 1L;
+        private final boolean closedPipe;
 
-        OutputFailedException(final String message) {
+        OutputFailedException(final String message, final boolean closedPipe) {
             super(message);
+            this.closedPipe = closedPipe;
+        }
+
+        /** Whether the reader of the output went away (a closed pipe), which is no failure. */
+        boolean closedPipe() {
+            return closedPipe;
         }
     }
 }

@@ -72,6 +72,9 @@ final class DecodeCommand implements Callable<Integer> {
             sink.flush();
             out.flush();
         } catch (ConsoleOutput.OutputFailedException e) {
+            if (e.closedPipe()) {
+                return status; // the reader has what it wanted (| head): a quiet end
+            }
             main.err().println("mrct decode: " + e.getMessage());
             return ExitStatus.FAILURE;
         }

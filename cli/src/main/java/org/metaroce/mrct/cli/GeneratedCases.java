@@ -73,6 +73,27 @@ final class GeneratedCases {
                 (flow, fails) -> RequesterShrinker.shrink((RequesterFlow) flow, fails::test)));
     }
 
+    /**
+     * The case text of the generated case {@code id} ({@code GEN-i} or {@code GEN-R-i}) of this seed, exactly as
+     * {@code mrct run} runs it, or null when {@code id} names no generated case.
+     */
+    String text(final String id) {
+        final List<Kind> kinds = new ArrayList<>(kinds());
+        kinds.sort((a, b) -> b.prefix().length() - a.prefix().length()); // GEN-R- before GEN-
+        for (final Kind kind : kinds) {
+            if (id.startsWith(kind.prefix())) {
+                final String number = id.substring(kind.prefix().length());
+                if (number.isEmpty() || number.length() > 9 || !number.chars().allMatch(Character::isDigit)) {
+                    return null;
+                }
+                final int i = Integer.parseInt(number);
+                return kind.yaml().apply(kind.item().apply(i), new String[] {id, "Generated from run seed " + seed
+                    + ", item " + i + "."});
+            }
+        }
+        return null;
+    }
+
     /** Adds the selected generated cases to {@code plan}. */
     void addTo(final List<Runner.Planned> plan) {
         if (count <= 0) {

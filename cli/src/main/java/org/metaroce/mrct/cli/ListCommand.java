@@ -20,7 +20,8 @@ final class ListCommand implements Callable<Integer> {
     @ParentCommand
     private Main main;
 
-    @Option(names = "--cases", paramLabel = "DIR", description = "case directories instead of the bundled cases")
+    @Option(names = "--cases", paramLabel = "PATH", description = "case folders or files instead of the bundled cases "
+        + "(as for mrct run)")
     private List<Path> caseDirs = new ArrayList<>();
 
     @Option(names = {"-s", "--select"}, paramLabel = "ID", description = "only IDs starting with this; repeatable")
@@ -48,6 +49,9 @@ final class ListCommand implements Callable<Integer> {
             main.out().println(String.format(Locale.ROOT, "%-44s %-6s %-9s %-30s %s", planned.id(), level,
                 def.role().label(), String.join(",", def.rules()), def.title()));
             shown++;
+            if (PipeAwareStream.closedPipe(main.out())) {
+                return ExitStatus.OK; // the reader has what it wanted (| head): a quiet end
+            }
         }
         main.err().println(shown + " case(s)");
         return ExitStatus.OK;

@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
+import org.metaroce.mrct.cli.internal.Terminal;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,18 +31,30 @@ public final class Main implements Runnable {
         AnalyzeCommand.class, ServeCommand.class, WiresharkCommand.class, AgentCommand.class);
     private final PrintStream out;
     private final PrintStream err;
+    private final Terminal outTerminal;
+    private final Terminal errTerminal;
 
     @Spec
     private CommandSpec spec;
 
-    private Main(final PrintStream out, final PrintStream err) {
+    private Main(final PrintStream out, final PrintStream err, final Terminal outTerminal,
+                 final Terminal errTerminal) {
         this.out = out;
         this.err = err;
+        this.outTerminal = outTerminal;
+        this.errTerminal = errTerminal;
     }
 
-    /** Runs {@code mrct} with {@code args} and exits the JVM with the command's exit status. */
+    /**
+     * Runs {@code mrct} with {@code args} and exits the JVM with the command's exit status. The standard output is
+     * watched for a closed pipe ({@link PipeAwareStream}), and colour goes only to the streams that are terminals
+     * ({@link Terminal}).
+     */
     public static void main(final String[] args) {
-        System.exit(run(args, System.out, System.err));
+        final PrintStream out = new PipeAwareStream(new java.io.BufferedOutputStream(
+            new java.io.FileOutputStream(java.io.FileDescriptor.out), 1 << 13));
+        System.setOut(out);
+        System.exit(run(args, out, System.err, Terminal.ofProcess("out"), Terminal.ofProcess("err")));
     }
 
     /**
@@ -50,9 +63,15 @@ public final class Main implements Runnable {
      * @return the exit status: 0 success, 1 unexpected failure, 2 usage error or unreadable input
      */
     public static int run(final String[] args, final PrintStream out, final PrintStream err) {
+        return run(args, out, err, Terminal.PLAIN, Terminal.PLAIN);
+    }
+
+    /** {@link #run(String[], PrintStream, PrintStream)} with what each stream may do with a terminal. */
+    static int run(final String[] args, final PrintStream out, final PrintStream err, final Terminal outTerminal,
+                   final Terminal errTerminal) {
         Objects.requireNonNull(out, "out");
         Objects.requireNonNull(err, "err");
-        final CommandLine commandLine = new CommandLine(new Main(out, err));
+        final CommandLine commandLine = new CommandLine(new Main(out, err, outTerminal, errTerminal));
         final String named = subcommandNamed(args);
         for (final Class<?> subcommand : SUBCOMMANDS) {
             final String name = subcommand.getAnnotation(Command.class).name();
@@ -106,5 +125,15 @@ public final class Main implements Runnable {
     /** The stream that subcommands write their messages to. */
     PrintStream err() {
         return err;
+    }
+
+    /** What the standard output may do with a terminal (colour). */
+    Terminal outTerminal() {
+        return outTerminal;
+    }
+
+    /** What the error stream may do with a terminal (colour, a live progress line). */
+    Terminal errTerminal() {
+        return errTerminal;
     }
 }

@@ -4,6 +4,8 @@ import java.io.PrintStream;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
+import org.metaroce.mrct.cli.internal.FailureLines;
+import org.metaroce.mrct.cli.internal.Terminal;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.harness.result.RunListener;
@@ -12,23 +14,37 @@ import org.metaroce.mrct.harness.result.Verdict;
 
 /**
  * The run's progress on the error stream: on a terminal one live line (cases done of total, verdict counts, the case
- * running), rewritten in place; otherwise one plain line per case, fit for CI logs.
+ * running), rewritten in place; otherwise one plain line per case, fit for CI logs. A case that did not pass gets a
+ * headline and its details below ({@link FailureLines}), its verdict in colour where the terminal allows.
  */
 final class Progress implements RunListener {
     private final PrintStream out;
     private final boolean live;
+    private final Terminal terminal;
     private final Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
     private int done;
     private int total;
     private int width;
 
-    Progress(final PrintStream out, final boolean live) {
-        this.out = out;
-        this.live = live;
+    /** Progress on {@code out}; a silent one ({@code --quiet}) only counts the cases done. */
+    Progress(final PrintStream out, final Terminal terminal, final boolean silent) {
+        this.out = silent ? new PrintStream(java.io.OutputStream.nullOutputStream()) : out;
+        this.live = !silent && terminal.live();
+        this.terminal = terminal;
+    }
+
+    /** Cases finished so far. */
+    synchronized int done() {
+        return done;
+    }
+
+    /** Cases the run plans. */
+    synchronized int total() {
+        return total;
     }
 
     @Override
-    public void runStarted(final RunInfo info) {
+    public synchronized void runStarted(final RunInfo info) {
         total = info.caseCount();
         out.println("mrct run: " + total + " cases against " + info.adapter() + " (" + info.vendor() + " "
             + info.model() + " " + info.firmware() + "), seed " + info.seed() + (info.fault() != null ? ", fault "
@@ -43,7 +59,7 @@ final class Progress implements RunListener {
     }
 
     @Override
-    public void caseFinished(final CaseResult result) {
+    public synchronized void caseFinished(final CaseResult result) {
         done++;
         counts.merge(result.verdict(), 1, Integer::sum);
         final boolean notable = result.verdict() != Verdict.PASS && result.verdict() != Verdict.NOT_APPLICABLE;
@@ -51,11 +67,11 @@ final class Progress implements RunListener {
             if (notable) {
                 show("");
                 out.print('\r');
-                out.println(line(result));
+                lines(result);
             }
             show(String.format(Locale.ROOT, "[%d/%d] %s", done, total, tally()));
         } else {
-            out.println(line(result));
+            lines(result);
         }
     }
 
@@ -68,9 +84,11 @@ final class Progress implements RunListener {
         out.flush();
     }
 
-    private static String line(final CaseResult result) {
-        return String.format(Locale.ROOT, "%-14s %s%s", result.verdict(), result.id(),
-            result.verdict() == Verdict.PASS ? "" : ": " + result.reason());
+    private void lines(final CaseResult result) {
+        for (final String line : FailureLines.of(result.verdict().name(), result.id(),
+            result.verdict() == Verdict.PASS ? null : result.reason(), terminal)) {
+            out.println(line);
+        }
     }
 
     private String tally() {

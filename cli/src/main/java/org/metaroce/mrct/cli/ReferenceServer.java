@@ -60,6 +60,22 @@ final class ReferenceServer implements AutoCloseable {
                                  final Specification spec, final Set<Fault> faults, final InetSocketAddress listen,
                                  final String token, final AgentLimits limits, final Consumer<String> log)
         throws IOException {
+        return start(wire, port, profile, spec, faults, listen, token, limits, log, WARM_UP_PASSES);
+    }
+
+    /** Passes over the bundled cases that warm the device up before it answers, unless told otherwise. */
+    static final int WARM_UP_PASSES = 2;
+
+    /**
+     * As {@link #start(Wire, Port, DeviceProfile, Specification, Set, InetSocketAddress, String, AgentLimits,
+     * Consumer)}, warming the device up with {@code warmUpPasses} passes over the bundled cases (0: it starts cold),
+     * whose progress goes to {@code log} every quarter.
+     */
+    static ReferenceServer start(final Wire wire, final Port port, final DeviceProfile profile,
+                                 final Specification spec, final Set<Fault> faults, final InetSocketAddress listen,
+                                 final String token, final AgentLimits limits, final Consumer<String> log,
+                                 final int warmUpPasses)
+        throws IOException {
         final AtomicReference<Link> linkRef = new AtomicReference<>();
         final AtomicReference<RealTimeDevice> deviceRef = new AtomicReference<>();
         final AtomicLong swept = new AtomicLong();
@@ -90,7 +106,7 @@ final class ReferenceServer implements AutoCloseable {
             actual = new Port(mac, wire.udp().getAddress().getHostAddress(), null);
         }
         linkRef.set(link);
-        warmUp(profile, spec, faults);
+        warmUp(profile, spec, faults, warmUpPasses, log);
         final RealTimeDevice device = RealTimeDevice.fromProfile(profile, spec, faults, actual.mac(), actual.ipv4(),
             actual.ipv6(), frame -> {
                 try {
@@ -127,13 +143,31 @@ final class ReferenceServer implements AutoCloseable {
         }
     }
 
-    /** Runs the bundled cases twice in process so that the device's code is compiled before the first frame. */
-    private static void warmUp(final DeviceProfile profile, final Specification spec, final Set<Fault> faults) {
+    /**
+     * Runs the bundled cases {@code passes} times in process so that the device's code is compiled before the first
+     * frame; says so on {@code log}, with the share done every quarter (it takes tens of seconds).
+     */
+    private static void warmUp(final DeviceProfile profile, final Specification spec, final Set<Fault> faults,
+                               final int passes, final Consumer<String> log) {
+        if (passes <= 0) {
+            return;
+        }
         try {
-            final var cases = new org.metaroce.mrct.harness.cases.CaseLoader(spec).loadBundled();
-            WarmUp.run(org.metaroce.mrct.harness.engine.Runner.plan(cases), spec, profile, faults, 2);
+            final var plan = org.metaroce.mrct.harness.engine.Runner.plan(
+                new org.metaroce.mrct.harness.cases.CaseLoader(spec).loadBundled());
+            final int total = plan.size() * passes;
+            log.accept("warming the device up before it answers: " + passes + " pass(es) over the " + plan.size()
+                + " bundled cases (--warm-up 0 starts cold)");
+            final int[] shown = {0};
+            WarmUp.run(plan, spec, profile, faults, passes, done -> {
+                final int quarter = (int) (4L * done / total);
+                if (quarter > shown[0] && quarter < 4) {
+                    shown[0] = quarter;
+                    log.accept("warming up: " + 25 * quarter + "% (" + done + " of " + total + " case runs)");
+                }
+            });
         } catch (org.metaroce.mrct.harness.cases.CaseLoadException e) {
-            // no bundled cases to warm up with: the device starts cold
+            log.accept("no bundled cases to warm up with: the device starts cold");
         }
     }
 

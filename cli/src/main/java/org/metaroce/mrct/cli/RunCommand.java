@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import org.metaroce.mrct.cli.internal.FailureLines;
 import org.metaroce.mrct.harness.cases.CaseDef;
 import org.metaroce.mrct.harness.cases.CaseLoadException;
 import org.metaroce.mrct.harness.cases.CaseLoader;
@@ -32,6 +33,7 @@ import org.metaroce.mrct.reference.ReferencePeer;
 import org.metaroce.mrct.reports.Baseline;
 import org.metaroce.mrct.reports.BaselineException;
 import org.metaroce.mrct.reports.EvidencePolicy;
+import org.metaroce.mrct.reports.ReportWriteException;
 import org.metaroce.mrct.reports.Reports;
 import org.metaroce.mrct.spi.Adapter;
 import org.metaroce.mrct.spi.AdapterException;
@@ -78,8 +80,8 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     private ProfileOption profileOption = new ProfileOption();
 
-    @Option(names = "--cases", paramLabel = "DIR", description = "case directories (<dir>/<area>/*.yaml) to run "
-        + "instead of the bundled cases; repeatable")
+    @Option(names = "--cases", paramLabel = "PATH", description = "case folders (<dir>/<area>/*.yaml, or case files "
+        + "directly in it, as in <report dir>/shrunk) or case files to run instead of the bundled cases; repeatable")
     private List<Path> caseDirs = new ArrayList<>();
 
     @Option(names = {"-s", "--select"}, paramLabel = "ID", description = "run only cases whose ID starts with this; "
@@ -170,6 +172,10 @@ final class RunCommand implements Callable<Integer> {
             final GeneratedCases generatedCases = new GeneratedCases(seed, generated, this::matches, this::playsRole,
                 spec);
             generatedCases.addTo(plan);
+            if (plan.isEmpty()) {
+                throw new UsageProblem("no case selected by " + String.join(", ", selection()) + " (mrct list "
+                    + "shows the case IDs; a CI job that selects nothing must not pass)");
+            }
             final Path dir = reports.dir();
             final Baseline baseline = baselinePath == null ? null : Baseline.load(baselinePath);
             final RunInfo.Timing timing = timing(provider, recorded);
@@ -188,9 +194,8 @@ final class RunCommand implements Callable<Integer> {
                 if (setup.listener() != null) {
                     listeners.add(setup.listener());
                 }
-                if (!quiet) {
-                    listeners.add(new Progress(main.err(), System.console() != null));
-                }
+                final Progress progress = new Progress(main.err(), main.errTerminal(), quiet);
+                listeners.add(progress);
                 final List<CaseResult> failed = new ArrayList<>();
                 listeners.add(new RunListener() {
                     @Override
@@ -202,9 +207,15 @@ final class RunCommand implements Callable<Integer> {
                 });
                 final Runner runner = new Runner(context, listeners, Clock.systemUTC());
                 final RunInfo info = info(spec, profile, adapter, seed, setup.fault(), plan.size(), timing);
-                final RunSummary summary = runner.run(info, plan,
-                    result -> failFast && (result.verdict() == Verdict.FAIL || result.verdict() == Verdict.ERROR),
-                    results -> baseline == null ? null : baseline.compare(results, strict));
+                final Thread interrupted = Interrupt.hook(dir, progress, plan.size(), main.err());
+                final RunSummary summary;
+                try {
+                    summary = runner.run(info, plan,
+                        result -> failFast && (result.verdict() == Verdict.FAIL || result.verdict() == Verdict.ERROR),
+                        results -> baseline == null ? null : baseline.compare(results, strict));
+                } finally {
+                    Interrupt.unhook(interrupted);
+                }
                 final List<String> shrunk = provider.traits().contains(AdapterProvider.Trait.REPEATABLE)
                     ? generatedCases.shrinkFailing(summary, () -> setup.open(profile), profile, dir, main.err())
                     : List.of();
@@ -230,6 +241,10 @@ final class RunCommand implements Callable<Integer> {
             return HARNESS_ERROR;
         } catch (IOException e) {
             main.err().println("mrct run: cannot write the reports: " + e.getMessage());
+            return HARNESS_ERROR;
+        } catch (ReportWriteException e) {
+            // a full disk or a lost permission: the run stops; every file keeps its last whole version
+            main.err().println("mrct run: " + e.getMessage() + "; the run was stopped");
             return HARNESS_ERROR;
         } catch (AdapterException e) {
             main.err().println("mrct run: cannot open the device: " + e.getMessage());
@@ -304,6 +319,21 @@ final class RunCommand implements Callable<Integer> {
             && exclude.stream().noneMatch(id::startsWith);
     }
 
+    /** The selection options as given, for the message of an empty selection. */
+    private List<String> selection() {
+        final List<String> options = new ArrayList<>();
+        select.forEach(s -> options.add("-s " + s));
+        exclude.forEach(x -> options.add("-x " + x));
+        caseDirs.forEach(d -> options.add("--cases " + d));
+        if (role != null) {
+            options.add("--role " + role);
+        }
+        if (options.isEmpty()) {
+            options.add("the bundled cases");
+        }
+        return options;
+    }
+
     private RunInfo info(final Specification spec, final DeviceProfile profile, final Adapter adapter, final long seed,
                          final String fault, final int count, final RunInfo.Timing timing) {
         final List<String> selection = new ArrayList<>();
@@ -333,7 +363,10 @@ final class RunCommand implements Callable<Integer> {
         }
         main.out().println("root causes (" + groups.size() + "):");
         for (final RootCause group : groups.subList(0, Math.min(ROOT_CAUSES_SHOWN, groups.size()))) {
-            main.out().println("  " + group.line(3));
+            final List<String> lines = FailureLines.wrap(group.line(3), "    ", FailureLines.WIDTH);
+            for (int i = 0; i < lines.size(); i++) {
+                main.out().println(i == 0 ? lines.get(i).substring(2) : lines.get(i));
+            }
         }
         if (groups.size() > ROOT_CAUSES_SHOWN) {
             main.out().println("  and " + (groups.size() - ROOT_CAUSES_SHOWN) + " more in summary.md and report.html");
@@ -348,7 +381,8 @@ final class RunCommand implements Callable<Integer> {
                 counts.append(counts.length() == 0 ? "" : ", ").append(n).append(' ').append(verdict);
             }
         }
-        main.out().println(summary.overall() + ": " + summary.reason() + " (" + counts + ")");
+        main.out().println(main.outTerminal().verdict(summary.overall().name(), summary.overall().name()) + ": "
+            + summary.reason() + " (" + counts + ")");
         if (summary.baseline() != null) {
             main.out().println("baseline " + summary.baseline().baseline() + ": " + summary.baseline().newlyFailing()
                 .size() + " newly failing, " + summary.baseline().newlyPassing().size() + " newly passing, "

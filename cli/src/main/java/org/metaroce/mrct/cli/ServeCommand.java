@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.spec.Specification;
@@ -29,7 +30,8 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Runs the reference NIC as a remote device on an interface, with its control agent.",
-        "Stops cleanly on SIGTERM or Ctrl-C. Exit status: 0 stopped, 2 usage error or the device could not start."})
+        "Stops cleanly on SIGTERM or Ctrl-C, also while warming up. Exit status: 0 stopped, 2 usage error or the "
+            + "device could not start."})
 final class ServeCommand implements Callable<Integer> {
     @ParentCommand
     private Main main;
@@ -91,14 +93,28 @@ final class ServeCommand implements Callable<Integer> {
         description = "agent connections served at once (default 4)")
     private int maxClients;
 
+    @Option(names = "--warm-up", defaultValue = "2", paramLabel = "PASSES", description = "passes over the bundled "
+        + "cases that compile the device's code before it answers, with progress (default 2, tens of seconds; 0 "
+        + "starts cold, and the first frames of a run then meet an interpreted device)")
+    private int warmUpPasses;
+
     @Override
     public Integer call() {
         final Specification spec = Specification.bundled();
         final ReferenceServer server;
+        final AtomicReference<ReferenceServer> running = new AtomicReference<>();
+        final Thread hook = new Thread(() -> {
+            stop(running.get());
+            // the status the help promises: a JVM ended by a signal would exit 128 + its number (143 for SIGTERM)
+            Runtime.getRuntime().halt(ExitStatus.OK);
+        }, "mrct-serve-stop");
         final String secret;
         try {
             if ((iface == null) == (udp == null)) {
                 throw new RunCommand.UsageProblem("give exactly one of --iface IF and --udp HOST:PORT");
+            }
+            if (warmUpPasses < 0) {
+                throw new RunCommand.UsageProblem("--warm-up takes 0 or more passes, not " + warmUpPasses);
             }
             final Set<Fault> faults = faults();
             final DeviceProfile profile = profileOption.load(spec);
@@ -118,41 +134,59 @@ final class ServeCommand implements Callable<Integer> {
             final ReferenceServer.Wire wire = new ReferenceServer.Wire(iface, udp == null ? null
                 : SocketAdapter.hostPort(udp), (int) Math.min(Integer.MAX_VALUE, AdapterOptions.parseSize(
                     "--capture-buffer", captureBuffer)));
+            Runtime.getRuntime().addShutdownHook(hook); // from here a signal stops the warm-up too, with status 0
             server = ReferenceServer.start(wire, new ReferenceServer.Port(deviceMac, ipv4,
                 "none".equals(ipv6) ? null : ipv6), profile, spec, faults, listen, secret, limits,
-                line -> log(line));
+                line -> log(line), warmUpPasses);
         } catch (RunCommand.UsageProblem | ProfileLoader.ProfileException | IllegalArgumentException
                  | AdapterException | AdapterSetupException e) {
+            unhook(hook);
             main.err().println("mrct serve: " + e.getMessage().replace('\n', ' '));
             return RunCommand.HARNESS_ERROR;
         } catch (IOException e) {
+            unhook(hook);
             main.err().println("mrct serve: cannot listen on " + agent + ": " + e.getMessage());
             return RunCommand.HARNESS_ERROR;
+        } catch (RuntimeException | Error e) {
+            unhook(hook); // an unexpected failure keeps its own exit status
+            throw e;
         }
+        running.set(server);
         final ReferenceServer.Port port = server.port();
         log("reference NIC" + (faultOption.name == null ? "" : " with fault " + faultOption.name) + " on "
             + server.link().describe() + " (MAC " + Codec.mac(port.mac()) + ", " + port.ipv4()
             + (port.ipv6() == null ? "" : ", " + port.ipv6()) + "); agent on "
             + server.agentAddress().getAddress().getHostAddress() + ":" + server.agentAddress().getPort()
             + (secret == null ? "" : " (token required)") + "; ready");
-        final CountDownLatch stopped = new CountDownLatch(1);
-        final Thread hook = new Thread(() -> {
-            server.close();
-            log("stopped: " + server.device().framesReceived() + " frame(s) received, "
-                + server.device().framesTransmitted() + " sent"
-                + (server.device().failures() == 0 ? "" : ", " + server.device().failures() + " failure(s), last: "
-                    + server.device().lastFailure()));
-            stopped.countDown();
-        }, "mrct-serve-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
         try {
-            stopped.await();
+            new CountDownLatch(1).await(); // until a signal: the hook stops the server and ends the JVM
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            Runtime.getRuntime().removeShutdownHook(hook);
-            hook.run();
+            unhook(hook);
+            stop(server);
         }
         return ExitStatus.OK;
+    }
+
+    /** Stops the server (when it has started) and says what it did. */
+    private void stop(final ReferenceServer server) {
+        if (server == null) {
+            log("stopped before the device was ready");
+            return;
+        }
+        server.close();
+        log("stopped: " + server.device().framesReceived() + " frame(s) received, "
+            + server.device().framesTransmitted() + " sent"
+            + (server.device().failures() == 0 ? "" : ", " + server.device().failures() + " failure(s), last: "
+                + server.device().lastFailure()));
+    }
+
+    private static void unhook(final Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            // shutting down already, or never added
+        }
     }
 
     private void log(final String line) {

@@ -3,6 +3,7 @@ package org.metaroce.mrct.cli;
 import java.time.Clock;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntConsumer;
 import org.metaroce.mrct.harness.engine.RunContext;
 import org.metaroce.mrct.harness.engine.Runner;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
@@ -23,6 +24,13 @@ final class WarmUp {
     /** Runs {@code plan} {@code passes} times in process; failures are irrelevant and ignored. */
     static void run(final List<Runner.Planned> plan, final Specification spec, final DeviceProfile profile,
                     final Set<Fault> faults, final int passes) {
+        run(plan, spec, profile, faults, passes, done -> { });
+    }
+
+    /** As {@link #run(List, Specification, DeviceProfile, Set, int)}, telling {@code progress} the case runs done. */
+    static void run(final List<Runner.Planned> plan, final Specification spec, final DeviceProfile profile,
+                    final Set<Fault> faults, final int passes, final IntConsumer progress) {
+        int done = 0;
         for (int pass = 0; pass < passes; pass++) {
             try (ReferenceAdapter adapter = ReferenceAdapter.fromProfile(profile, spec, faults)) {
                 final Runner runner = new Runner(new RunContext(adapter, spec, profile, 1, false, 2_000_000, 0, 0),
@@ -33,6 +41,7 @@ final class WarmUp {
                     } catch (RuntimeException e) {
                         // a warm-up only; the real run reports what matters
                     }
+                    progress.accept(++done);
                 }
             }
         }

@@ -25,7 +25,9 @@ import org.metaroce.mrct.harness.yaml.YamlProblem;
 import org.metaroce.mrct.harness.yaml.YamlReader;
 
 /**
- * Loads case files: every {@code <dir>/<area>/**.yaml} of each directory given. Every file is read and checked, every
+ * Loads case files: every {@code <dir>/<area>/**.yaml} of each directory given, every {@code .yaml} file directly in
+ * it (a folder of shrunk cases) and every file given itself; a file outside an area folder takes its area from its
+ * name's prefix ({@code qp-011-x.yaml} is QP, {@code GEN-3-shrunk.yaml} GEN), else GEN. Every file is read and checked, every
  * problem of every file is collected with {@code file:line}, and only then does {@link #load} either return the cases
  * or throw one {@link CaseLoadException} listing them all (JUnit's discovery-issue model, not packetdrill's die on the
  * first error).
@@ -40,7 +42,7 @@ public final class CaseLoader {
         this.context = new LoadContext(spec);
     }
 
-    /** Loads every case under the given directories, sorted by area order and ID. */
+    /** Loads every case under the given directories (or case files), sorted by area order and ID. */
     public List<CaseDef> load(final List<Path> directories) throws CaseLoadException {
         final List<YamlProblem> problems = new ArrayList<>();
         final List<CaseDef> cases = new ArrayList<>();
@@ -89,8 +91,14 @@ public final class CaseLoader {
     }
 
     private void loadDirectory(final Path directory, final List<CaseDef> cases, final List<YamlProblem> problems) {
+        if (Files.isRegularFile(directory)) {
+            final Path name = directory.getFileName();
+            loadFile(directory, name == null ? directory.toString() : name.toString(), looseArea(directory), cases,
+                problems);
+            return;
+        }
         if (!Files.isDirectory(directory)) {
-            problems.add(new YamlProblem(directory.toString(), 0, "case directory does not exist"));
+            problems.add(new YamlProblem(directory.toString(), 0, "case directory or file does not exist"));
             return;
         }
         final List<Path> files;
@@ -108,28 +116,46 @@ public final class CaseLoader {
             final String relative = directory.relativize(file).toString().replace('\\', '/');
             final int slash = relative.indexOf('/');
             if (slash < 0) {
-                problems.add(new YamlProblem(relative, 0, "a case file belongs in an area folder ("
-                    + Specification.AREAS.stream().map(a -> a.toLowerCase(Locale.ROOT)).toList() + ")"));
+                loadFile(file, relative, looseArea(file), cases, problems);
                 continue;
             }
             final String area = relative.substring(0, slash).toUpperCase(Locale.ROOT);
-            if (!Specification.AREAS.contains(area) && !area.equals("GEN")) {
+            if (!isArea(area)) {
                 problems.add(new YamlProblem(relative, 0, "unknown area folder '" + relative.substring(0, slash)
-                    + "'"));
+                    + "' (area folders: " + Specification.AREAS.stream().map(a -> a.toLowerCase(Locale.ROOT))
+                    .toList() + ", gen)"));
                 continue;
             }
-            final String text;
-            try {
-                text = Files.readString(file, StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                problems.add(new YamlProblem(relative, 0, "cannot read: " + e.getMessage()));
-                continue;
-            }
-            final CaseDef loaded = parse(relative, area, text, problems);
-            if (loaded != null) {
-                cases.add(loaded);
-            }
+            loadFile(file, relative, area, cases, problems);
         }
+    }
+
+    private void loadFile(final Path file, final String relative, final String area, final List<CaseDef> cases,
+                          final List<YamlProblem> problems) {
+        final String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            problems.add(new YamlProblem(relative, 0, "cannot read: " + e.getMessage()));
+            return;
+        }
+        final CaseDef loaded = parse(relative, area, text, problems);
+        if (loaded != null) {
+            cases.add(loaded);
+        }
+    }
+
+    private static boolean isArea(final String area) {
+        return Specification.AREAS.contains(area) || area.equals("GEN");
+    }
+
+    /** The area of a case file outside an area folder: its name's prefix when that names an area, else GEN. */
+    private static String looseArea(final Path file) {
+        final Path name = file.getFileName();
+        final String text = name == null ? "" : name.toString();
+        final int dash = text.indexOf('-');
+        final String prefix = dash < 0 ? "" : text.substring(0, dash).toUpperCase(Locale.ROOT);
+        return isArea(prefix) ? prefix : "GEN";
     }
 
     /** Module folders that hold no cases: Maven's build output and sources, hidden folders. */

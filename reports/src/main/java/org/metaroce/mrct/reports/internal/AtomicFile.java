@@ -1,6 +1,7 @@
 package org.metaroce.mrct.reports.internal;
 
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -15,6 +16,12 @@ import java.nio.file.StandardOpenOption;
  * <p>The temporary file is named {@code .<name>.tmp} so that a leftover from a killed process is visibly ours and
  * overwritten by the next write. It is not fsync'ed on every write: the reports guard against a crash of the JVM,
  * where the page cache survives; {@code durable} forces the bytes to the device (used for the last write of a run).
+ *
+ * <p>The first write of a file (none exists yet) renders the content in memory before the temporary file is created:
+ * rendering is the slow part on a cold JVM (a report's first write loads and compiles its serialiser), and a process
+ * killed then (SIGKILL early in a run) would otherwise leave a report directory holding nothing but
+ * {@code .report.json.tmp}. So a kill leaves either no file or the whole first version; later writes stream, since the
+ * previous version then stays in place whatever happens to the temporary file.
  */
 public final class AtomicFile {
     private AtomicFile() {
@@ -29,11 +36,21 @@ public final class AtomicFile {
     /** Writes {@code content} to {@code target} atomically. */
     public static void write(final Path target, final boolean durable, final Content content) throws IOException {
         final Path temp = target.resolveSibling("." + target.getFileName() + ".tmp");
+        byte[] rendered = null;
+        if (!Files.exists(target)) {
+            final ByteArrayOutputStream memory = new ByteArrayOutputStream(1 << 16);
+            content.writeTo(memory);
+            rendered = memory.toByteArray();
+        }
         try {
             try (OutputStream file = Files.newOutputStream(temp, StandardOpenOption.CREATE,
                     StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
                  OutputStream out = new BufferedOutputStream(file, 1 << 16)) {
-                content.writeTo(out);
+                if (rendered != null) {
+                    out.write(rendered);
+                } else {
+                    content.writeTo(out);
+                }
             }
             if (durable) {
                 try (var channel = java.nio.channels.FileChannel.open(temp, StandardOpenOption.WRITE)) {

@@ -18,8 +18,13 @@ abstract class AbstractCaptureWriter {
 
     /** Creates or truncates {@code path}. */
     AbstractCaptureWriter(final Path path, final boolean bigEndian) throws IOException {
-        this.output = new RecordOutput(FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING), BUFFER_SIZE);
+        this(FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING), bigEndian);
+    }
+
+    /** Writes to {@code channel} from its current position, which must be a record boundary (0 for a new file). */
+    AbstractCaptureWriter(final FileChannel channel, final boolean bigEndian) throws IOException {
+        this.output = new RecordOutput(channel, BUFFER_SIZE);
         this.bigEndian = bigEndian;
     }
 

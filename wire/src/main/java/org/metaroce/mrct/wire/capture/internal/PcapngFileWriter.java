@@ -43,6 +43,7 @@ import static org.metaroce.mrct.wire.capture.internal.PcapngLayout.padded;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -63,6 +64,25 @@ public final class PcapngFileWriter extends AbstractCaptureWriter implements Pca
 
     private PcapngFileWriter(final Path path, final Options options) throws IOException {
         super(path, options.byteOrder() == ByteOrder.BIG_ENDIAN);
+    }
+
+    private PcapngFileWriter(final FileChannel channel, final Options options) throws IOException {
+        super(channel, options.byteOrder() == ByteOrder.BIG_ENDIAN);
+    }
+
+    /**
+     * A writer over an open, empty channel, which it closes when closed: the seam through which tests hand it a
+     * channel that fails as a full disk does.
+     */
+    public static PcapngWriter create(final FileChannel channel, final Options options) throws IOException {
+        final PcapngFileWriter writer = new PcapngFileWriter(channel, options);
+        try {
+            writer.writeSectionHeader(options);
+            return writer;
+        } catch (IOException | RuntimeException e) {
+            writer.close();
+            throw e;
+        }
     }
 
     /**

@@ -9,15 +9,24 @@ import java.nio.channels.FileChannel;
  * reserved in one piece, and the buffer is written out only between records, so the file on disk always ends at a
  * record boundary (a reader sees a shorter but valid file if the process dies). A record larger than the buffer
  * replaces it with one big enough, once.
+ *
+ * <p>A write that fails part way (a full disk: ENOSPC after some bytes went out) would leave a record cut in two, so
+ * the file is then truncated back to its length before the failed flush, which ended at a record boundary, and the
+ * records of that flush are dropped before the failure is thrown: the file stays valid, and a later flush (after
+ * space was freed) appends whole records again.
  */
 final class RecordOutput {
     private final FileChannel channel;
     private ByteBuffer buffer;
     private int used;
+    /** The file's length after the last flush that succeeded: a record boundary. */
+    private long committed;
 
-    RecordOutput(final FileChannel channel, final int capacity) {
+    /** An output writing at the channel's current position, which must be a record boundary (0 for a new file). */
+    RecordOutput(final FileChannel channel, final int capacity) throws IOException {
         this.channel = channel;
         this.buffer = ByteBuffer.allocateDirect(capacity);
+        this.committed = channel.position();
     }
 
     /** The buffer to write reserved records into, with absolute indices; valid until the next reservation. */
@@ -43,14 +52,29 @@ final class RecordOutput {
         return start;
     }
 
-    /** Writes every reserved record to the channel (without forcing it to the storage device). */
+    /**
+     * Writes every reserved record to the channel (without forcing it to the storage device); when that fails, cuts
+     * the file back to the last record boundary and drops the records reserved since.
+     */
     void flush() throws IOException {
         buffer.limit(used).position(0);
-        while (buffer.hasRemaining()) {
-            channel.write(buffer);
+        try {
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+            committed = channel.position();
+        } catch (IOException e) {
+            try {
+                channel.truncate(committed);
+                channel.position(committed);
+            } catch (IOException | RuntimeException cut) {
+                e.addSuppressed(cut);
+            }
+            throw e;
+        } finally {
+            buffer.clear();
+            used = 0;
         }
-        buffer.clear();
-        used = 0;
     }
 
     /** {@link #flush()}, then forces the file's content to the storage device. */
