@@ -109,7 +109,12 @@
     info.forEach(function (row) {
       add(dl, [h('dt', null, row[0]), h('dd', null, text(row[1]))]);
     });
-    add(app, dl);
+    return dl;
+  }
+
+  // the run's facts, folded: the page opens on the failures
+  function renderRun(app, dl) {
+    add(app, h('details', { id: 'run', class: 'run' }, [h('summary', null, h('h2', null, 'Run')), dl]));
   }
 
   function params(map) {
@@ -202,7 +207,10 @@
 
   // ---- the rule matrix ----
   function renderRules(app, caseAnchors) {
-    add(app, h('h2', null, 'Rule matrix (' + report.rules.length + ' rules)'));
+    const fold = h('details', { id: 'matrix', class: 'matrix' }, h('summary', null, h('h2', null, 'Rule matrix ('
+      + report.rules.length + ' rules)')));
+    add(app, fold);
+    app = fold;
     if (!report.rules.length) {
       add(app, h('p', { class: 'meta' }, 'No rule has been covered yet.'));
       return;
@@ -259,8 +267,63 @@
     return d.roce === false ? 'not RoCE' : 'frame';
   }
 
-  function ladder(c) {
+  // a frame as the report names it: its number in evidence.pcapng (as Wireshark shows it), else its index in the case
+  function frameName(frame) {
+    return frame.pcapngFrame ? 'frame ' + frame.pcapngFrame : '#' + frame.index;
+  }
+
+  function frameTitle(frame) {
+    return (frame.pcapngFrame ? 'frame ' + frame.pcapngFrame + ' in evidence.pcapng (#' + frame.index
+      + ' of the case)' : 'frame #' + frame.index + ' of the case') + ', ' + frame.direction + ', '
+      + (frame.step > 0 ? 'step ' + frame.step : 'no step') + ', ' + text(frame.note);
+  }
+
+  // at most LADDER_MAX arrows: those around the failure (a case recorded with every frame can have hundreds of
+  // thousands); the page says where the others are
+  const LADDER_MAX = 200;
+
+  function ladderFrames(c) {
     const frames = c.evidence;
+    if (frames.length <= LADDER_MAX) {
+      return frames;
+    }
+    let at = frames.length - 1;
+    if (c.failure && c.failure.frame >= 0) {
+      frames.forEach(function (frame, i) {
+        if (frame.index === c.failure.frame) {
+          at = i;
+        }
+      });
+    }
+    const first = Math.max(0, Math.min(at - LADDER_MAX * 3 / 4, frames.length - LADDER_MAX));
+    return frames.slice(first, first + LADDER_MAX);
+  }
+
+  // what of the case's frames the ladder shows, and where the rest are
+  function framesNote(c, shown) {
+    if (!shown.length) {
+      return null;
+    }
+    const total = c.evidenceFrames;
+    const a = shown[0];
+    const b = shown[shown.length - 1];
+    if (shown.length >= total) {
+      return c.pcapngFrames ? 'Frames ' + c.pcapngFrames.first + '-' + c.pcapngFrames.last + ' in evidence.pcapng.'
+        : null;
+    }
+    let note = 'Showing ' + shown.length + ' of the case\'s ' + total + ' frames, #' + a.index + '-#' + b.index
+      + (a.pcapngFrame ? ' (frames ' + a.pcapngFrame + '-' + b.pcapngFrame + ' in evidence.pcapng)' : '')
+      + ', around the failure.';
+    if (c.pcapngFrames) {
+      note += ' See frames ' + c.pcapngFrames.first + '-' + c.pcapngFrames.last
+        + ' in evidence.pcapng for all of them.';
+    } else {
+      note += ' All of them are in evidence.pcapng.';
+    }
+    return note;
+  }
+
+  function ladder(c, frames) {
     const width = 860;
     const left = 250;
     const right = 760;
@@ -293,8 +356,7 @@
       if (c.failure && c.failure.frame === frame.index) {
         add(group, s('rect', { x: 70, y: y - row + 6, width: width - 74, height: row, class: 'hl' }));
       }
-      add(group, s('title', null, '#' + frame.index + ' ' + frame.direction + ', step ' + frame.step + ', '
-        + text(frame.note)));
+      add(group, s('title', null, frameTitle(frame)));
       const end = dropped ? (from + to) / 2 : to;
       add(group, s('line', { x1: from, y1: y, x2: end, y2: y }));
       if (dropped) {
@@ -312,7 +374,7 @@
       });
       add(group, label);
       add(group, s('text', { x: 8, y: y + 4, class: 'time' }, micros(frame.timestampNanos)));
-      add(group, s('text', { x: 96, y: y + 4, class: 'time' }, '#' + frame.index + ' ' + text(frame.note)));
+      add(group, s('text', { x: 96, y: y + 4, class: 'time' }, frameName(frame) + ' ' + text(frame.note)));
       add(svg, group);
     });
     return svg;
@@ -609,9 +671,10 @@
     if (f) {
       add(body, h('h3', null, 'Failure'));
       const dl = h('dl', { class: 'info failure' });
-      [['rule', f.rule], ['step', f.step >= 0 ? f.step + (f.stepLine > 0 ? ' (line ' + f.stepLine + ')' : '') + ': '
+      [['rule', f.rule], ['step', f.step > 0 ? f.step + (f.stepLine > 0 ? ' (line ' + f.stepLine + ')' : '') + ': '
         + text(f.stepDescription) : 'not tied to a step'],
-      ['frame', f.frame >= 0 ? '#' + f.frame + ' of the evidence' : 'none (nothing arrived)'],
+      ['frame', f.frame < 0 ? 'none (nothing arrived)' : f.pcapngFrame ? f.pcapngFrame + ' in evidence.pcapng (#'
+        + f.frame + ' of the case)' : '#' + f.frame + ' of the case'],
       ['message', f.message]].forEach(function (row) {
         add(dl, [h('dt', null, row[0]), h('dd', null, text(row[1]))]);
       });
@@ -632,8 +695,6 @@
         add(body, [h('h3', null, 'Actual frame'), h('pre', null, f.actualFrame)]);
       }
     }
-    add(body, h('h3', null, 'Frames (' + c.evidence.length + ')'));
-    add(body, c.evidence.length ? ladder(c) : h('p', { class: 'meta' }, 'No frame was exchanged.'));
     if (Object.keys(c.series).length) {
       const groups = congestionSeries(c.series);
       add(body, h('h3', null, 'Series'));
@@ -644,6 +705,15 @@
         add(body, plot(c, groups.rest));
       }
     }
+    add(body, h('h3', null, 'Frames (' + c.evidenceFrames + ')'));
+    const shown = ladderFrames(c);
+    const note = framesNote(c, shown);
+    if (note) {
+      add(body, h('p', { class: 'meta frames-note' }, note));
+    }
+    add(body, shown.length ? ladder(c, shown) : h('p', { class: 'meta' }, c.evidenceFrames
+      ? 'The frames of this case are in evidence.pcapng' + (c.pcapngFrames ? ' (frames ' + c.pcapngFrames.first
+        + '-' + c.pcapngFrames.last + ')' : '') + '.' : 'No frame was exchanged.'));
     if (c.notes.length) {
       add(body, [h('h3', null, 'Notes'), h('ul', null, c.notes.map(function (note) {
         return h('li', null, note);
@@ -656,13 +726,14 @@
           return;
         }
         raw.dataset.filled = 'yes';
-        const table = h('table', { class: 'frames' }, h('tr', null, ['#', 'direction', 'time (µs)', 'step', 'note',
-          'bytes', 'decoded'].map(function (title) {
+        const table = h('table', { class: 'frames' }, h('tr', null, ['frame', '#', 'direction', 'time (µs)', 'step',
+          'note', 'bytes', 'decoded'].map(function (title) {
           return h('th', null, title);
         })));
         c.evidence.forEach(function (frame) {
-          add(table, h('tr', null, [h('td', { class: 'num' }, frame.index), h('td', null, frame.direction),
-            h('td', { class: 'num' }, micros(frame.timestampNanos)), h('td', { class: 'num' }, frame.step),
+          add(table, h('tr', null, [h('td', { class: 'num' }, frame.pcapngFrame || ''),
+            h('td', { class: 'num' }, frame.index), h('td', null, frame.direction),
+            h('td', { class: 'num' }, micros(frame.timestampNanos)), h('td', { class: 'num' }, frame.step || ''),
             h('td', null, frame.note), h('td', null, h('pre', null, frame.bytes.replace(/(.{32})/g, '$1\n')
               + (frame.bytesLength ? '\n(first ' + frame.bytes.length / 2 + ' of ' + frame.bytesLength
                 + ' bytes; the whole frame is in report.json and evidence.pcapng)' : ''))),
@@ -787,17 +858,18 @@
 
   function render() {
     const app = document.getElementById('app');
-    renderHeader(app);
+    const runFacts = renderHeader(app);
     const caseAnchors = {};
     report.cases.forEach(function (c, index) {
       caseAnchors[c.id] = index;
     });
     let cases = null;
+    renderRootCauses(app, caseAnchors);
     renderCounts(app, function (verdict) {
       cases.setVerdict(verdict);
     });
     renderBaseline(app);
-    renderRootCauses(app, caseAnchors);
+    renderRun(app, runFacts);
     renderRules(app, caseAnchors);
     cases = renderCases(app);
     const hash = fragment();

@@ -128,6 +128,10 @@ class HtmlReportTest {
         // the failures grouped by root cause, before the rule matrix: ORD-004 (FAIL, MR-ORD-001), PLC-003 (WARN)
         assertThat(dom).contains("Root causes (2)");
         assertThat(dom.indexOf("Root causes (2)")).isLessThan(dom.indexOf("Rule matrix"));
+        // the page opens on them: before the counts, the run's facts and the rule matrix, both folded
+        assertThat(dom.indexOf("Root causes (2)")).isLessThan(dom.indexOf("<table id=\"counts\">"));
+        assertThat(dom).containsPattern("<details id=\"run\" class=\"run\"><summary><h2>Run</h2></summary>")
+            .containsPattern("<details id=\"matrix\" class=\"matrix\"><summary><h2>Rule matrix \\(\\d+ rules\\)");
         assertThat(dom).contains("<tr data-cause=\"MR-ORD-001\"><td>1</td>");
 
         final String failing = caseSection(dom, 1);
@@ -138,7 +142,9 @@ class HtmlReportTest {
             "class=\"hl\"", ">harness</text>", ">DUT</text>", ">9.500</text>");
         assertThat(failing).contains("<td class=\"mono\">sacketh.bitmap</td><td class=\"mono exp\">5 (0x5)</td>"
             + "<td class=\"mono act\">7 (0x7)</td>");
-        assertThat(failing).contains("3 (line 27): expect ACK psn=2 sacketh.bitmap=0b101");
+        // steps from 1, as the reason says; no evidence.pcapng in this run, so frames by their index in the case
+        assertThat(failing).contains("<dd>4 (line 27): expect ACK psn=2 sacketh.bitmap=0b101</dd>",
+            "<dd>#3 of the case</dd>", "<title>frame #3 of the case, FROM_DUT, step 4, matched</title>");
         assertThat(failing).contains("The responder places a packet at its PLETH offset whatever its arrival order.");
 
         final String dropped = caseSection(dom, 5);
@@ -151,7 +157,7 @@ class HtmlReportTest {
         assertThat(caseSection(dom, 2)).contains("parameters: </b><span class=\"mono\">mode=write, pmtu=256</span>");
         // #expand also fills the frames table: bytes and decoded fields of every frame
         assertThat(countOf(failing, "<table class=\"frames\">")).isEqualTo(1);
-        assertThat(failing).contains("<td>FROM_DUT</td><td class=\"num\">9.500</td><td class=\"num\">-1</td>"
+        assertThat(failing).contains("<td>FROM_DUT</td><td class=\"num\">9.500</td><td class=\"num\"></td>"
             + "<td>unexpected</td>", "\"opname\": \"ACKNOWLEDGE\"");
     }
 

@@ -54,7 +54,8 @@ public final class HtmlReportWriter implements ReportWriter {
 
     @Override
     public void caseAdded(final CaseResult result, final RunState state) {
-        fragments.add(JsonText.HTML_SAFE.bytes(JsonModel.caseResult(result, FRAME_BYTES, evidence.keeps(result)), 0));
+        fragments.add(JsonText.HTML_SAFE.bytes(JsonModel.caseResult(result, FRAME_BYTES,
+            EvidenceWindow.of(evidence, result), state.last().pcapngBase()), 0));
         ruleIds.addAll(result.rules());
         if (result.failure() != null && result.failure().rule() != null) {
             ruleIds.add(result.failure().rule());

@@ -34,7 +34,7 @@ public final class JsonReportWriter implements ReportWriter {
     @Override
     public void caseAdded(final CaseResult result, final RunState state) {
         fragments.add(JsonText.PRETTY.bytes(JsonModel.caseResult(result, Integer.MAX_VALUE,
-            evidence.keeps(result)), JsonReport.CASE_DEPTH));
+            EvidenceWindow.of(evidence, result), state.last().pcapngBase()), JsonReport.CASE_DEPTH));
     }
 
     @Override

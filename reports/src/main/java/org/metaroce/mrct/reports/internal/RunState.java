@@ -29,6 +29,8 @@ public final class RunState {
     private RunSummary summary;
     private List<RuleVerdict> matrix;
     private int matrixCases = -1;
+    private boolean evidence;
+    private long evidencePackets;
 
     public RunState(final Specification spec) {
         this.spec = spec;
@@ -40,6 +42,21 @@ public final class RunState {
         this.summary = null;
         this.cases.clear();
         this.matrix = null;
+        this.evidence = false;
+        this.evidencePackets = 0;
+    }
+
+    /** The evidence writer takes part in this run: cases get their frame numbers in {@code evidence.pcapng}. */
+    public void evidenceOpened() {
+        evidence = true;
+    }
+
+    /**
+     * The evidence writer appended {@code packets} packets (frames, control records and their parts): the next case's
+     * frames follow them.
+     */
+    public void evidenceAppended(final long packets) {
+        evidencePackets += packets;
     }
 
     /** {@code caseFinished}: records the case. */
@@ -50,9 +67,15 @@ public final class RunState {
         if (summary != null) {
             throw new IllegalStateException("caseFinished(" + result.id() + ") after runFinished");
         }
-        final CaseEntry entry = CaseEntry.of(result);
+        // the evidence writer appends after every case, so every earlier case is in the file by now
+        final CaseEntry entry = CaseEntry.of(result, evidence ? evidencePackets : -1);
         cases.add(entry);
         return entry;
+    }
+
+    /** The entry of the case added last (the one the writers' {@code caseAdded} is about). */
+    public CaseEntry last() {
+        return cases.get(cases.size() - 1);
     }
 
     /** {@code runFinished}. */
