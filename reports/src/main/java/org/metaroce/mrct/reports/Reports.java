@@ -48,7 +48,7 @@ public final class Reports {
      *     run in progress; may be null (the texts are then left out)
      * @throws IOException when the directory cannot be created
      */
-    public static RunListener open(final Path dir, final Set<ReportFormat> formats, final Specification spec)
+    public static ReportListener open(final Path dir, final Set<ReportFormat> formats, final Specification spec)
         throws IOException {
         return open(dir, formats, spec, EvidencePolicy.FAILURES);
     }
@@ -57,8 +57,8 @@ public final class Reports {
      * As {@link #open(Path, Set, Specification)}, choosing which cases carry their frames in {@code report.json} and
      * {@code report.html} ({@code evidence.pcapng} always has them all).
      */
-    public static RunListener open(final Path dir, final Set<ReportFormat> formats, final Specification spec,
-                                   final EvidencePolicy evidence) throws IOException {
+    public static ReportListener open(final Path dir, final Set<ReportFormat> formats, final Specification spec,
+                                      final EvidencePolicy evidence) throws IOException {
         if (formats.isEmpty()) {
             throw new IllegalArgumentException("no report format asked for; formats are "
                 + EnumSet.allOf(ReportFormat.class));

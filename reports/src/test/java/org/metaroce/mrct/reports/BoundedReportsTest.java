@@ -21,7 +21,6 @@ import org.metaroce.mrct.harness.result.EvidenceComment;
 import org.metaroce.mrct.harness.result.Failure;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.harness.result.FrameRecord;
-import org.metaroce.mrct.harness.result.RunListener;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Level;
 import org.metaroce.mrct.harness.spec.Role;
@@ -125,7 +124,7 @@ class BoundedReportsTest {
         final List<CaseResult> cases = new ArrayList<>(Synthetic.allVerdicts());
         cases.add(1, withCalls(Synthetic.pass(), 3));
         cases.add(bigFailure());
-        final RunListener listener = Reports.open(dir, EnumSet.allOf(ReportFormat.class), Synthetic.spec());
+        final ReportListener listener = Reports.open(dir, EnumSet.allOf(ReportFormat.class), Synthetic.spec());
         Synthetic.run(listener, cases, null);
         final List<EvidenceTest.Packet> packets = EvidenceTest.read(dir.resolve("evidence.pcapng"));
         final JsonNode report = JSON.readTree(dir.resolve("report.json").toFile());
@@ -166,6 +165,13 @@ class BoundedReportsTest {
             "<property name=\"mrct.pcapngFrame\" value=\"" + ordFrame + "\"/>");
         assertThat(Files.readString(dir.resolve("summary.md")))
             .contains("| ORD-004 | FAIL | MR-ORD-001 | " + ordFrame + " | ");
+        // and to whoever prints beside the reports (the terminal)
+        assertThat(listener.pcapngFrame("ORD-004", 3)).isEqualTo(ordFrame);
+        assertThat(listener.pcapngFrame("ORD-004", -1)).isEqualTo(-1);
+        assertThat(listener.pcapngFrame("NOPE-1", 0)).isEqualTo(-1);
+        final ReportListener jsonOnly = Reports.open(dir.resolve("json"), EnumSet.of(ReportFormat.JSON), null);
+        Synthetic.run(jsonOnly, cases, null);
+        assertThat(jsonOnly.pcapngFrame("ORD-004", 3)).as("no evidence.pcapng, no number").isEqualTo(-1);
     }
 
     @Test
