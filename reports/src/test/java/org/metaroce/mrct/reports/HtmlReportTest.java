@@ -223,6 +223,32 @@ class HtmlReportTest {
     }
 
     @Test
+    void aCaseOfThousandsOfFramesShowsItsPlotsThenTheFramesAroundItsFailureAndWhereTheRestAre(
+        @TempDir final Path profile) throws Exception {
+        Chromium.assumeAvailable();
+        final CaseResult big = BoundedReportsTest.bigFailure();
+        final CaseResult plotted = new CaseResult(big.id(), big.caseId(), big.title(), big.area(), big.rules(),
+            big.level(), big.role(), big.file(), big.parameters(), big.verdict(), big.reason(), big.failure(),
+            big.wallNanos(), big.deviceNanos(), 1, big.evidence(), List.of(), Synthetic.requesterCongestion().series(),
+            big.control());
+        final RunListener listener = Reports.open(dir, EnumSet.allOf(ReportFormat.class), Synthetic.spec());
+        Synthetic.run(listener, List.of(Synthetic.pass(), plotted), null);
+        final Chromium.Page page = Chromium.load(dir.resolve("report.html"), "", profile);
+        assertRendered(page);
+        final String failing = caseSection(page.dom(), 1);
+        assertThat(failing).as("the only failing case is open").contains("open=\"\"");
+        // HDR-001 had 2 frames: this case's frame i is frame i + 3 of evidence.pcapng
+        assertThat(failing).contains("<dd>2003 in evidence.pcapng (#2000 of the case)</dd>",
+            "<dd>40 (line 88): expect rate</dd>", "<h3>Frames (3000)</h3>",
+            "Showing 49 of the case's 3000 frames, #1968-#2016 (frames 1971-2019 in evidence.pcapng), around the "
+                + "failure. See frames 3-3002 in evidence.pcapng for all of them.",
+            "<title>frame 2003 in evidence.pcapng (#2000 of the case), TO_DUT, step 21, sent</title>");
+        assertThat(countOf(failing, "<g class=\"arrow")).isEqualTo(49);
+        assertThat(failing.indexOf("class=\"ladder\"")).as("plots above the ladder")
+            .isGreaterThan(failing.indexOf("<h3>Series</h3>")).isPositive();
+    }
+
+    @Test
     void aPartialReportSaysSoAndOpensTheFailingCase(@TempDir final Path profile) throws Exception {
         Chromium.assumeAvailable();
         final RunListener listener = Reports.open(dir, EnumSet.of(ReportFormat.HTML), Synthetic.spec());
