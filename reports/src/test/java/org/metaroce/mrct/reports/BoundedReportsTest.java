@@ -175,6 +175,28 @@ class BoundedReportsTest {
     }
 
     @Test
+    void whenHundredsOfLargeCasesFailTheDocumentsStillStaySmall() throws Exception {
+        final CaseResult big = bigFailure();
+        final List<CaseResult> cases = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            cases.add(new CaseResult(big.id() + "-" + i, big.caseId(), big.title(), big.area(), big.rules(),
+                big.level(), big.role(), big.file(), big.parameters(), big.verdict(), big.reason(), big.failure(),
+                big.wallNanos(), big.deviceNanos(), 1, big.evidence(), List.of(), Map.of(), big.control()));
+        }
+        Synthetic.run(Reports.open(dir, EnumSet.of(ReportFormat.JSON, ReportFormat.HTML), null), cases, null);
+        // 60 windows of 49 frames would be about 25 MB: past its budget a document narrows the windows
+        assertThat(Files.size(dir.resolve("report.json"))).isLessThan(20_000_000);
+        assertThat(Files.size(dir.resolve("report.html"))).isLessThan(10_000_000);
+        final JsonNode report = JSON.readTree(dir.resolve("report.json").toFile());
+        assertThat(report.at("/cases/0/evidence")).hasSize(49);
+        final JsonNode last = report.at("/cases/59");
+        assertThat(last.get("evidence")).hasSize(5);
+        assertThat(last.at("/evidence/2/index").asInt()).as("still the offending frame").isEqualTo(OFFENDING);
+        assertThat(last.get("control").size()).isLessThanOrEqualTo(8);
+        assertThat(last.get("evidenceFrames").asInt()).isEqualTo(FRAMES);
+    }
+
+    @Test
     void theWindowIsAnchoredOnTheFailedStepWhenNoFrameOffended() throws Exception {
         final CaseResult big = bigFailure();
         // nothing arrived for step 20 (0-based 19): the window ends at the last frame of steps up to it

@@ -31,6 +31,10 @@ public record EvidenceWindow(int first, int last, List<FrameRecord> frames, List
     public static final int AFTER = 16;
     /** Control records kept at most. */
     public static final int CONTROL_MAX = 64;
+    /** Frames kept before and after the anchor once a document has spent its budget ({@link #of}). */
+    public static final int NARROW = 2;
+    /** Control records kept at most once a document has spent its budget. */
+    public static final int NARROW_CONTROL_MAX = 8;
 
     public EvidenceWindow {
         frames = List.copyOf(frames);
@@ -42,10 +46,22 @@ public record EvidenceWindow(int first, int last, List<FrameRecord> frames, List
      * everything under {@link EvidencePolicy#ALL}, else the window {@link #around} the failure.
      */
     public static EvidenceWindow of(final EvidencePolicy policy, final CaseResult result) {
+        return of(policy, result, false);
+    }
+
+    /**
+     * As {@link #of(EvidencePolicy, CaseResult)}; when {@code spent} (the document already carries its budget of
+     * earlier cases), the window shrinks to {@link #NARROW} frames either side and {@link #NARROW_CONTROL_MAX} records,
+     * so that a run where hundreds of large cases fail still gives a document one can open.
+     */
+    public static EvidenceWindow of(final EvidencePolicy policy, final CaseResult result, final boolean spent) {
         if (!policy.keeps(result)) {
             return none();
         }
-        return policy == EvidencePolicy.ALL ? all(result) : around(result);
+        if (policy == EvidencePolicy.ALL) {
+            return all(result);
+        }
+        return spent ? around(result, NARROW, NARROW, NARROW_CONTROL_MAX) : around(result);
     }
 
     /** Every frame and record of {@code result}. */
@@ -60,22 +76,27 @@ public record EvidenceWindow(int first, int last, List<FrameRecord> frames, List
 
     /** The frames and records of {@code result} around its failure. */
     public static EvidenceWindow around(final CaseResult result) {
+        return around(result, BEFORE, AFTER, CONTROL_MAX);
+    }
+
+    /** The frames and records of {@code result} around its failure, with these bounds. */
+    static EvidenceWindow around(final CaseResult result, final int before, final int after, final int controlMax) {
         final List<FrameRecord> evidence = result.evidence();
         final int anchor = anchor(result);
-        final int first = Math.max(0, anchor - BEFORE);
-        final int last = Math.min(evidence.size() - 1, anchor + AFTER);
+        final int first = Math.max(0, anchor - before);
+        final int last = Math.min(evidence.size() - 1, anchor + after);
         final List<ControlRecord> records = result.control();
-        if (first == 0 && last == evidence.size() - 1 && records.size() <= CONTROL_MAX) {
+        if (first == 0 && last == evidence.size() - 1 && records.size() <= controlMax) {
             return all(result);
         }
         final List<ControlRecord> inside = new ArrayList<>();
         for (final ControlRecord record : records) {
-            final long before = record.framesBefore();
-            if (before < 0 ? first == 0 : before >= first && before <= last + 1) {
+            final long at = record.framesBefore();
+            if (at < 0 ? first == 0 : at >= first && at <= last + 1) {
                 inside.add(record);
             }
         }
-        return new EvidenceWindow(first, last, evidence.subList(first, last + 1), nearest(inside, anchor));
+        return new EvidenceWindow(first, last, evidence.subList(first, last + 1), nearest(inside, anchor, controlMax));
     }
 
     /** True when frames or records were left out. */
@@ -105,23 +126,23 @@ public record EvidenceWindow(int first, int last, List<FrameRecord> frames, List
         return evidence.size() - 1;
     }
 
-    /** At most {@link #CONTROL_MAX} of {@code records}, those whose {@code framesBefore} is nearest {@code anchor}. */
-    private static List<ControlRecord> nearest(final List<ControlRecord> records, final int anchor) {
-        if (records.size() <= CONTROL_MAX) {
+    /** At most {@code max} of {@code records}, those whose {@code framesBefore} is nearest {@code anchor}. */
+    private static List<ControlRecord> nearest(final List<ControlRecord> records, final int anchor, final int max) {
+        if (records.size() <= max) {
             return records;
         }
-        // records are in call order, so framesBefore never decreases: slide a window of CONTROL_MAX along them and
+        // records are in call order, so framesBefore never decreases: slide a window of max records along them and
         // keep the one whose middle is nearest the anchor (the first such, for determinism)
         int best = 0;
         long bestDistance = Long.MAX_VALUE;
-        for (int start = 0; start + CONTROL_MAX <= records.size(); start++) {
-            final long middle = records.get(start + CONTROL_MAX / 2).framesBefore();
+        for (int start = 0; start + max <= records.size(); start++) {
+            final long middle = records.get(start + max / 2).framesBefore();
             final long distance = Math.abs(middle - anchor);
             if (distance < bestDistance) {
                 bestDistance = distance;
                 best = start;
             }
         }
-        return records.subList(best, best + CONTROL_MAX);
+        return records.subList(best, best + max);
     }
 }
