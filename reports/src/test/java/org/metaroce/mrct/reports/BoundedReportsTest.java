@@ -124,7 +124,8 @@ class BoundedReportsTest {
         final List<CaseResult> cases = new ArrayList<>(Synthetic.allVerdicts());
         cases.add(1, withCalls(Synthetic.pass(), 3));
         cases.add(bigFailure());
-        final ReportListener listener = Reports.open(dir, EnumSet.allOf(ReportFormat.class), Synthetic.spec());
+        final ReportListener listener = Reports.listener(dir, EnumSet.allOf(ReportFormat.class), Synthetic.spec(),
+            EvidencePolicy.FAILURES);
         Synthetic.run(listener, cases, null);
         final List<EvidenceTest.Packet> packets = EvidenceTest.read(dir.resolve("evidence.pcapng"));
         final JsonNode report = JSON.readTree(dir.resolve("report.json").toFile());
@@ -169,7 +170,8 @@ class BoundedReportsTest {
         assertThat(listener.pcapngFrame("ORD-004", 3)).isEqualTo(ordFrame);
         assertThat(listener.pcapngFrame("ORD-004", -1)).isEqualTo(-1);
         assertThat(listener.pcapngFrame("NOPE-1", 0)).isEqualTo(-1);
-        final ReportListener jsonOnly = Reports.open(dir.resolve("json"), EnumSet.of(ReportFormat.JSON), null);
+        final ReportListener jsonOnly = Reports.listener(dir.resolve("json"), EnumSet.of(ReportFormat.JSON), null,
+            EvidencePolicy.FAILURES);
         Synthetic.run(jsonOnly, cases, null);
         assertThat(jsonOnly.pcapngFrame("ORD-004", 3)).as("no evidence.pcapng, no number").isEqualTo(-1);
     }
