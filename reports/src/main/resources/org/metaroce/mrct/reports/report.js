@@ -157,6 +157,49 @@
     add(app, table);
   }
 
+  // ---- the failing cases, first thing after their root causes: where each failed ----
+  const FAILING_MAX = 50;
+  let openAt = function () {};
+
+  function caseLink(id, caseAnchors) {
+    if (caseAnchors[id] === undefined) {
+      return id;
+    }
+    const index = caseAnchors[id];
+    const link = h('a', { href: '#c-' + index }, id);
+    link.addEventListener('click', function () {
+      openAt(index);
+    });
+    return link;
+  }
+
+  function renderFailing(app, caseAnchors) {
+    const failing = report.cases.filter(function (c) {
+      return c.verdict === 'FAIL' || c.verdict === 'ERROR' || c.verdict === 'WARN';
+    });
+    if (!failing.length) {
+      return;
+    }
+    add(app, h('h2', null, 'Failing cases (' + failing.length + ')'));
+    const table = h('table', { id: 'failing' }, h('tr', null, ['verdict', 'case', 'rule', 'step',
+      'frame in evidence.pcapng', 'reason'].map(function (title) {
+      return h('th', null, title);
+    })));
+    failing.slice(0, FAILING_MAX).forEach(function (c) {
+      const f = c.failure;
+      add(table, h('tr', { 'data-failing': c.id }, [h('td', null, badge(c.verdict)),
+        h('td', { class: 'mono small' }, caseLink(c.id, caseAnchors)), h('td', { class: 'mono' }, f ? f.rule : ''),
+        h('td', { class: 'num' }, f && f.step > 0 ? String(f.step) : ''),
+        h('td', { class: 'num' }, f && f.pcapngFrame ? String(f.pcapngFrame) : ''),
+        h('td', { class: 'small' }, text(c.reason))]));
+    });
+    add(app, table);
+    if (failing.length > FAILING_MAX) {
+      add(app, h('p', { class: 'meta' }, 'and ' + (failing.length - FAILING_MAX)
+        + ' more: filter the cases below by verdict.'));
+    }
+  }
+
   // ---- root causes: the failures grouped by the rule they blame, the field and the cause ----
   function renderRootCauses(app, caseAnchors) {
     const groups = {};
@@ -193,7 +236,7 @@
         if (i > 0) {
           add(cases, ', ');
         }
-        add(cases, caseAnchors[id] !== undefined ? h('a', { href: '#c-' + caseAnchors[id] }, id) : id);
+        add(cases, caseLink(id, caseAnchors));
       });
       if (group.cases.length > 20) {
         add(cases, ' and ' + (group.cases.length - 20) + ' more');
@@ -865,6 +908,7 @@
     });
     let cases = null;
     renderRootCauses(app, caseAnchors);
+    renderFailing(app, caseAnchors);
     renderCounts(app, function (verdict) {
       cases.setVerdict(verdict);
     });
@@ -872,6 +916,11 @@
     renderRun(app, runFacts);
     renderRules(app, caseAnchors);
     cases = renderCases(app);
+    openAt = function (index) {
+      if (cases.entries[index]) {
+        openCase(cases.entries[index]);
+      }
+    };
     const hash = fragment();
     if (expandAll) {
       cases.entries.forEach(openCase);

@@ -133,6 +133,12 @@ class HtmlReportTest {
         assertThat(dom).containsPattern("<details id=\"run\" class=\"run\"><summary><h2>Run</h2></summary>")
             .containsPattern("<details id=\"matrix\" class=\"matrix\"><summary><h2>Rule matrix \\(\\d+ rules\\)");
         assertThat(dom).contains("<tr data-cause=\"MR-ORD-001\"><td>1</td>");
+        // then the failing cases, each with its rule, step and reason, linked to its details
+        assertThat(dom.indexOf("Failing cases (3)")).isGreaterThan(dom.indexOf("Root causes (2)"))
+            .isLessThan(dom.indexOf("<table id=\"counts\">"));
+        assertThat(dom).contains("<tr data-failing=\"ORD-004\"><td><span class=\"badge v-FAIL\">FAIL</span></td>"
+            + "<td class=\"mono small\"><a href=\"#c-1\">ORD-004</a></td><td class=\"mono\">MR-ORD-001</td>"
+            + "<td class=\"num\">4</td><td class=\"num\"></td>");
 
         final String failing = caseSection(dom, 1);
         assertThat(countOf(failing, "<g class=\"arrow")).as("one arrow per frame").isEqualTo(5);
@@ -244,6 +250,7 @@ class HtmlReportTest {
                 + "failure. See frames 3-3002 in evidence.pcapng for all of them.",
             "<title>frame 2003 in evidence.pcapng (#2000 of the case), TO_DUT, step 21, sent</title>");
         assertThat(countOf(failing, "<g class=\"arrow")).isEqualTo(49);
+        assertThat(page.dom()).contains("<td class=\"num\">40</td><td class=\"num\">2003</td>");
         assertThat(failing.indexOf("class=\"ladder\"")).as("plots above the ladder")
             .isGreaterThan(failing.indexOf("<h3>Series</h3>")).isPositive();
     }
