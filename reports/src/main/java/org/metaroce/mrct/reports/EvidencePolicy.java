@@ -10,9 +10,13 @@ import org.metaroce.mrct.harness.result.Verdict;
  * alone makes hundreds of thousands of control calls).
  */
 public enum EvidencePolicy {
-    /** Frames of cases that did not pass (FAIL, WARN, ERROR, INCONCLUSIVE); the default. */
+    /**
+     * Of cases that did not pass (FAIL, WARN, ERROR, INCONCLUSIVE), the frames around the failure (up to 32 before the
+     * offending frame and 16 after it) and the control calls among them (at most 64, memory as digests); the
+     * documents name the range of the rest in evidence.pcapng. The default.
+     */
     FAILURES,
-    /** Frames of every case. */
+    /** Every frame and control call of every case, whole. */
     ALL;
 
     /** Whether the documents carry {@code result}'s frames. */

@@ -50,7 +50,7 @@ public final class Reports {
      */
     public static RunListener open(final Path dir, final Set<ReportFormat> formats, final Specification spec)
         throws IOException {
-        return open(dir, formats, spec, EvidencePolicy.FAILURES);
+        return listener(dir, formats, spec, EvidencePolicy.FAILURES);
     }
 
     /**
@@ -59,6 +59,16 @@ public final class Reports {
      */
     public static RunListener open(final Path dir, final Set<ReportFormat> formats, final Specification spec,
                                    final EvidencePolicy evidence) throws IOException {
+        return listener(dir, formats, spec, evidence);
+    }
+
+    /**
+     * As {@link #open(Path, Set, Specification, EvidencePolicy)}, typed as what it is: a {@link ReportListener}, which
+     * also tells a finished case's frame numbers in {@code evidence.pcapng} (for a terminal's FAIL line). ({@code open}
+     * keeps its {@link RunListener} type so that code compiled against it keeps linking.)
+     */
+    public static ReportListener listener(final Path dir, final Set<ReportFormat> formats, final Specification spec,
+                                          final EvidencePolicy evidence) throws IOException {
         if (formats.isEmpty()) {
             throw new IllegalArgumentException("no report format asked for; formats are "
                 + EnumSet.allOf(ReportFormat.class));

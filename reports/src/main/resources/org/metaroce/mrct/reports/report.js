@@ -109,7 +109,12 @@
     info.forEach(function (row) {
       add(dl, [h('dt', null, row[0]), h('dd', null, text(row[1]))]);
     });
-    add(app, dl);
+    return dl;
+  }
+
+  // the run's facts, folded: the page opens on the failures
+  function renderRun(app, dl) {
+    add(app, h('details', { id: 'run', class: 'run' }, [h('summary', null, h('h2', null, 'Run')), dl]));
   }
 
   function params(map) {
@@ -152,6 +157,49 @@
     add(app, table);
   }
 
+  // ---- the failing cases, first thing after their root causes: where each failed ----
+  const FAILING_MAX = 50;
+  let openAt = function () {};
+
+  function caseLink(id, caseAnchors) {
+    if (caseAnchors[id] === undefined) {
+      return id;
+    }
+    const index = caseAnchors[id];
+    const link = h('a', { href: '#c-' + index }, id);
+    link.addEventListener('click', function () {
+      openAt(index);
+    });
+    return link;
+  }
+
+  function renderFailing(app, caseAnchors) {
+    const failing = report.cases.filter(function (c) {
+      return c.verdict === 'FAIL' || c.verdict === 'ERROR' || c.verdict === 'WARN';
+    });
+    if (!failing.length) {
+      return;
+    }
+    add(app, h('h2', null, 'Failing cases (' + failing.length + ')'));
+    const table = h('table', { id: 'failing' }, h('tr', null, ['verdict', 'case', 'rule', 'step',
+      'frame in evidence.pcapng', 'reason'].map(function (title) {
+      return h('th', null, title);
+    })));
+    failing.slice(0, FAILING_MAX).forEach(function (c) {
+      const f = c.failure;
+      add(table, h('tr', { 'data-failing': c.id }, [h('td', null, badge(c.verdict)),
+        h('td', { class: 'mono small' }, caseLink(c.id, caseAnchors)), h('td', { class: 'mono' }, f ? f.rule : ''),
+        h('td', { class: 'num' }, f && f.step > 0 ? String(f.step) : ''),
+        h('td', { class: 'num' }, f && f.pcapngFrame ? String(f.pcapngFrame) : ''),
+        h('td', { class: 'small' }, text(c.reason))]));
+    });
+    add(app, table);
+    if (failing.length > FAILING_MAX) {
+      add(app, h('p', { class: 'meta' }, 'and ' + (failing.length - FAILING_MAX)
+        + ' more: filter the cases below by verdict.'));
+    }
+  }
+
   // ---- root causes: the failures grouped by the rule they blame, the field and the cause ----
   function renderRootCauses(app, caseAnchors) {
     const groups = {};
@@ -188,7 +236,7 @@
         if (i > 0) {
           add(cases, ', ');
         }
-        add(cases, caseAnchors[id] !== undefined ? h('a', { href: '#c-' + caseAnchors[id] }, id) : id);
+        add(cases, caseLink(id, caseAnchors));
       });
       if (group.cases.length > 20) {
         add(cases, ' and ' + (group.cases.length - 20) + ' more');
@@ -202,7 +250,10 @@
 
   // ---- the rule matrix ----
   function renderRules(app, caseAnchors) {
-    add(app, h('h2', null, 'Rule matrix (' + report.rules.length + ' rules)'));
+    const fold = h('details', { id: 'matrix', class: 'matrix' }, h('summary', null, h('h2', null, 'Rule matrix ('
+      + report.rules.length + ' rules)')));
+    add(app, fold);
+    app = fold;
     if (!report.rules.length) {
       add(app, h('p', { class: 'meta' }, 'No rule has been covered yet.'));
       return;
@@ -259,8 +310,63 @@
     return d.roce === false ? 'not RoCE' : 'frame';
   }
 
-  function ladder(c) {
+  // a frame as the report names it: its number in evidence.pcapng (as Wireshark shows it), else its index in the case
+  function frameName(frame) {
+    return frame.pcapngFrame ? 'frame ' + frame.pcapngFrame : '#' + frame.index;
+  }
+
+  function frameTitle(frame) {
+    return (frame.pcapngFrame ? 'frame ' + frame.pcapngFrame + ' in evidence.pcapng (#' + frame.index
+      + ' of the case)' : 'frame #' + frame.index + ' of the case') + ', ' + frame.direction + ', '
+      + (frame.step > 0 ? 'step ' + frame.step : 'no step') + ', ' + text(frame.note);
+  }
+
+  // at most LADDER_MAX arrows: those around the failure (a case recorded with every frame can have hundreds of
+  // thousands); the page says where the others are
+  const LADDER_MAX = 200;
+
+  function ladderFrames(c) {
     const frames = c.evidence;
+    if (frames.length <= LADDER_MAX) {
+      return frames;
+    }
+    let at = frames.length - 1;
+    if (c.failure && c.failure.frame >= 0) {
+      frames.forEach(function (frame, i) {
+        if (frame.index === c.failure.frame) {
+          at = i;
+        }
+      });
+    }
+    const first = Math.max(0, Math.min(at - LADDER_MAX * 3 / 4, frames.length - LADDER_MAX));
+    return frames.slice(first, first + LADDER_MAX);
+  }
+
+  // what of the case's frames the ladder shows, and where the rest are
+  function framesNote(c, shown) {
+    if (!shown.length) {
+      return null;
+    }
+    const total = c.evidenceFrames;
+    const a = shown[0];
+    const b = shown[shown.length - 1];
+    if (shown.length >= total) {
+      return c.pcapngFrames ? 'Frames ' + c.pcapngFrames.first + '-' + c.pcapngFrames.last + ' in evidence.pcapng.'
+        : null;
+    }
+    let note = 'Showing ' + shown.length + ' of the case\'s ' + total + ' frames, #' + a.index + '-#' + b.index
+      + (a.pcapngFrame ? ' (frames ' + a.pcapngFrame + '-' + b.pcapngFrame + ' in evidence.pcapng)' : '')
+      + ', around the failure.';
+    if (c.pcapngFrames) {
+      note += ' See frames ' + c.pcapngFrames.first + '-' + c.pcapngFrames.last
+        + ' in evidence.pcapng for all of them.';
+    } else {
+      note += ' All of them are in evidence.pcapng.';
+    }
+    return note;
+  }
+
+  function ladder(c, frames) {
     const width = 860;
     const left = 250;
     const right = 760;
@@ -293,8 +399,7 @@
       if (c.failure && c.failure.frame === frame.index) {
         add(group, s('rect', { x: 70, y: y - row + 6, width: width - 74, height: row, class: 'hl' }));
       }
-      add(group, s('title', null, '#' + frame.index + ' ' + frame.direction + ', step ' + frame.step + ', '
-        + text(frame.note)));
+      add(group, s('title', null, frameTitle(frame)));
       const end = dropped ? (from + to) / 2 : to;
       add(group, s('line', { x1: from, y1: y, x2: end, y2: y }));
       if (dropped) {
@@ -312,282 +417,14 @@
       });
       add(group, label);
       add(group, s('text', { x: 8, y: y + 4, class: 'time' }, micros(frame.timestampNanos)));
-      add(group, s('text', { x: 96, y: y + 4, class: 'time' }, '#' + frame.index + ' ' + text(frame.note)));
+      add(group, s('text', { x: 96, y: y + 4, class: 'time' }, frameName(frame) + ' ' + text(frame.note)));
       add(svg, group);
     });
     return svg;
   }
 
-  function ticks(lo, hi, count) {
-    const span = hi - lo;
-    const raw = span / count;
-    const magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
-    const norm = raw / magnitude;
-    const step = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * magnitude;
-    const out = [];
-    for (let v = Math.floor(lo / step) * step; v <= Math.ceil(hi / step) * step + step * 1e-9; v += step) {
-      out.push(Number(v.toPrecision(12)));
-    }
-    return out;
-  }
+  // @include report-plots.js (HtmlTemplate inserts it here: the plots of a case's series)
 
-  function formatNumber(v) {
-    const a = Math.abs(v);
-    return a !== 0 && (a >= 1e6 || a < 1e-3) ? v.toExponential(2) : String(Number(v.toPrecision(6)));
-  }
-
-  function plot(c, series) {
-    const names = Object.keys(series);
-    const width = 760;
-    const height = 320;
-    const ml = 70;
-    const mr = 190;
-    const mt = 14;
-    const mb = 46;
-    let x0 = Infinity;
-    let x1 = -Infinity;
-    let y0 = 0;
-    let y1 = -Infinity;
-    names.forEach(function (name) {
-      series[name].forEach(function (p) {
-        if (p && typeof p[0] === 'number' && typeof p[1] === 'number') {
-          x0 = Math.min(x0, p[0]);
-          x1 = Math.max(x1, p[0]);
-          y0 = Math.min(y0, p[1]);
-          y1 = Math.max(y1, p[1]);
-        }
-      });
-    });
-    if (!isFinite(x0)) {
-      return h('p', { class: 'meta' }, 'The series hold no points.');
-    }
-    if (x1 === x0) {
-      x1 = x0 + 1;
-    }
-    if (!(y1 > y0)) {
-      y1 = y0 + 1;
-    }
-    const xt = ticks(x0, x1, 6);
-    const yt = ticks(y0, y1, 5);
-    x0 = xt[0];
-    x1 = xt[xt.length - 1];
-    y0 = yt[0];
-    y1 = yt[yt.length - 1];
-    const sx = function (x) {
-      return ml + (x - x0) / (x1 - x0) * (width - ml - mr);
-    };
-    const sy = function (y) {
-      return height - mb - (y - y0) / (y1 - y0) * (height - mt - mb);
-    };
-    const svg = s('svg', { class: 'plot', width: width, height: height, viewBox: '0 0 ' + width + ' ' + height,
-      role: 'img', 'aria-label': 'series of ' + c.id });
-    xt.forEach(function (t) {
-      add(svg, [s('line', { x1: sx(t), y1: mt, x2: sx(t), y2: height - mb, class: 'grid' }),
-        s('text', { x: sx(t), y: height - mb + 16, 'text-anchor': 'middle', class: 'tick' }, formatNumber(t))]);
-    });
-    yt.forEach(function (t) {
-      add(svg, [s('line', { x1: ml, y1: sy(t), x2: width - mr, y2: sy(t), class: 'grid' }),
-        s('text', { x: ml - 6, y: sy(t) + 4, 'text-anchor': 'end', class: 'tick' }, formatNumber(t))]);
-    });
-    add(svg, [s('line', { x1: ml, y1: height - mb, x2: width - mr, y2: height - mb, class: 'axis' }),
-      s('line', { x1: ml, y1: mt, x2: ml, y2: height - mb, class: 'axis' }),
-      s('text', { x: (ml + width - mr) / 2, y: height - 8, 'text-anchor': 'middle', class: 'axis-title' }, 'time'),
-      s('text', { x: 14, y: (mt + height - mb) / 2, 'text-anchor': 'middle', class: 'axis-title',
-        transform: 'rotate(-90 14 ' + (mt + height - mb) / 2 + ')' }, 'value')]);
-    names.forEach(function (name, i) {
-      const color = PALETTE[i % PALETTE.length];
-      let d = '';
-      let pen = 'M';
-      series[name].forEach(function (p) {
-        if (p && typeof p[0] === 'number' && typeof p[1] === 'number') {
-          d += pen + sx(p[0]).toFixed(1) + ' ' + sy(p[1]).toFixed(1) + ' ';
-          pen = 'L';
-        } else {
-          pen = 'M';
-        }
-      });
-      add(svg, s('path', { d: d.trim() || 'M0 0', class: 'series', stroke: color, 'data-series': name },
-        s('title', null, name)));
-      const ly = mt + 10 + i * 16;
-      add(svg, s('g', { class: 'legend' }, [
-        s('rect', { x: width - mr + 14, y: ly - 8, width: 14, height: 4, fill: color }),
-        s('text', { x: width - mr + 34, y: ly - 2 }, name)]));
-    });
-    return svg;
-  }
-
-
-  // ---- congestion plots of requester cases: per QP its window rate (<qp>.rate_mbps), the harness's DCQCN model Rc
-  // (<qp>.model_rc_mbps, a step function: each point holds until the next) and the CNPs it received (<qp>.cnp), and
-  // the switch queue (switch.queue_bytes) in a second plot on the same time axis; times in microseconds ----
-  const CC_SERIES = /^(.+)\.(rate_mbps|model_rc_mbps|cnp)$/;
-  const CC_COLORS = { rate: '#0969da', rc: '#1a7f37', cnp: '#cf222e', queue: '#8250df' };
-
-  function congestionSeries(series) {
-    const byQp = {};
-    const qps = [];
-    const rest = {};
-    let queue = null;
-    Object.keys(series).forEach(function (name) {
-      const m = CC_SERIES.exec(name);
-      if (name === 'switch.queue_bytes') {
-        queue = series[name];
-      } else if (m) {
-        if (!byQp[m[1]]) {
-          byQp[m[1]] = { name: m[1] };
-          qps.push(byQp[m[1]]);
-        }
-        byQp[m[1]][m[2]] = series[name];
-      } else {
-        rest[name] = series[name];
-      }
-    });
-    return { qps: qps, queue: queue, rest: rest };
-  }
-
-  function points(list) {
-    return (list || []).filter(function (p) {
-      return p && typeof p[0] === 'number' && isFinite(p[0]) && typeof p[1] === 'number' && isFinite(p[1]);
-    });
-  }
-
-  // an empty chart: grid, ticks and axis titles over [x0, x1] x [0, ymax]; returns the svg and its scales
-  function chart(label, xt, yMax, height, yTitle) {
-    const width = 760;
-    const ml = 78;
-    const mr = 190;
-    const mt = 12;
-    const mb = 40;
-    const yt = ticks(0, yMax > 0 ? yMax : 1, height > 200 ? 5 : 3);
-    const x0 = xt[0];
-    const x1 = xt[xt.length - 1];
-    const y1 = yt[yt.length - 1];
-    const g = { width: width, height: height, left: ml, right: width - mr, top: mt, bottom: height - mb };
-    g.sx = function (x) {
-      return g.left + (x - x0) / (x1 - x0) * (g.right - g.left);
-    };
-    g.sy = function (y) {
-      return g.bottom - y / y1 * (g.bottom - g.top);
-    };
-    g.svg = s('svg', { class: 'plot cc', width: width, height: height, viewBox: '0 0 ' + width + ' ' + height,
-      role: 'img', 'aria-label': label });
-    xt.forEach(function (t) {
-      add(g.svg, [s('line', { x1: g.sx(t).toFixed(1), y1: g.top, x2: g.sx(t).toFixed(1), y2: g.bottom,
-        class: 'grid' }), s('text', { x: g.sx(t).toFixed(1), y: g.bottom + 15, 'text-anchor': 'middle',
-        class: 'tick' }, formatNumber(t))]);
-    });
-    yt.forEach(function (t) {
-      add(g.svg, [s('line', { x1: g.left, y1: g.sy(t).toFixed(1), x2: g.right, y2: g.sy(t).toFixed(1),
-        class: 'grid' }), s('text', { x: g.left - 6, y: (g.sy(t) + 4).toFixed(1), 'text-anchor': 'end',
-        class: 'tick' }, formatNumber(t))]);
-    });
-    const mid = (g.top + g.bottom) / 2;
-    add(g.svg, [s('line', { x1: g.left, y1: g.bottom, x2: g.right, y2: g.bottom, class: 'axis' }),
-      s('line', { x1: g.left, y1: g.top, x2: g.left, y2: g.bottom, class: 'axis' }),
-      s('text', { x: (g.left + g.right) / 2, y: height - 6, 'text-anchor': 'middle', class: 'axis-title' },
-        'time since the case started (µs)'),
-      s('text', { x: 14, y: mid, 'text-anchor': 'middle', class: 'axis-title',
-        transform: 'rotate(-90 14 ' + mid + ')' }, yTitle)]);
-    g.legend = 0;
-    return g;
-  }
-
-  function legend(g, cls, color, label, marker) {
-    const y = g.top + 10 + g.legend * 16;
-    g.legend++;
-    add(g.svg, s('g', { class: 'legend', 'data-legend': cls }, [marker === 'tick'
-      ? s('line', { x1: g.right + 21, y1: y - 10, x2: g.right + 21, y2: y, stroke: color, class: cls })
-      : s('line', { x1: g.right + 14, y1: y - 5, x2: g.right + 28, y2: y - 5, stroke: color, class: 'series ' + cls }),
-    s('text', { x: g.right + 34, y: y - 1 }, label)]));
-  }
-
-  function line(list, g) {
-    return list.map(function (p, i) {
-      return (i ? 'L' : 'M') + g.sx(p[0]).toFixed(1) + ' ' + g.sy(p[1]).toFixed(1);
-    }).join(' ');
-  }
-
-  // Rc holds from each point to the next, the last one to the end of the time axis
-  function steps(list, g, end) {
-    let d = '';
-    list.forEach(function (p, i) {
-      const x = g.sx(p[0]).toFixed(1);
-      const y = g.sy(p[1]).toFixed(1);
-      d += i ? ' L' + x + ' ' + g.sy(list[i - 1][1]).toFixed(1) + ' L' + x + ' ' + y : 'M' + x + ' ' + y;
-    });
-    return list.length ? d + ' L' + g.sx(end).toFixed(1) + ' ' + g.sy(list[list.length - 1][1]).toFixed(1) : '';
-  }
-
-  function congestionPlots(c, groups) {
-    let t0 = 0;
-    let t1 = -Infinity;
-    const all = [];
-    groups.qps.forEach(function (qp) {
-      all.push(points(qp.rate_mbps), points(qp.model_rc_mbps), points(qp.cnp));
-    });
-    all.push(points(groups.queue));
-    all.forEach(function (list) {
-      list.forEach(function (p) {
-        t0 = Math.min(t0, p[0]);
-        t1 = Math.max(t1, p[0]);
-      });
-    });
-    if (!isFinite(t1)) {
-      return h('p', { class: 'meta' }, 'The congestion series hold no points.');
-    }
-    const xt = ticks(t0, t1 > t0 ? t1 : t0 + 1, 6);
-    const end = xt[xt.length - 1];
-    const box = h('div', { class: 'cc-plots' });
-    groups.qps.forEach(function (qp) {
-      const rate = points(qp.rate_mbps);
-      const rc = points(qp.model_rc_mbps);
-      const cnps = points(qp.cnp);
-      let yMax = 0;
-      rate.concat(rc).forEach(function (p) {
-        yMax = Math.max(yMax, p[1]);
-      });
-      const g = chart('rate of ' + qp.name + ' in ' + c.id, xt, yMax, 260, 'rate (Mb/s)');
-      if (rc.length) {
-        add(g.svg, s('path', { d: steps(rc, g, end), class: 'series rc', stroke: CC_COLORS.rc,
-          'data-series': qp.name + '.model_rc_mbps' }, s('title', null, 'model Rc of ' + qp.name + ' (Mb/s): '
-          + rc.map(function (p) {
-            return formatNumber(p[1]) + ' from ' + formatNumber(p[0]) + ' µs';
-          }).join(', '))));
-        legend(g, 'rc', CC_COLORS.rc, 'model Rc (Mb/s)');
-      }
-      if (rate.length) {
-        add(g.svg, s('path', { d: line(rate, g), class: 'series rate', stroke: CC_COLORS.rate,
-          'data-series': qp.name + '.rate_mbps' }, s('title', null, 'window rate of ' + qp.name + ' (Mb/s, 16 packets'
-          + ' each, at the time of the 17th): ' + rate.length + ' windows')));
-        legend(g, 'rate', CC_COLORS.rate, 'window rate (Mb/s)');
-      }
-      if (cnps.length) {
-        const marks = s('g', { class: 'cnps', 'data-series': qp.name + '.cnp', 'data-count': cnps.length });
-        cnps.forEach(function (p) {
-          const x = g.sx(p[0]).toFixed(1);
-          add(marks, s('line', { x1: x, y1: g.bottom, x2: x, y2: g.bottom - 10, stroke: CC_COLORS.cnp, class: 'cnp',
-            'data-time': p[0] }, s('title', null, 'CNP at ' + formatNumber(p[0]) + ' µs')));
-        });
-        add(g.svg, marks);
-        legend(g, 'cnp', CC_COLORS.cnp, 'CNP received (' + cnps.length + ')', 'tick');
-      }
-      add(box, [h('h4', null, qp.name + ': window rate, model Rc and CNPs'), g.svg]);
-    });
-    const queue = points(groups.queue);
-    if (queue.length) {
-      let qMax = 0;
-      queue.forEach(function (p) {
-        qMax = Math.max(qMax, p[1]);
-      });
-      const g = chart('switch queue in ' + c.id, xt, qMax, 170, 'queue (bytes)');
-      add(g.svg, s('path', { d: line(queue, g), class: 'series queue', stroke: CC_COLORS.queue,
-        'data-series': 'switch.queue_bytes' }, s('title', null, 'switch queue (bytes) at each arrival: largest '
-        + formatNumber(qMax))));
-      legend(g, 'queue', CC_COLORS.queue, 'switch queue (bytes)');
-      add(box, [h('h4', null, 'switch egress queue'), g.svg]);
-    }
-    return box;
-  }
   function renderCaseBody(c, body) {
     const facts = ['file ' + text(c.file), 'area ' + text(c.area), text(c.level), text(c.role),
       c.attempts + (c.attempts === 1 ? ' attempt' : ' attempts'), 'wall ' + millis(c.wallNanos),
@@ -609,9 +446,10 @@
     if (f) {
       add(body, h('h3', null, 'Failure'));
       const dl = h('dl', { class: 'info failure' });
-      [['rule', f.rule], ['step', f.step >= 0 ? f.step + (f.stepLine > 0 ? ' (line ' + f.stepLine + ')' : '') + ': '
+      [['rule', f.rule], ['step', f.step > 0 ? f.step + (f.stepLine > 0 ? ' (line ' + f.stepLine + ')' : '') + ': '
         + text(f.stepDescription) : 'not tied to a step'],
-      ['frame', f.frame >= 0 ? '#' + f.frame + ' of the evidence' : 'none (nothing arrived)'],
+      ['frame', f.frame < 0 ? 'none (nothing arrived)' : f.pcapngFrame ? f.pcapngFrame + ' in evidence.pcapng (#'
+        + f.frame + ' of the case)' : '#' + f.frame + ' of the case'],
       ['message', f.message]].forEach(function (row) {
         add(dl, [h('dt', null, row[0]), h('dd', null, text(row[1]))]);
       });
@@ -632,8 +470,6 @@
         add(body, [h('h3', null, 'Actual frame'), h('pre', null, f.actualFrame)]);
       }
     }
-    add(body, h('h3', null, 'Frames (' + c.evidence.length + ')'));
-    add(body, c.evidence.length ? ladder(c) : h('p', { class: 'meta' }, 'No frame was exchanged.'));
     if (Object.keys(c.series).length) {
       const groups = congestionSeries(c.series);
       add(body, h('h3', null, 'Series'));
@@ -644,6 +480,15 @@
         add(body, plot(c, groups.rest));
       }
     }
+    add(body, h('h3', null, 'Frames (' + c.evidenceFrames + ')'));
+    const shown = ladderFrames(c);
+    const note = framesNote(c, shown);
+    if (note) {
+      add(body, h('p', { class: 'meta frames-note' }, note));
+    }
+    add(body, shown.length ? ladder(c, shown) : h('p', { class: 'meta' }, c.evidenceFrames
+      ? 'The frames of this case are in evidence.pcapng' + (c.pcapngFrames ? ' (frames ' + c.pcapngFrames.first
+        + '-' + c.pcapngFrames.last + ')' : '') + '.' : 'No frame was exchanged.'));
     if (c.notes.length) {
       add(body, [h('h3', null, 'Notes'), h('ul', null, c.notes.map(function (note) {
         return h('li', null, note);
@@ -656,13 +501,14 @@
           return;
         }
         raw.dataset.filled = 'yes';
-        const table = h('table', { class: 'frames' }, h('tr', null, ['#', 'direction', 'time (µs)', 'step', 'note',
-          'bytes', 'decoded'].map(function (title) {
+        const table = h('table', { class: 'frames' }, h('tr', null, ['frame', '#', 'direction', 'time (µs)', 'step',
+          'note', 'bytes', 'decoded'].map(function (title) {
           return h('th', null, title);
         })));
         c.evidence.forEach(function (frame) {
-          add(table, h('tr', null, [h('td', { class: 'num' }, frame.index), h('td', null, frame.direction),
-            h('td', { class: 'num' }, micros(frame.timestampNanos)), h('td', { class: 'num' }, frame.step),
+          add(table, h('tr', null, [h('td', { class: 'num' }, frame.pcapngFrame || ''),
+            h('td', { class: 'num' }, frame.index), h('td', null, frame.direction),
+            h('td', { class: 'num' }, micros(frame.timestampNanos)), h('td', { class: 'num' }, frame.step || ''),
             h('td', null, frame.note), h('td', null, h('pre', null, frame.bytes.replace(/(.{32})/g, '$1\n')
               + (frame.bytesLength ? '\n(first ' + frame.bytes.length / 2 + ' of ' + frame.bytesLength
                 + ' bytes; the whole frame is in report.json and evidence.pcapng)' : ''))),
@@ -787,19 +633,26 @@
 
   function render() {
     const app = document.getElementById('app');
-    renderHeader(app);
+    const runFacts = renderHeader(app);
     const caseAnchors = {};
     report.cases.forEach(function (c, index) {
       caseAnchors[c.id] = index;
     });
     let cases = null;
+    renderRootCauses(app, caseAnchors);
+    renderFailing(app, caseAnchors);
     renderCounts(app, function (verdict) {
       cases.setVerdict(verdict);
     });
     renderBaseline(app);
-    renderRootCauses(app, caseAnchors);
+    renderRun(app, runFacts);
     renderRules(app, caseAnchors);
     cases = renderCases(app);
+    openAt = function (index) {
+      if (cases.entries[index]) {
+        openCase(cases.entries[index]);
+      }
+    };
     const hash = fragment();
     if (expandAll) {
       cases.entries.forEach(openCase);

@@ -107,7 +107,7 @@ class EvidenceTest {
                 assertThat(packet.bytes()).isEqualTo(frame.bytes());
                 final Map<String, String> expected = new LinkedHashMap<>();
                 expected.put("case", c.id());
-                expected.put("step", Integer.toString(frame.step()));
+                expected.put("step", Integer.toString(frame.step() + 1));
                 expected.put("dir", toDut ? "to-dut" : "from-dut");
                 expected.put("index", Integer.toString(frame.index()));
                 expected.put("verdict", c.verdict().name());
@@ -118,16 +118,16 @@ class EvidenceTest {
             }
         }
         assertThat(packets).hasSize(n);
-        assertThat(packets.get(0).comment()).isEqualTo("mrct case=HDR-001 step=0 dir=to-dut index=0 verdict=PASS "
+        assertThat(packets.get(0).comment()).isEqualTo("mrct case=HDR-001 step=1 dir=to-dut index=0 verdict=PASS "
             + "note=sent time=0");
         final Packet unexpected = packets.get(6);
-        assertThat(unexpected.comment()).isEqualTo("mrct case=ORD-004 step=-1 dir=from-dut index=4 verdict=FAIL "
+        assertThat(unexpected.comment()).isEqualTo("mrct case=ORD-004 step=0 dir=from-dut index=4 verdict=FAIL "
             + "note=unexpected time=9500");
         final Packet row = packets.get(7);
-        assertThat(row.comment()).matches("mrct case=PLC-003\\[mode=write,pmtu=256\\] step=0 dir=to-dut index=0 "
+        assertThat(row.comment()).matches("mrct case=PLC-003\\[mode=write,pmtu=256\\] step=1 dir=to-dut index=0 "
             + "verdict=WARN note=sent time=-?\\d+");
         final Packet dropped = packets.get(9);
-        assertThat(dropped.comment()).matches("mrct case=ROB-002 step=-1 dir=from-dut index=1 verdict=INCONCLUSIVE "
+        assertThat(dropped.comment()).matches("mrct case=ROB-002 step=0 dir=from-dut index=1 verdict=INCONCLUSIVE "
             + "note=dropped%20by%20the%20harness time=-?\\d+");
     }
 
@@ -208,8 +208,8 @@ class EvidenceTest {
         assertThat(result.exitCode()).as(result.stderr()).isZero();
         final List<String> lines = result.stdout().lines().toList();
         assertThat(lines).hasSize(11);
-        assertThat(lines.get(0)).isEqualTo("to-dut\tmrct case=HDR-001 step=0 dir=to-dut index=0 verdict=PASS note=sent time=0");
-        assertThat(lines.get(1)).startsWith("from-dut\tmrct case=HDR-001 step=1 dir=from-dut");
+        assertThat(lines.get(0)).isEqualTo("to-dut\tmrct case=HDR-001 step=1 dir=to-dut index=0 verdict=PASS note=sent time=0");
+        assertThat(lines.get(1)).startsWith("from-dut\tmrct case=HDR-001 step=2 dir=from-dut");
     }
 
     @Test

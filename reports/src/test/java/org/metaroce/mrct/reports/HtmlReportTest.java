@@ -128,7 +128,17 @@ class HtmlReportTest {
         // the failures grouped by root cause, before the rule matrix: ORD-004 (FAIL, MR-ORD-001), PLC-003 (WARN)
         assertThat(dom).contains("Root causes (2)");
         assertThat(dom.indexOf("Root causes (2)")).isLessThan(dom.indexOf("Rule matrix"));
+        // the page opens on them: before the counts, the run's facts and the rule matrix, both folded
+        assertThat(dom.indexOf("Root causes (2)")).isLessThan(dom.indexOf("<table id=\"counts\">"));
+        assertThat(dom).containsPattern("<details id=\"run\" class=\"run\"><summary><h2>Run</h2></summary>")
+            .containsPattern("<details id=\"matrix\" class=\"matrix\"><summary><h2>Rule matrix \\(\\d+ rules\\)");
         assertThat(dom).contains("<tr data-cause=\"MR-ORD-001\"><td>1</td>");
+        // then the failing cases, each with its rule, step and reason, linked to its details
+        assertThat(dom.indexOf("Failing cases (3)")).isGreaterThan(dom.indexOf("Root causes (2)"))
+            .isLessThan(dom.indexOf("<table id=\"counts\">"));
+        assertThat(dom).contains("<tr data-failing=\"ORD-004\"><td><span class=\"badge v-FAIL\">FAIL</span></td>"
+            + "<td class=\"mono small\"><a href=\"#c-1\">ORD-004</a></td><td class=\"mono\">MR-ORD-001</td>"
+            + "<td class=\"num\">4</td><td class=\"num\"></td>");
 
         final String failing = caseSection(dom, 1);
         assertThat(countOf(failing, "<g class=\"arrow")).as("one arrow per frame").isEqualTo(5);
@@ -138,7 +148,9 @@ class HtmlReportTest {
             "class=\"hl\"", ">harness</text>", ">DUT</text>", ">9.500</text>");
         assertThat(failing).contains("<td class=\"mono\">sacketh.bitmap</td><td class=\"mono exp\">5 (0x5)</td>"
             + "<td class=\"mono act\">7 (0x7)</td>");
-        assertThat(failing).contains("3 (line 27): expect ACK psn=2 sacketh.bitmap=0b101");
+        // steps from 1, as the reason says; no evidence.pcapng in this run, so frames by their index in the case
+        assertThat(failing).contains("<dd>4 (line 27): expect ACK psn=2 sacketh.bitmap=0b101</dd>",
+            "<dd>#3 of the case</dd>", "<title>frame #3 of the case, FROM_DUT, step 4, matched</title>");
         assertThat(failing).contains("The responder places a packet at its PLETH offset whatever its arrival order.");
 
         final String dropped = caseSection(dom, 5);
@@ -151,7 +163,7 @@ class HtmlReportTest {
         assertThat(caseSection(dom, 2)).contains("parameters: </b><span class=\"mono\">mode=write, pmtu=256</span>");
         // #expand also fills the frames table: bytes and decoded fields of every frame
         assertThat(countOf(failing, "<table class=\"frames\">")).isEqualTo(1);
-        assertThat(failing).contains("<td>FROM_DUT</td><td class=\"num\">9.500</td><td class=\"num\">-1</td>"
+        assertThat(failing).contains("<td>FROM_DUT</td><td class=\"num\">9.500</td><td class=\"num\"></td>"
             + "<td>unexpected</td>", "\"opname\": \"ACKNOWLEDGE\"");
     }
 
@@ -214,6 +226,33 @@ class HtmlReportTest {
         assertThat(dom).contains("title &lt;/script&gt;&lt;img src=x onerror=\"document.body.dataset.pwned='1'\"&gt;");
         assertThat(caseSection(dom, 8)).contains("<span class=\"reason\">reason &lt;/script&gt;&lt;img src=x");
         assertThat(dom).contains("data-case=\"ROB-666\"");
+    }
+
+    @Test
+    void aCaseOfThousandsOfFramesShowsItsPlotsThenTheFramesAroundItsFailureAndWhereTheRestAre(
+        @TempDir final Path profile) throws Exception {
+        Chromium.assumeAvailable();
+        final CaseResult big = BoundedReportsTest.bigFailure();
+        final CaseResult plotted = new CaseResult(big.id(), big.caseId(), big.title(), big.area(), big.rules(),
+            big.level(), big.role(), big.file(), big.parameters(), big.verdict(), big.reason(), big.failure(),
+            big.wallNanos(), big.deviceNanos(), 1, big.evidence(), List.of(), Synthetic.requesterCongestion().series(),
+            big.control());
+        final RunListener listener = Reports.open(dir, EnumSet.allOf(ReportFormat.class), Synthetic.spec());
+        Synthetic.run(listener, List.of(Synthetic.pass(), plotted), null);
+        final Chromium.Page page = Chromium.load(dir.resolve("report.html"), "", profile);
+        assertRendered(page);
+        final String failing = caseSection(page.dom(), 1);
+        assertThat(failing).as("the only failing case is open").contains("open=\"\"");
+        // HDR-001 had 2 frames: this case's frame i is frame i + 3 of evidence.pcapng
+        assertThat(failing).contains("<dd>2003 in evidence.pcapng (#2000 of the case)</dd>",
+            "<dd>40 (line 88): expect rate</dd>", "<h3>Frames (3000)</h3>",
+            "Showing 49 of the case's 3000 frames, #1968-#2016 (frames 1971-2019 in evidence.pcapng), around the "
+                + "failure. See frames 3-3002 in evidence.pcapng for all of them.",
+            "<title>frame 2003 in evidence.pcapng (#2000 of the case), TO_DUT, step 21, sent</title>");
+        assertThat(countOf(failing, "<g class=\"arrow")).isEqualTo(49);
+        assertThat(page.dom()).contains("<td class=\"num\">40</td><td class=\"num\">2003</td>");
+        assertThat(failing.indexOf("class=\"ladder\"")).as("plots above the ladder")
+            .isGreaterThan(failing.indexOf("<h3>Series</h3>")).isPositive();
     }
 
     @Test

@@ -100,8 +100,9 @@ class JsonReportTest {
         assertThat(verdicts).containsExactly("PASS", "FAIL", "WARN", "PASS", "NOT_APPLICABLE", "INCONCLUSIVE", "ERROR",
             "PASS");
         for (final JsonNode c : cases) {
-            // every component, and the counts of frames and control records
-            assertThat(c.size()).isEqualTo(CaseResult.class.getRecordComponents().length + 2);
+            // every component, the counts of frames and control records, and the frames' range in evidence.pcapng
+            assertThat(c.size()).isEqualTo(CaseResult.class.getRecordComponents().length + 3);
+            assertThat(c.get("pcapngFrames").isNull()).as("no evidence.pcapng written").isTrue();
         }
         final JsonNode fail = cases.get(1);
         assertThat(fail.get("id").asText()).isEqualTo("ORD-004");
@@ -112,8 +113,9 @@ class JsonReportTest {
         assertThat(fail.get("wallNanos").asLong()).isEqualTo(3_000_000L);
         assertThat(fail.get("deviceNanos").asLong()).isEqualTo(2_000_000L);
         assertThat(fail.get("attempts").asInt()).isEqualTo(1);
-        assertThat(fail.get("failure").toString()).isEqualTo("{\"rule\":\"MR-ORD-001\",\"step\":3,"
+        assertThat(fail.get("failure").toString()).isEqualTo("{\"rule\":\"MR-ORD-001\",\"step\":4,"
             + "\"stepDescription\":\"expect ACK psn=2 sacketh.bitmap=0b101\",\"stepLine\":27,\"frame\":3,"
+            + "\"pcapngFrame\":null,"
             + "\"diffs\":[{\"field\":\"bth.psn\",\"expected\":\"2 (0x2)\",\"actual\":\"1 (0x1)\"},"
             + "{\"field\":\"sacketh.bitmap\",\"expected\":\"5 (0x5)\",\"actual\":\"7 (0x7)\"}],"
             + "\"expectedFrame\":\"ACKNOWLEDGE psn=2\",\"actualFrame\":\"ACKNOWLEDGE psn=1 dqpn=0x22\","
@@ -137,7 +139,9 @@ class JsonReportTest {
             assertThat(frame.get("direction").asText()).isEqualTo(fail.evidence().get(i).direction().name());
             assertThat(frame.get("timestampNanos").asLong()).isEqualTo(fail.evidence().get(i).timestampNanos());
             assertThat(frame.get("bytes").asText()).isEqualTo(HexFormat.of().formatHex(fail.evidence().get(i).bytes()));
-            assertThat(frame.get("step").asInt()).isEqualTo(fail.evidence().get(i).step());
+            // steps from 1, 0 for none
+            assertThat(frame.get("step").asInt()).isEqualTo(fail.evidence().get(i).step() + 1);
+            assertThat(frame.get("pcapngFrame").isNull()).isTrue();
             assertThat(frame.get("note").asText()).isEqualTo(fail.evidence().get(i).note());
         }
         final JsonNode decoded = evidence.get(1).get("decoded");

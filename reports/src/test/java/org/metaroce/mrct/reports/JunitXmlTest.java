@@ -59,12 +59,12 @@ class JunitXmlTest {
         assertThat(testcase.getAttribute("time")).isEqualTo("0.003");
         final Element failure = JunitXml.child(testcase, "failure");
         assertThat(failure.getAttribute("type")).isEqualTo("MR-ORD-001");
-        assertThat(failure.getAttribute("message")).isEqualTo("MR-ORD-001, step 3 (expect ACK psn=2 "
+        assertThat(failure.getAttribute("message")).isEqualTo("MR-ORD-001, step 4 (expect ACK psn=2 "
             + "sacketh.bitmap=0b101): bth.psn: expected 2 (0x2), actual 1 (0x1); and 1 more field");
         assertThat(failure.getTextContent()).contains(
             "file: ordering/ord-004.yaml:27\n",
-            "step 3 (line 27): expect ACK psn=2 sacketh.bitmap=0b101\n",
-            "frame: #3 of the evidence\n",
+            "step 4 (line 27): expect ACK psn=2 sacketh.bitmap=0b101\n",
+            "frame: #3 of the case\n",
             "  bth.psn: expected 2 (0x2), actual 1 (0x1)\n",
             "  sacketh.bitmap: expected 5 (0x5), actual 7 (0x7)\n",
             "expected frame:\n  ACKNOWLEDGE psn=2\n",
@@ -92,9 +92,23 @@ class JunitXmlTest {
         assertThat(JunitXml.child(warn, "failure")).isNull();
         assertThat(JunitXml.child(warn, "error")).isNull();
         assertThat(JunitXml.child(warn, "skipped")).isNull();
-        assertThat(JunitXml.child(warn, "system-out").getTextContent())
-            .startsWith("WARN MR-PLC-001, step 5 (expect at most 1 ACK): 4 ACKs arrived for message 0\n")
+        // a WARN passes, and says so: in system-err, in properties of its own, and counted by its suite and the run
+        assertThat(JunitXml.child(warn, "system-out")).isNull();
+        assertThat(JunitXml.child(warn, "system-err").getTextContent())
+            .startsWith("WARN MR-PLC-001, step 6 (expect at most 1 ACK): 4 ACKs arrived for message 0\n")
             .contains("parameters: mode=write, pmtu=256");
+        assertThat(JunitXml.children(JunitXml.child(warn, "properties"), "property"))
+            .extracting(e -> e.getAttribute("name") + "=" + e.getAttribute("value")).containsExactly(
+                "mrct.verdict=WARN", "mrct.rule=MR-PLC-001", "mrct.step=6",
+                "mrct.warning=MR-PLC-001, step 6 (expect at most 1 ACK): 4 ACKs arrived for message 0");
+        final Element placement = (Element) warn.getParentNode();
+        assertThat(JunitXml.child(placement, "system-err").getTextContent())
+            .isEqualTo("1 of 2 cases passed with a warning (WARN): PLC-003[mode=write,pmtu=256]");
+        assertThat(JunitXml.children(JunitXml.child(placement, "properties"), "property"))
+            .extracting(e -> e.getAttribute("name") + "=" + e.getAttribute("value")).contains("mrct.warnings=1",
+                "mrct.counts=NOT_APPLICABLE=1 PASS=3 WARN=1 INCONCLUSIVE=1 FAIL=1 ERROR=1");
+        assertThat(JunitXml.children(JunitXml.child(JunitXml.testcase(document, "ROB-002"), "properties"),
+            "property")).extracting(e -> e.getAttribute("value")).startsWith("INCONCLUSIVE");
 
         final Element pass = JunitXml.testcase(document, "HDR-001");
         assertThat(pass.getElementsByTagName("*").getLength()).isEqualTo(1);

@@ -55,10 +55,10 @@ class MarkdownSummaryTest {
             "",
             "### Failing cases (2)",
             "",
-            "| case | verdict | rule | reason |",
-            "| --- | --- | --- | --- |",
-            "| ORD-004 | FAIL | MR-ORD-001 | the responder acknowledged PSN 1 instead of 2 |",
-            "| QP-001 | ERROR | MR-QP-001 | adapter error: modify\\_qp(RTS) timed out after 5 s |",
+            "| case | verdict | rule | frame | reason |",
+            "| --- | --- | --- | ---: | --- |",
+            "| ORD-004 | FAIL | MR-ORD-001 |  | the responder acknowledged PSN 1 instead of 2 |",
+            "| QP-001 | ERROR | MR-QP-001 |  | adapter error: modify\\_qp(RTS) timed out after 5 s |",
             "",
             "### Against the baseline known-failures.yaml",
             "",
@@ -98,7 +98,7 @@ class MarkdownSummaryTest {
         final String summary = run(List.of(Synthetic.hostile()), null);
         final String row = summary.lines().filter(l -> l.startsWith("| ROB-666 |")).findFirst().orElseThrow();
         // a table row keeps exactly its 5 cell separators: every | from the result is escaped
-        assertThat(row.replace("\\|", "").chars().filter(c -> c == '|').count()).isEqualTo(5);
+        assertThat(row.replace("\\|", "").chars().filter(c -> c == '|').count()).isEqualTo(6);
         assertThat(row).doesNotContain("<", "\u0001", "\u2028").contains("&lt;/script&gt;&lt;img", "\\`tick\\`");
         assertThat(summary).doesNotContain("<img");
     }

@@ -10,6 +10,7 @@ import org.metaroce.mrct.harness.result.FrameRecord;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.FrameDecoder;
 import org.metaroce.mrct.wire.FrameDescription;
+import org.metaroce.mrct.wire.Psn;
 
 /** The frames of one case, in order, as the result and the reports keep them. */
 final class Evidence {
@@ -47,22 +48,36 @@ final class Evidence {
 
     /** A frame as text for failure messages: one {@code key=value} line per field. */
     String dump(final int index) {
+        return dump(index, null);
+    }
+
+    /**
+     * A frame as text for failure messages, its PSNs ({@code bth.psn}, {@code sacketh.base}) in the same space as the
+     * expected frame beside it: relative to {@code psnBase} (the case's start of that PSN space), the absolute value
+     * in brackets, as field diffs show them; absolute only when {@code psnBase} is null.
+     */
+    String dump(final int index, final Integer psnBase) {
         final FrameRecord record = records.get(index);
         final StringBuilder out = new StringBuilder();
         out.append("frame #").append(index).append(' ').append(record.direction()).append(" at ")
-            .append(record.timestampNanos()).append(" ns\n");
-        flatten("", record.decoded(), out);
+            .append(record.timestampNanos()).append(" ns").append(psnBase == null ? "" : ", PSNs relative")
+            .append('\n');
+        flatten("", record.decoded(), psnBase, out);
         return out.toString();
     }
 
     @SuppressWarnings("unchecked")
-    private static void flatten(final String prefix, final Map<String, Object> map, final StringBuilder out) {
+    private static void flatten(final String prefix, final Map<String, Object> map, final Integer psnBase,
+                                final StringBuilder out) {
         for (final Map.Entry<String, Object> entry : map.entrySet()) {
+            final String name = prefix + entry.getKey();
             if (entry.getValue() instanceof Map<?, ?> child) {
-                flatten(prefix + entry.getKey() + ".", (Map<String, Object>) child, out);
+                flatten(name + ".", (Map<String, Object>) child, psnBase, out);
+            } else if (psnBase != null && FrameCheck.isPsnField(name) && entry.getValue() instanceof Number raw) {
+                out.append("  ").append(name).append(" = ").append(Psn.diff(raw.intValue(), psnBase))
+                    .append(" [absolute ").append(raw).append("]\n");
             } else {
-                out.append("  ").append(prefix).append(entry.getKey()).append(" = ").append(entry.getValue())
-                    .append('\n');
+                out.append("  ").append(name).append(" = ").append(entry.getValue()).append('\n');
             }
         }
     }

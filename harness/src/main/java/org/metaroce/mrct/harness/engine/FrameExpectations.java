@@ -64,7 +64,7 @@ final class FrameExpectations {
             if (!e.skipOthers()) {
                 evidence.note(received.evidence(), cursor.index(), "mismatch");
                 throw new StepFailure(mismatchMessage(received, diffs), received.evidence(), diffs,
-                    describe(e.template()), evidence.dump(received.evidence()));
+                    describe(e.template()), actual(received, c));
             }
             evidence.note(received.evidence(), cursor.index(), "skipped");
         }
@@ -80,7 +80,7 @@ final class FrameExpectations {
             throw new StepFailure("frame #" + received.evidence() + " came after " + Timing.nanos(elapsed)
                 + ", earlier than the " + Timing.nanos(after) + " expected", received.evidence(),
                 List.of(new FieldDiff("time", "at least " + Timing.nanos(after), Timing.nanos(elapsed))),
-                describe(e.template()), evidence.dump(received.evidence()));
+                describe(e.template()), actual(received, world.connectionOrNull(e.template().connection())));
         }
     }
 
@@ -117,7 +117,7 @@ final class FrameExpectations {
                 evidence.note(received.evidence(), cursor.index(), "mismatch");
                 throw new StepFailure("frame #" + received.evidence() + " matches none of the "
                     + open.size() + " frames still expected; closest: " + closest, received.evidence(), closest,
-                    describe(open.get(0)), evidence.dump(received.evidence()));
+                    describe(open.get(0)), actual(received, world.connectionOrNull(open.get(0).connection())));
             }
             evidence.note(received.evidence(), cursor.index(), "matched");
             latest = Math.max(latest, received.frame().timestampNanos());
@@ -189,6 +189,13 @@ final class FrameExpectations {
             message.append(i == 0 ? "" : "; ").append(diffs.get(i));
         }
         return message.toString();
+    }
+
+    /** The received frame as text, its PSNs relative to {@code c}'s, as the expected frame shows them. */
+    private String actual(final FramePump.Received received, final Connection c) {
+        final Integer base = received.decoded().isRoce() ? FrameCheck.psnBaseFromDevice(received.decoded().opcode(), c)
+            : null;
+        return evidence.dump(received.evidence(), base);
     }
 
     private String describe(final FrameTemplate template) {

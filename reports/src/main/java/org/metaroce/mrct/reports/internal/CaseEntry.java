@@ -19,17 +19,29 @@ import org.metaroce.mrct.harness.spec.Role;
  * @param verdict the verdict
  * @param reason why
  * @param failure the failure details, or null
+ * @param pcapngBase packets {@code evidence.pcapng} held before this case's first frame (its frame {@code i} is then
+ *     packet {@code pcapngBase + i + 1}, as Wireshark numbers them), or -1 when no evidence file is written
  */
 public record CaseEntry(String id, String area, List<String> rules, Level level, Role role, Verdict verdict,
-                        String reason, Failure failure) {
+                        String reason, Failure failure, long pcapngBase) {
     public CaseEntry {
         rules = List.copyOf(rules);
     }
 
-    /** The light entry of {@code result}. */
+    /** The light entry of {@code result}, without evidence numbers. */
     public static CaseEntry of(final CaseResult result) {
+        return of(result, -1);
+    }
+
+    /** The light entry of {@code result}, whose frames follow {@code pcapngBase} packets of evidence.pcapng. */
+    public static CaseEntry of(final CaseResult result, final long pcapngBase) {
         return new CaseEntry(result.id(), result.area(), result.rules(), result.level(), result.role(),
-            result.verdict(), result.reason(), result.failure());
+            result.verdict(), result.reason(), result.failure(), pcapngBase);
+    }
+
+    /** The pcapng frame number of the case's frame {@code index} (see {@link Numbering#pcapngFrame}), or -1. */
+    public long pcapngFrame(final int index) {
+        return Numbering.pcapngFrame(pcapngBase, index);
     }
 
     /** The rule a failure names, else the first rule covered, else empty. */

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +59,7 @@ public final class EvidenceWriter implements ReportWriter {
     private boolean open;
     private long caseBase;
     private long last;
+    private long packets;
 
     public EvidenceWriter(final Path file) {
         this.file = file;
@@ -75,6 +75,7 @@ public final class EvidenceWriter implements ReportWriter {
         closeQuietly();
         pending.clear();
         open = true;
+        state.evidenceOpened();
         caseBase = startNanos(state.info().start());
         last = caseBase;
     }
@@ -107,7 +108,9 @@ public final class EvidenceWriter implements ReportWriter {
             writer.addInterface(LINKTYPE_MEMORY, "memory", 9);
         }
         for (final CaseResult result : pending) {
+            packets = 0;
             append(result);
+            state.evidenceAppended(packets);
         }
         pending.clear();
         if (lastWrite) {
@@ -129,7 +132,7 @@ public final class EvidenceWriter implements ReportWriter {
             final boolean toDut = frame.direction() == Direction.TO_DUT;
             final Map<String, String> fields = new LinkedHashMap<>();
             fields.put("case", result.id());
-            fields.put("step", Integer.toString(frame.step()));
+            fields.put("step", Integer.toString(Numbering.step(frame.step())));
             fields.put("dir", toDut ? "to-dut" : "from-dut");
             fields.put("index", Integer.toString(frame.index()));
             fields.put("verdict", result.verdict() == null ? "" : result.verdict().name());
@@ -138,6 +141,7 @@ public final class EvidenceWriter implements ReportWriter {
             final byte[] bytes = frame.bytes() == null ? new byte[0] : frame.bytes();
             writer.write(toDut ? TO_DUT : FROM_DUT, ts, ByteBuffer.wrap(bytes), 0, bytes.length,
                 EvidenceComment.format(fields));
+            packets++;
         }
         // one generator for all the records of the case (a scale case makes hundreds of thousands of calls)
         final java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream(512);
@@ -173,24 +177,11 @@ public final class EvidenceWriter implements ReportWriter {
      * digested, which a replay needs whole (they follow the record on interface {@link #MEMORY}), else null.
      */
     private static byte[] digestMemory(final ObjectNode node) {
-        final String op = node.path("op").asText();
-        if (op.equals("writeMemory") && node.path("args").path("data").isTextual()) {
-            final String hex = node.path("args").path("data").textValue();
-            if (MemoryDigest.digested(hex.length() / 2)) {
-                ((ObjectNode) node.get("args")).set("data", JsonModel.value(MemoryDigest.of(HexFormat.of()
-                    .parseHex(hex))));
-            }
-        } else if (op.equals("readMemory") && node.path("result").isTextual()) {
-            final String hex = node.path("result").textValue();
-            if (MemoryDigest.digested(hex.length() / 2)) {
-                final byte[] bytes = HexFormat.of().parseHex(hex);
-                final ObjectNode digest = (ObjectNode) JsonModel.value(MemoryDigest.of(bytes));
-                digest.put("parts", parts(bytes.length));
-                node.set("result", digest);
-                return bytes;
-            }
+        final byte[] bytes = JsonModel.digestMemory(node);
+        if (bytes != null) {
+            ((ObjectNode) node.get("result")).put("parts", parts(bytes.length));
         }
-        return null;
+        return bytes;
     }
 
     private static int parts(final int length) {
@@ -207,6 +198,7 @@ public final class EvidenceWriter implements ReportWriter {
         final int n = parts(bytes.length);
         if (n == 1 && iface == CONTROL) {
             writer.write(iface, ts, ByteBuffer.wrap(bytes), 0, bytes.length, EvidenceComment.format(fields));
+            packets++;
             return;
         }
         for (int k = 0; k < n; k++) {
@@ -214,6 +206,7 @@ public final class EvidenceWriter implements ReportWriter {
             final int length = Math.min(MemoryDigest.PART_BYTES, bytes.length - from);
             fields.put("part", (k + 1) + "/" + n);
             writer.write(iface, ts, ByteBuffer.wrap(bytes), from, length, EvidenceComment.format(fields));
+            packets++;
         }
         fields.remove("part");
     }

@@ -29,7 +29,11 @@ public final class HtmlReportWriter implements ReportWriter {
 
     private final Path file;
     private final org.metaroce.mrct.reports.EvidencePolicy evidence;
+    /** Bytes of cases after which later cases carry a narrow window (as {@link JsonReportWriter#BUDGET_BYTES}). */
+    public static final long BUDGET_BYTES = 6_000_000L;
+
     private final List<byte[]> fragments = new ArrayList<>();
+    private long carried;
     private final Set<String> ruleIds = new TreeSet<>(RuleMatrix.RULE_ORDER);
 
     public HtmlReportWriter(final Path file) {
@@ -50,11 +54,15 @@ public final class HtmlReportWriter implements ReportWriter {
     public void started(final RunState state) {
         fragments.clear();
         ruleIds.clear();
+        carried = 0;
     }
 
     @Override
     public void caseAdded(final CaseResult result, final RunState state) {
-        fragments.add(JsonText.HTML_SAFE.bytes(JsonModel.caseResult(result, FRAME_BYTES, evidence.keeps(result)), 0));
+        final byte[] fragment = JsonText.HTML_SAFE.bytes(JsonModel.caseResult(result, FRAME_BYTES,
+            EvidenceWindow.of(evidence, result, carried >= BUDGET_BYTES), state.last().pcapngBase()), 0);
+        fragments.add(fragment);
+        carried += fragment.length;
         ruleIds.addAll(result.rules());
         if (result.failure() != null && result.failure().rule() != null) {
             ruleIds.add(result.failure().rule());

@@ -10,7 +10,8 @@ import java.util.Base64;
 
 /**
  * The page around the data of {@code report.html}: {@code report.html}, {@code report.css} and {@code report.js}
- * from this package's resources, joined once. The page carries a Content-Security-Policy allowing nothing but its own
+ * (with {@code report-plots.js} in place of its line {@code // @include report-plots.js ...}) from this package's
+ * resources, joined once. The page carries a Content-Security-Policy allowing nothing but its own
  * inline style and script (by SHA-256 hash): no network access of any kind, and no script that a string from a result
  * could inject would run even if the escaping failed.
  */
@@ -25,7 +26,7 @@ public final class HtmlTemplate {
     private HtmlTemplate() {
         final String page = resource("report.html");
         final String style = resource("report.css");
-        final String script = resource("report.js");
+        final String script = include(resource("report.js"), "report-plots.js");
         final String csp = "default-src 'none'; style-src '" + sha256(style) + "'; script-src '" + sha256(script)
             + "'; img-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'";
         final int report = page.indexOf("{{REPORT}}");
@@ -61,6 +62,18 @@ public final class HtmlTemplate {
     private static byte[] fill(final String part, final String csp, final String style, final String script) {
         return part.replace("{{CSP}}", csp).replace("{{STYLE}}", style).replace("{{SCRIPT}}", script)
             .getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** {@code script} with its line {@code // @include <name>...} replaced by the resource {@code name}. */
+    static String include(final String script, final String name) {
+        final String marker = "// @include " + name;
+        final int at = script.indexOf(marker);
+        if (at < 0 || script.indexOf(marker, at + 1) >= 0) {
+            throw new IllegalStateException("report.js must say '" + marker + "' once");
+        }
+        final int lineStart = script.lastIndexOf('\n', at) + 1;
+        final int lineEnd = script.indexOf('\n', at);
+        return script.substring(0, lineStart) + resource(name) + script.substring(lineEnd + 1);
     }
 
     private static String resource(final String name) {

@@ -8,6 +8,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import org.metaroce.mrct.harness.result.ControlRecord;
 import org.metaroce.mrct.harness.result.Failure;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.harness.result.FrameRecord;
+import org.metaroce.mrct.harness.result.MemoryDigest;
 import org.metaroce.mrct.harness.result.RuleVerdict;
 import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.spi.Endpoints;
@@ -97,25 +99,22 @@ public final class JsonModel {
         return out.toString();
     }
 
-    /** One case: every component of {@link CaseResult}. */
+    /** One case: every component of {@link CaseResult}, every frame, no frame numbers of evidence.pcapng. */
     public static ObjectNode caseResult(final CaseResult result) {
-        return caseResult(result, Integer.MAX_VALUE);
+        return caseResult(result, Integer.MAX_VALUE, EvidenceWindow.all(result), -1);
     }
 
     /**
-     * One case, with at most {@code maxFrameBytes} bytes of each frame in {@code bytes}; a frame cut short also gets
-     * {@code bytesLength}, its whole length (the HTML report shows the headers, not whole payloads).
+     * One case, with the frames and control records of {@code window} ({@code evidenceFrames} and
+     * {@code controlRecords} count them all, and {@code evidence.pcapng} has them all), at most {@code maxFrameBytes}
+     * bytes of each frame in {@code bytes} (a frame cut short also gets {@code bytesLength}, its whole length: the HTML
+     * report shows the headers, not whole payloads). {@code pcapngBase} is how many packets {@code evidence.pcapng}
+     * held before the case's first frame, or -1 when no evidence file is written: frames then get their number there.
+     * A case whose window was cut carries memory contents over {@link MemoryDigest#INLINE_MAX_BYTES} as digests, as
+     * {@code evidence.pcapng} does.
      */
-    public static ObjectNode caseResult(final CaseResult result, final int maxFrameBytes) {
-        return caseResult(result, maxFrameBytes, true);
-    }
-
-    /**
-     * One case; with {@code withEvidence} false its frames and control-plane records are left out ({@code evidence}
-     * and {@code control} are empty); {@code evidenceFrames} and {@code controlRecords} count them either way, and
-     * {@code evidence.pcapng} has them all.
-     */
-    public static ObjectNode caseResult(final CaseResult result, final int maxFrameBytes, final boolean withEvidence) {
+    public static ObjectNode caseResult(final CaseResult result, final int maxFrameBytes, final EvidenceWindow window,
+                                        final long pcapngBase) {
         final ObjectNode node = NODES.objectNode();
         node.put("id", text(result.id()));
         node.put("caseId", text(result.caseId()));
@@ -128,17 +127,22 @@ public final class JsonModel {
         node.set("parameters", value(result.parameters()));
         node.put("verdict", verdict(result.verdict()));
         node.put("reason", text(result.reason()));
-        node.set("failure", failure(result.failure()));
+        node.set("failure", failure(result.failure(), pcapngBase));
         node.put("wallNanos", result.wallNanos());
         node.put("deviceNanos", result.deviceNanos());
         node.put("attempts", result.attempts());
         final ArrayNode evidence = node.putArray("evidence");
-        if (withEvidence) {
-            for (final FrameRecord frame : result.evidence()) {
-                evidence.add(frame(frame, maxFrameBytes));
-            }
+        for (final FrameRecord frame : window.frames()) {
+            evidence.add(frame(frame, maxFrameBytes, pcapngBase));
         }
         node.put("evidenceFrames", result.evidence().size());
+        if (pcapngBase >= 0 && !result.evidence().isEmpty()) {
+            final ObjectNode range = node.putObject("pcapngFrames");
+            range.put("first", Numbering.pcapngFrame(pcapngBase, 0));
+            range.put("last", Numbering.pcapngFrame(pcapngBase, result.evidence().size() - 1));
+        } else {
+            node.putNull("pcapngFrames");
+        }
         node.set("notes", strings(result.notes()));
         final ObjectNode series = node.putObject("series");
         for (final Map.Entry<String, List<double[]>> entry : new TreeMap<>(result.series()).entrySet()) {
@@ -148,10 +152,13 @@ public final class JsonModel {
             }
         }
         final ArrayNode control = node.putArray("control");
-        if (withEvidence) {
-            for (final ControlRecord record : result.control()) {
-                control.add(control(record));
+        final boolean digest = window.cut(result);
+        for (final ControlRecord record : window.control()) {
+            final ObjectNode call = control(record);
+            if (digest) {
+                digestMemory(call);
             }
+            control.add(call);
         }
         node.put("controlRecords", result.control().size());
         return node;
@@ -171,10 +178,14 @@ public final class JsonModel {
         return node;
     }
 
-    /** One evidence frame, with at most {@code maxBytes} of its bytes (see {@link #caseResult(CaseResult, int)}). */
-    public static ObjectNode frame(final FrameRecord frame, final int maxBytes) {
+    /**
+     * One evidence frame, with at most {@code maxBytes} of its bytes, its 1-based step, and its number in
+     * evidence.pcapng when {@code pcapngBase} is known (see {@link #caseResult(CaseResult, int, EvidenceWindow, long)}).
+     */
+    public static ObjectNode frame(final FrameRecord frame, final int maxBytes, final long pcapngBase) {
         final ObjectNode node = NODES.objectNode();
         node.put("index", frame.index());
+        number(node, "pcapngFrame", Numbering.pcapngFrame(pcapngBase, frame.index()));
         node.put("direction", frame.direction() == null ? null : frame.direction().name());
         node.put("timestampNanos", frame.timestampNanos());
         final byte[] bytes = frame.bytes() == null ? new byte[0] : frame.bytes();
@@ -184,23 +195,27 @@ public final class JsonModel {
         } else {
             node.put("bytes", Text.hex(bytes));
         }
-        node.put("step", frame.step());
+        node.put("step", Numbering.step(frame.step()));
         node.put("note", text(frame.note()));
         node.set("decoded", frame.decoded() == null ? NODES.nullNode() : value(frame.decoded()));
         return node;
     }
 
-    /** A failure, or JSON null. */
-    public static JsonNode failure(final Failure failure) {
+    /**
+     * A failure, or JSON null: its step 1-based (0 when not tied to one), its frame's index in the case and, when
+     * {@code pcapngBase} is known, its number in evidence.pcapng.
+     */
+    public static JsonNode failure(final Failure failure, final long pcapngBase) {
         if (failure == null) {
             return NODES.nullNode();
         }
         final ObjectNode node = NODES.objectNode();
         node.put("rule", text(failure.rule()));
-        node.put("step", failure.step());
+        node.put("step", Numbering.step(failure.step()));
         node.put("stepDescription", text(failure.stepDescription()));
         node.put("stepLine", failure.stepLine());
         node.put("frame", failure.frame());
+        number(node, "pcapngFrame", Numbering.pcapngFrame(pcapngBase, failure.frame()));
         final ArrayNode diffs = node.putArray("diffs");
         for (final FieldDiff diff : failure.diffs()) {
             final ObjectNode d = diffs.addObject();
@@ -215,6 +230,38 @@ public final class JsonModel {
         node.put("cause", failure.cause());
         node.put("basis", failure.basis());
         return node;
+    }
+
+    /** {@code name}: {@code value}, or null when it is negative (not known). */
+    private static void number(final ObjectNode node, final String name, final long value) {
+        if (value < 0) {
+            node.putNull(name);
+        } else {
+            node.put(name, value);
+        }
+    }
+
+    /**
+     * Replaces the memory contents of a {@code writeMemory} or {@code readMemory} record (JSON) larger than
+     * {@link MemoryDigest#INLINE_MAX_BYTES} by their digest ({@link MemoryDigest#of}); returns the bytes of a
+     * {@code readMemory} answer so digested, else null.
+     */
+    static byte[] digestMemory(final ObjectNode node) {
+        final String op = node.path("op").asText();
+        if (op.equals("writeMemory") && node.path("args").path("data").isTextual()) {
+            final String hex = node.path("args").path("data").textValue();
+            if (MemoryDigest.digested(hex.length() / 2)) {
+                ((ObjectNode) node.get("args")).set("data", value(MemoryDigest.of(HexFormat.of().parseHex(hex))));
+            }
+        } else if (op.equals("readMemory") && node.path("result").isTextual()) {
+            final String hex = node.path("result").textValue();
+            if (MemoryDigest.digested(hex.length() / 2)) {
+                final byte[] bytes = HexFormat.of().parseHex(hex);
+                node.set("result", value(MemoryDigest.of(bytes)));
+                return bytes;
+            }
+        }
+        return null;
     }
 
     /** Cases per verdict, every verdict in verdict order. */

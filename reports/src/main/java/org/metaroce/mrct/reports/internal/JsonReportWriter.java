@@ -10,7 +10,15 @@ import org.metaroce.mrct.harness.result.CaseResult;
 public final class JsonReportWriter implements ReportWriter {
     private final Path file;
     private final org.metaroce.mrct.reports.EvidencePolicy evidence;
+    /**
+     * Bytes of cases after which later cases carry a narrow window ({@link EvidenceWindow#of(
+     * org.metaroce.mrct.reports.EvidencePolicy, CaseResult, boolean)}): the document stays under about 20 MB however
+     * many large cases fail.
+     */
+    public static final long BUDGET_BYTES = 12_000_000L;
+
     private final List<byte[]> fragments = new ArrayList<>();
+    private long carried;
 
     public JsonReportWriter(final Path file) {
         this(file, org.metaroce.mrct.reports.EvidencePolicy.ALL);
@@ -29,12 +37,16 @@ public final class JsonReportWriter implements ReportWriter {
     @Override
     public void started(final RunState state) {
         fragments.clear();
+        carried = 0;
     }
 
     @Override
     public void caseAdded(final CaseResult result, final RunState state) {
-        fragments.add(JsonText.PRETTY.bytes(JsonModel.caseResult(result, Integer.MAX_VALUE,
-            evidence.keeps(result)), JsonReport.CASE_DEPTH));
+        final byte[] fragment = JsonText.PRETTY.bytes(JsonModel.caseResult(result, Integer.MAX_VALUE,
+            EvidenceWindow.of(evidence, result, carried >= BUDGET_BYTES), state.last().pcapngBase()),
+            JsonReport.CASE_DEPTH);
+        fragments.add(fragment);
+        carried += fragment.length;
     }
 
     @Override

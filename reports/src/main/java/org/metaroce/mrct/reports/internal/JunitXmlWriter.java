@@ -8,17 +8,23 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.Failure;
 import org.metaroce.mrct.harness.result.RunInfo;
+import org.metaroce.mrct.harness.result.Verdict;
 
 /**
  * Maintains {@code junit.xml} in the JUnit XML format CI servers read: one {@code <testsuite name="mrct.<area>">}
  * per area (in the order areas first ran), one {@code <testcase>} per case. FAIL is a {@code <failure>} whose message
  * names the rule, the step and the field and whose type is the rule ID; ERROR is an {@code <error>}; NOT_APPLICABLE and
- * INCONCLUSIVE are {@code <skipped>}; WARN passes with the warning in {@code <system-out>}. While the run is
+ * INCONCLUSIVE are {@code <skipped>}; WARN passes with the warning in {@code <system-err>}, the properties
+ * {@code mrct.verdict}, {@code mrct.rule} and {@code mrct.warning}, and a count in its suite's {@code <system-err>} and
+ * the run's {@code mrct.warnings} property (a CI server shows a WARN as a pass otherwise). While the run is
  * incomplete, a suite {@code mrct.run} holds one erroring test case saying so, so that a CI server reading a report
  * left by a crash does not take it for a success.
  */
@@ -41,6 +47,7 @@ public final class JunitXmlWriter implements ReportWriter {
         private int errors;
         private int skipped;
         private long nanos;
+        private final List<String> warnings = new ArrayList<>();
     }
 
     @Override
@@ -64,15 +71,18 @@ public final class JunitXmlWriter implements ReportWriter {
             .append("\" classname=\"mrct.").append(Xml.attribute(area))
             .append("\" time=\"").append(Times.seconds(result.wallNanos())).append('"');
         final String headline = FailureText.headline(result.reason(), result.failure(), result.rules());
+        final long base = state.last().pcapngBase();
+        final String detail = FailureText.detail(result, base);
         final StringBuilder body = new StringBuilder();
+        properties(body, result, headline, base);
         switch (result.verdict()) {
             case FAIL:
                 suite.failures++;
-                element(body, "failure", headline, failureType(result), FailureText.detail(result));
+                element(body, "failure", headline, failureType(result), detail);
                 break;
             case ERROR:
                 suite.errors++;
-                element(body, "error", Text.orEmpty(result.reason()), "mrct.ERROR", FailureText.detail(result));
+                element(body, "error", Text.orEmpty(result.reason()), "mrct.ERROR", detail);
                 break;
             case NOT_APPLICABLE:
                 suite.skipped++;
@@ -80,15 +90,21 @@ public final class JunitXmlWriter implements ReportWriter {
                 break;
             case INCONCLUSIVE:
                 suite.skipped++;
-                element(body, "skipped", "inconclusive: " + Text.orEmpty(result.reason()), null,
-                    FailureText.detail(result));
+                element(body, "skipped", "inconclusive: " + Text.orEmpty(result.reason()), null, detail);
+                break;
+            case WARN:
+                suite.warnings.add(result.id());
                 break;
             default:
                 break;
         }
-        final String systemOut = systemOut(result, headline);
+        final String systemOut = notes(result);
         if (!systemOut.isEmpty()) {
             body.append("      <system-out>").append(Xml.text(systemOut)).append("</system-out>\n");
+        }
+        if (result.verdict() == Verdict.WARN) {
+            body.append("      <system-err>").append(Xml.text("WARN " + headline + "\n" + detail))
+                .append("</system-err>\n");
         }
         if (body.length() == 0) {
             out.append("/>\n");
@@ -104,24 +120,50 @@ public final class JunitXmlWriter implements ReportWriter {
         return result.rules().isEmpty() ? "mrct.FAIL" : result.rules().get(0);
     }
 
-    private static String systemOut(final CaseResult result, final String headline) {
+    /** The notes of a passing case (a WARN's are in its detail), or empty. */
+    private static String notes(final CaseResult result) {
         final StringBuilder out = new StringBuilder();
-        switch (result.verdict()) {
-            case WARN:
-                out.append("WARN ").append(headline).append('\n').append(FailureText.detail(result));
-                break;
-            case PASS:
-                if (!result.notes().isEmpty()) {
-                    out.append("notes:\n");
-                    for (final String note : result.notes()) {
-                        out.append("  - ").append(note).append('\n');
-                    }
-                }
-                break;
-            default:
-                break;
+        if (result.verdict() == Verdict.PASS && !result.notes().isEmpty()) {
+            out.append("notes:\n");
+            for (final String note : result.notes()) {
+                out.append("  - ").append(note).append('\n');
+            }
         }
         return out.toString();
+    }
+
+    /**
+     * The case's own {@code <properties>} for every verdict but PASS: {@code mrct.verdict} (JUnit has no WARN or
+     * INCONCLUSIVE), and for a failure its {@code mrct.rule}, {@code mrct.step} (1-based), {@code mrct.pcapngFrame}
+     * (the offending frame's number in evidence.pcapng) and, for a WARN, {@code mrct.warning} (the headline).
+     */
+    private static void properties(final StringBuilder out, final CaseResult result, final String headline,
+                                   final long base) {
+        if (result.verdict() == Verdict.PASS || result.verdict() == null) {
+            return;
+        }
+        final Map<String, String> values = new LinkedHashMap<>();
+        values.put("mrct.verdict", result.verdict().name());
+        final Failure failure = result.failure();
+        if (failure != null) {
+            values.put("mrct.rule", failure.rule());
+            if (failure.step() >= 0) {
+                values.put("mrct.step", Integer.toString(Numbering.step(failure.step())));
+            }
+            final long frame = Numbering.pcapngFrame(base, failure.frame());
+            if (frame > 0) {
+                values.put("mrct.pcapngFrame", Long.toString(frame));
+            }
+        }
+        if (result.verdict() == Verdict.WARN) {
+            values.put("mrct.warning", headline);
+        }
+        out.append("      <properties>\n");
+        for (final Map.Entry<String, String> entry : values.entrySet()) {
+            out.append("        <property name=\"").append(entry.getKey()).append("\" value=\"")
+                .append(Xml.attribute(entry.getValue())).append("\"/>\n");
+        }
+        out.append("      </properties>\n");
     }
 
     private static void element(final StringBuilder out, final String name, final String message, final String type,
@@ -174,6 +216,10 @@ public final class JunitXmlWriter implements ReportWriter {
             suiteStart(out, entry.getKey(), suite.tests, suite.failures, suite.errors, suite.skipped, suite.nanos,
                 timestamp, properties);
             out.append(suite.cases);
+            if (!suite.warnings.isEmpty()) {
+                out.write("    <system-err>" + Xml.text(warnings(suite.warnings.size(), suite.tests)
+                    + String.join(", ", suite.warnings)) + "</system-err>\n");
+            }
             out.write("  </testsuite>\n");
         }
         if (incomplete) {
@@ -185,6 +231,11 @@ public final class JunitXmlWriter implements ReportWriter {
             out.write("  </testsuite>\n");
         }
         out.write("</testsuites>\n");
+    }
+
+    /** {@code 2 of 14 cases passed with a warning (WARN): }. */
+    private static String warnings(final int warnings, final int tests) {
+        return warnings + " of " + tests + (tests == 1 ? " case" : " cases") + " passed with a warning (WARN): ";
     }
 
     private static String incompleteMessage(final RunState state) {
@@ -230,6 +281,14 @@ public final class JunitXmlWriter implements ReportWriter {
         values.put("mrct.end", JsonModel.instant(state.end()));
         values.put("mrct.complete", Boolean.toString(state.complete()));
         values.put("mrct.overall", state.overall().name());
+        // JUnit counts a WARN as a pass: the run's verdict counts, WARN among them
+        final Map<Verdict, Integer> counts = state.counts();
+        values.put("mrct.warnings", Integer.toString(counts.getOrDefault(Verdict.WARN, 0)));
+        final StringBuilder all = new StringBuilder();
+        for (final Map.Entry<Verdict, Integer> entry : counts.entrySet()) {
+            all.append(all.length() == 0 ? "" : " ").append(entry.getKey().name()).append('=').append(entry.getValue());
+        }
+        values.put("mrct.counts", all.toString());
         final StringBuilder out = new StringBuilder("    <properties>\n");
         for (final Map.Entry<String, String> entry : values.entrySet()) {
             out.append("      <property name=\"").append(entry.getKey()).append("\" value=\"")

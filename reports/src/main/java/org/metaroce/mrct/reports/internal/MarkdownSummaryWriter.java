@@ -102,12 +102,12 @@ public final class MarkdownSummaryWriter implements ReportWriter {
         }
         if (!failing.isEmpty()) {
             out.append("\n### Failing cases (").append(failing.size()).append(")\n\n");
-            out.append("| case | verdict | rule | reason |\n| --- | --- | --- | --- |\n");
+            out.append("| case | verdict | rule | frame | reason |\n| --- | --- | --- | ---: | --- |\n");
             for (int i = 0; i < Math.min(MAX_FAILING, failing.size()); i++) {
                 final CaseEntry entry = failing.get(i);
                 out.append("| ").append(Markdown.inline(entry.id(), 80)).append(" | ").append(entry.verdict())
-                    .append(" | ").append(Markdown.inline(entry.mainRule(), 40)).append(" | ")
-                    .append(Markdown.inline(entry.reason(), REASON_WIDTH)).append(" |\n");
+                    .append(" | ").append(Markdown.inline(entry.mainRule(), 40)).append(" | ").append(frame(entry))
+                    .append(" | ").append(Markdown.inline(entry.reason(), REASON_WIDTH)).append(" |\n");
             }
             if (failing.size() > MAX_FAILING) {
                 out.append("\nand ").append(failing.size() - MAX_FAILING).append(" more\n");
@@ -125,6 +125,12 @@ public final class MarkdownSummaryWriter implements ReportWriter {
             out.append("\nDetails: `").append(String.join("`, `", siblings)).append("`.\n");
         }
         return out.toString();
+    }
+
+    /** The offending frame's number in evidence.pcapng (the number Wireshark shows), or empty. */
+    private static String frame(final CaseEntry entry) {
+        final long frame = entry.failure() == null ? -1 : entry.pcapngFrame(entry.failure().frame());
+        return frame > 0 ? Long.toString(frame) : "";
     }
 
     private static String device(final RunInfo info) {

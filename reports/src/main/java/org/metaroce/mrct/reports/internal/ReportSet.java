@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.function.LongSupplier;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.RunInfo;
-import org.metaroce.mrct.harness.result.RunListener;
 import org.metaroce.mrct.harness.result.RunSummary;
 import org.metaroce.mrct.harness.result.Verdict;
+import org.metaroce.mrct.reports.ReportListener;
 import org.metaroce.mrct.reports.ReportWriteException;
 
 /**
@@ -19,7 +19,7 @@ import org.metaroce.mrct.reports.ReportWriteException;
  * thousands of times. When a file cannot be written the other files are still written, then the first failure is
  * thrown (the others suppressed in it).
  */
-public final class ReportSet implements RunListener {
+public final class ReportSet implements ReportListener {
     /** How long passing cases may wait before the rewritten reports show them. */
     public static final long REWRITE_INTERVAL_NANOS = 500_000_000L;
 
@@ -56,6 +56,11 @@ public final class ReportSet implements RunListener {
         }
         final boolean passed = result.verdict() == Verdict.PASS || result.verdict() == Verdict.NOT_APPLICABLE;
         writeAll(false, !passed || clock.getAsLong() - lastRewrite >= REWRITE_INTERVAL_NANOS);
+    }
+
+    @Override
+    public synchronized long pcapngFrame(final String caseId, final int index) {
+        return state.pcapngFrame(caseId, index);
     }
 
     @Override

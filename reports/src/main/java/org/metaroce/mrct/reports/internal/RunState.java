@@ -29,6 +29,9 @@ public final class RunState {
     private RunSummary summary;
     private List<RuleVerdict> matrix;
     private int matrixCases = -1;
+    private boolean evidence;
+    private long evidencePackets;
+    private final Map<String, Long> bases = new java.util.HashMap<>();
 
     public RunState(final Specification spec) {
         this.spec = spec;
@@ -40,6 +43,22 @@ public final class RunState {
         this.summary = null;
         this.cases.clear();
         this.matrix = null;
+        this.evidence = false;
+        this.evidencePackets = 0;
+        this.bases.clear();
+    }
+
+    /** The evidence writer takes part in this run: cases get their frame numbers in {@code evidence.pcapng}. */
+    public void evidenceOpened() {
+        evidence = true;
+    }
+
+    /**
+     * The evidence writer appended {@code packets} packets (frames, control records and their parts): the next case's
+     * frames follow them.
+     */
+    public void evidenceAppended(final long packets) {
+        evidencePackets += packets;
     }
 
     /** {@code caseFinished}: records the case. */
@@ -50,9 +69,25 @@ public final class RunState {
         if (summary != null) {
             throw new IllegalStateException("caseFinished(" + result.id() + ") after runFinished");
         }
-        final CaseEntry entry = CaseEntry.of(result);
+        // the evidence writer appends after every case, so every earlier case is in the file by now
+        final CaseEntry entry = CaseEntry.of(result, evidence ? evidencePackets : -1);
         cases.add(entry);
+        bases.put(entry.id(), entry.pcapngBase());
         return entry;
+    }
+
+    /**
+     * The number in evidence.pcapng of frame {@code index} of the finished case {@code caseId}, or -1
+     * ({@link org.metaroce.mrct.reports.ReportListener#pcapngFrame}).
+     */
+    public long pcapngFrame(final String caseId, final int index) {
+        final Long base = bases.get(caseId);
+        return base == null ? -1 : Numbering.pcapngFrame(base, index);
+    }
+
+    /** The entry of the case added last (the one the writers' {@code caseAdded} is about). */
+    public CaseEntry last() {
+        return cases.get(cases.size() - 1);
     }
 
     /** {@code runFinished}. */
