@@ -46,7 +46,18 @@ public final class FrameOracle {
      */
     public static List<Finding> check(final DecodedFrame f, final long frame, final boolean truncated,
                                       final Vantage vantage, final QpFacts qp, final Consumer<FrameRule> examined) {
-        if (!Scoping.of(f, vantage).judged()) {
+        return check(f, frame, truncated, vantage, qp, examined, false);
+    }
+
+    /**
+     * Every finding on one frame, as {@link #check(DecodedFrame, long, boolean, Vantage, QpFacts, Consumer)}, from a
+     * caller that follows flows: when {@code knownFlow}, the caller has seen RoCE frames of the frame's flow before, so
+     * a frame that is no BTH is a damaged frame of that flow, judged, not another protocol's datagram.
+     */
+    public static List<Finding> check(final DecodedFrame f, final long frame, final boolean truncated,
+                                      final Vantage vantage, final QpFacts qp, final Consumer<FrameRule> examined,
+                                      final boolean knownFlow) {
+        if (!Scoping.of(f, vantage, knownFlow).judged()) {
             return List.of();
         }
         final Collector out = new Collector(frame, examined, f.tver(), vantage.metaroceSender());
@@ -84,7 +95,15 @@ public final class FrameOracle {
      * datagrams that are no BTH are outside the scope, with the reason. {@link #check} finds nothing on them.
      */
     public static Scope scope(final DecodedFrame f, final Vantage vantage) {
-        return Scoping.of(f, vantage);
+        return Scoping.of(f, vantage, false);
+    }
+
+    /**
+     * The scope of a frame, from a caller that follows flows: when {@code knownFlow}, RoCE frames of the frame's flow
+     * (addresses and destination QP) were seen before, and a frame that is no BTH is a damaged frame of that flow.
+     */
+    public static Scope scope(final DecodedFrame f, final Vantage vantage, final boolean knownFlow) {
+        return Scoping.of(f, vantage, knownFlow);
     }
 
     /** The rule a frame that did not decode as a MetaRoCE frame breaks, by what the decoder found wrong. */

@@ -141,17 +141,18 @@ public enum FrameRule {
     /**
      * True when a finding of this rule on {@code field} of a frame of transport version {@code tver} stands: always
      * for TVer 1; for TVer 0 as {@link #tver0()} says, {@code metaroceSender} telling whether the sender is known to
-     * be a MetaRoCE device.
+     * be a MetaRoCE device (a {@link Tver0#METAROCE_DEVICE} rule binds a frame of an unknown TVer only then too).
      */
     public boolean binds(final int tver, final String field, final boolean metaroceSender) {
+        if (tver0 == Tver0.METAROCE_DEVICE && tver != 1) {
+            return metaroceSender; // a frame of no known TVer either: only a MetaRoCE device's is bound
+        }
         if (tver != 0) {
             return true;
         }
         switch (tver0) {
             case NONE:
                 return false;
-            case METAROCE_DEVICE:
-                return metaroceSender;
             case EXCEPT:
                 return field == null || !tver0Exempt.contains(field);
             default:

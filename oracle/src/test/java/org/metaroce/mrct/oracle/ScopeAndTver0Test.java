@@ -95,6 +95,10 @@ class ScopeAndTver0Test {
             .contains("bth.tver", "icrc");
         assertThat(kind(send().tver(9), AWAY)).as("a matching ICRC: a RoCE sender's BTH, judged")
             .isEqualTo(Scope.Kind.METAROCE);
+        assertThat(FrameOracle.scope(decode(garbage), AWAY, true).kind()).as("a damaged frame of a known flow")
+            .isEqualTo(Scope.Kind.METAROCE);
+        assertThat(FrameOracle.check(decode(garbage), 1, false, AWAY, METAROCE, null, true))
+            .extracting(Finding::field).contains("bth.tver", "icrc");
     }
 
     @Test

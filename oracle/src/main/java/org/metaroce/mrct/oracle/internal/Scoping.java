@@ -16,7 +16,9 @@ import org.metaroce.mrct.wire.Transport;
  * is not. A datagram that is no BTH at all is told from a damaged MetaRoCE frame only for senders not known to be
  * MetaRoCE devices, and only on what a damaged frame cannot show: fewer than 16 bytes after the UDP header (no room
  * for a BTH and an ICRC), or a BTH whose version or opcode no RoCE sender uses together with an ICRC that does not
- * match. A known MetaRoCE device's frames are its own whatever they hold, so they stay judged (and fail).
+ * match. A known MetaRoCE device's frames are its own whatever they hold, so they stay judged (and fail), and so is a
+ * frame of a flow (addresses and destination QP) whose RoCE frames the caller has already seen: it is a damaged frame
+ * of that flow.
  */
 public final class Scoping {
     /** The general services QP, where the connection manager's MADs go. */
@@ -25,9 +27,13 @@ public final class Scoping {
     private Scoping() {
     }
 
-    /** The scope of a frame that was recognised as RoCEv2 (UDP port 4791), decoded or not. */
-    public static Scope of(final DecodedFrame f, final Vantage v) {
-        final boolean unknownSender = !v.metaroceSender();
+    /**
+     * The scope of a frame that was recognised as RoCEv2 (UDP port 4791), decoded or not.
+     *
+     * @param knownFlow the caller has seen RoCE frames of the frame's flow before
+     */
+    public static Scope of(final DecodedFrame f, final Vantage v, final boolean knownFlow) {
+        final boolean unknownSender = !v.metaroceSender() && !knownFlow;
         if (!f.has(HeaderKind.BTH)) {
             final DecodeFailure failure = f.failure();
             if (unknownSender && failure != null && failure.error() == DecodeError.TRUNCATED && f.has(HeaderKind.UDP)
