@@ -224,11 +224,13 @@ final class Session {
             return;
         }
         if (fromDut && decoded.version() == RoceVersion.V2) {
+            Scope scope = FrameOracle.scope(decoded, cx.vantage(reader.fcsLength()));
             // a frame of a flow already seen is a damaged frame of it, not another protocol's datagram
-            final boolean known = decoded.has(HeaderKind.BTH) && flows.contains(buffer, decoded.offset(
-                decoded.ipVersion() == 4 ? HeaderKind.IPV4 : HeaderKind.IPV6), decoded.ipVersion(),
-                decoded.bth().destQp());
-            final Scope scope = FrameOracle.scope(decoded, cx.vantage(reader.fcsLength()), known);
+            if (scope.kind() == Scope.Kind.NOT_BTH && decoded.has(HeaderKind.BTH) && flows.contains(buffer,
+                decoded.offset(decoded.ipVersion() == 4 ? HeaderKind.IPV4 : HeaderKind.IPV6), decoded.ipVersion(),
+                decoded.bth().destQp())) {
+                scope = Scope.METAROCE;
+            }
             if (!scope.judged()) {
                 // UC, UD, MADs, other services, look-alikes: counted and reported as not applicable, never judged
                 outOfScope.add(scope, decoded, reader.recordNumber(), length);
