@@ -33,7 +33,8 @@ final class OutOfScope {
         long bytes;
         long firstFrame;
         String reason;
-        final Map<String, long[]> flows = new LinkedHashMap<>();
+        /** Per flow key: its label and its count. */
+        final Map<Long, Object[]> flows = new LinkedHashMap<>();
         long otherFlows;
         final Map<String, long[]> messages = new LinkedHashMap<>();
     }
@@ -48,12 +49,13 @@ final class OutOfScope {
             tally.reason = scope.reason();
         }
         tally.bytes += length;
-        final String flow = flow(f);
-        final long[] count = tally.flows.get(flow);
-        if (count != null) {
-            count[0]++;
+        // the flow's label is built once per flow, found again by a key read from the frame without allocating
+        final long key = key(f);
+        final Object[] entry = tally.flows.get(key);
+        if (entry != null) {
+            ((long[]) entry[1])[0]++;
         } else if (tally.flows.size() < FLOWS) {
-            tally.flows.put(flow, new long[] {1});
+            tally.flows.put(key, new Object[] {flow(f), new long[] {1}});
         } else {
             tally.otherFlows++;
         }
@@ -84,8 +86,8 @@ final class OutOfScope {
             final Scope.Kind kind = entry.getKey();
             final Tally tally = entry.getValue();
             final List<String> notes = new ArrayList<>();
-            for (final Map.Entry<String, long[]> flow : tally.flows.entrySet()) {
-                notes.add(flow.getKey() + ": " + frames(flow.getValue()[0]));
+            for (final Object[] flow : tally.flows.values()) {
+                notes.add(flow[0] + ": " + frames(((long[]) flow[1])[0]));
             }
             if (tally.otherFlows > 0) {
                 notes.add("and " + frames(tally.otherFlows) + " of other flows");
@@ -127,6 +129,19 @@ final class OutOfScope {
 
     private static String frames(final long n) {
         return n + (n == 1 ? " frame" : " frames");
+    }
+
+    /** A 64-bit key of the frame's addresses and destination QP (a collision merges two flows' counts, no more). */
+    private static long key(final DecodedFrame f) {
+        final boolean v4 = f.has(HeaderKind.IPV4);
+        final int ip = f.offset(v4 ? HeaderKind.IPV4 : HeaderKind.IPV6);
+        final int from = ip + (v4 ? 12 : 8);
+        final int length = v4 ? 8 : 32;
+        long key = f.has(HeaderKind.BTH) ? f.bth().destQp() : -1;
+        for (int i = 0; i < length; i += 4) {
+            key = key * 0x9E3779B97F4A7C15L + BigEndian.i32(f.buffer(), from + i);
+        }
+        return key;
     }
 
     private static String flow(final DecodedFrame f) {

@@ -52,12 +52,13 @@ public final class Scoping {
                 + "(another protocol on the RoCEv2 port)");
         }
         final Transport transport = opcode.transport();
+        if (transport == Transport.RC || opcode == Opcode.CNP) {
+            return Scope.METAROCE; // every frame but a few: nothing allocated
+        }
         final String op = "opcode " + hex(opcode.code()) + " (" + opcode.name() + ")";
         switch (transport) {
-            case RC:
-                return Scope.METAROCE;
             case CNP:
-                return opcode == Opcode.CNP ? Scope.METAROCE : new Scope(Scope.Kind.OTHER_SERVICE, op
+                return new Scope(Scope.Kind.OTHER_SERVICE, op
                     + " of the CNP range that RoCEv2 does not assign: MetaRoCE v1 defines only the CNP 0x81");
             case UC:
                 return new Scope(Scope.Kind.UC, op + " of the unreliable connected (UC) service: MetaRoCE v1 "
