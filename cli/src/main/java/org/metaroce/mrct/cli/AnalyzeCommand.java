@@ -158,8 +158,11 @@ final class AnalyzeCommand implements Callable<Integer> {
         final List<String> connections = new ArrayList<>();
 
         void add(final CaseResult result) {
-            if (result.rules().isEmpty() && result.id().endsWith("/summary")) {
-                connections.add(result.id().substring(0, result.id().length() - "/summary".length()) + " "
+            // a connection's summary, or the frames outside MetaRoCE's scope (NOT_APPLICABLE, counted per kind)
+            final boolean connection = result.id().endsWith("/summary");
+            if (result.rules().isEmpty() && (connection || result.verdict() == Verdict.NOT_APPLICABLE)) {
+                connections.add((connection ? result.id().substring(0, result.id().length() - "/summary".length())
+                    : result.id()) + " "
                     + result.title() + ": " + result.reason() + (result.verdict() == Verdict.PASS ? ""
                     : " [" + result.verdict() + "]"));
             }

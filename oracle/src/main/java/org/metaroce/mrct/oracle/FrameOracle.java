@@ -5,6 +5,7 @@ import java.util.function.Consumer;
 import org.metaroce.mrct.oracle.internal.Collector;
 import org.metaroce.mrct.oracle.internal.HeaderChecks;
 import org.metaroce.mrct.oracle.internal.LinkChecks;
+import org.metaroce.mrct.oracle.internal.Scoping;
 import org.metaroce.mrct.oracle.internal.TransportChecks;
 import org.metaroce.mrct.wire.DecodeFailure;
 import org.metaroce.mrct.wire.DecodedFrame;
@@ -33,7 +34,8 @@ public final class FrameOracle {
     /**
      * Every finding on one frame, in the order of {@link FrameRule}; an empty list when it meets every rule.
      *
-     * @param f         the decoded frame; one that did not decode as MetaRoCE gives one finding ({@link #undecodable})
+     * @param f         the decoded frame; one that did not decode as MetaRoCE gives one finding ({@link #undecodable});
+     *                  one outside MetaRoCE's scope ({@link #scope}) none
      * @param frame     the frame's index or number in its stream or capture, copied into every finding
      * @param truncated the capture cut the frame (its length is the original, the cut bytes zero): the ICRC, the pad
      *                  and what follows the headers are then not judged
@@ -44,7 +46,21 @@ public final class FrameOracle {
      */
     public static List<Finding> check(final DecodedFrame f, final long frame, final boolean truncated,
                                       final Vantage vantage, final QpFacts qp, final Consumer<FrameRule> examined) {
-        final Collector out = new Collector(frame, examined);
+        return check(f, frame, truncated, vantage, qp, examined, false);
+    }
+
+    /**
+     * Every finding on one frame, as {@link #check(DecodedFrame, long, boolean, Vantage, QpFacts, Consumer)}, from a
+     * caller that follows flows: when {@code knownFlow}, the caller has seen RoCE frames of the frame's flow before, so
+     * a frame that is no BTH is a damaged frame of that flow, judged, not another protocol's datagram.
+     */
+    public static List<Finding> check(final DecodedFrame f, final long frame, final boolean truncated,
+                                      final Vantage vantage, final QpFacts qp, final Consumer<FrameRule> examined,
+                                      final boolean knownFlow) {
+        if (!Scoping.of(f, vantage, knownFlow).judged()) {
+            return List.of();
+        }
+        final Collector out = new Collector(frame, examined, f.tver(), vantage.metaroceSender());
         if (!f.isRoce()) {
             undecodable(f, out);
             return out.findings();
@@ -71,6 +87,23 @@ public final class FrameOracle {
         LinkChecks.cc002(f, vantage, out);
         LinkChecks.cc001(f, vantage, out);
         return out.findings();
+    }
+
+    /**
+     * Whether MetaRoCE's rules judge a frame to UDP port 4791 at all (Appendix F.1): UC, UD, management datagrams on
+     * QP0 and QP1, the other services of the opcode space and, from a sender not known to be a MetaRoCE device,
+     * datagrams that are no BTH are outside the scope, with the reason. {@link #check} finds nothing on them.
+     */
+    public static Scope scope(final DecodedFrame f, final Vantage vantage) {
+        return Scoping.of(f, vantage, false);
+    }
+
+    /**
+     * The scope of a frame, from a caller that follows flows: when {@code knownFlow}, RoCE frames of the frame's flow
+     * (addresses and destination QP) were seen before, and a frame that is no BTH is a damaged frame of that flow.
+     */
+    public static Scope scope(final DecodedFrame f, final Vantage vantage, final boolean knownFlow) {
+        return Scoping.of(f, vantage, knownFlow);
     }
 
     /** The rule a frame that did not decode as a MetaRoCE frame breaks, by what the decoder found wrong. */

@@ -123,6 +123,7 @@ public final class Analysis {
             final String casePrefix = prefix + (c.evidenceCase != null ? c.evidenceCase + "/" : "");
             cases.addAll(results.of(c, casePrefix, violations));
         }
+        cases.addAll(session.outOfScope.cases(prefix, name));
         if (problem != null && connections.isEmpty() && session.frames == 0) {
             return new FileReport(name, cases, violations, 0, 0, 0, 0, 0, false, session.elapsedNs, problem);
         }

@@ -15,6 +15,7 @@ enum Check {
     IPV4("MR-WIRE-004", "IPv4 header fields", "IPv4 frames", Versions.BOTH),
     IPV6("MR-WIRE-007", "IPv6 header fields", "IPv6 frames", Versions.BOTH),
     UDP("MR-WIRE-009", "UDP length and zero checksum", "frames", Versions.BOTH),
+    // judged on TVer 1 frames only, whatever the connection's mode: the oracle's FrameRule.WIRE_010.tver0()
     SOURCE_PORT("MR-WIRE-010", "UDP source port of data packets in 0xC000-0xFFFF", "data packets", Versions.BOTH),
     BTH("MR-WIRE-013", "BTH fixed values: M, FECN, BECN, reserved bits, TVer, P_Key", "frames", Versions.BOTH),
     PAD("MR-WIRE-019", "pad count and zero pad bytes", "frames", Versions.BOTH),

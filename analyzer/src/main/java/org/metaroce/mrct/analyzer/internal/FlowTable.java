@@ -88,6 +88,22 @@ final class FlowTable {
         return remember(flow, a, b, c, d, e);
     }
 
+    /** True when a flow of (source, destination, dqpn) exists; creates nothing and leaves the cache alone. */
+    boolean contains(final ByteBuffer buffer, final int ip, final int version, final int dqpn) {
+        final int mask = values.length - 1;
+        final long a = version == 4 ? BigEndian.i32(buffer, ip + 12) & 0xFFFF_FFFFL : BigEndian.i64(buffer, ip + 8);
+        final long b = version == 4 ? BigEndian.i32(buffer, ip + 16) & 0xFFFF_FFFFL : BigEndian.i64(buffer, ip + 16);
+        final long c = version == 4 ? 0 : BigEndian.i64(buffer, ip + 24);
+        final long d = version == 4 ? 0 : BigEndian.i64(buffer, ip + 32);
+        final int e = dqpn | (version << 24);
+        for (int i = hash(a, b, c, d, e) & mask; values[i] != null; i = (i + 1) & mask) {
+            if (k1[i] == a && k2[i] == b && k3[i] == c && k4[i] == d && k5[i] == e) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private Flow remember(final Flow flow, final long a, final long b, final long c, final long d, final int e) {
         last = flow;
         lastA = a;

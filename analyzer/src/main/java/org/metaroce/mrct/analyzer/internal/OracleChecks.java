@@ -83,8 +83,9 @@ final class OracleChecks {
                 Judge.observe(c, flow, check);
             }
         };
+        // the session keeps frames outside the scope out of the flows: a frame here is in scope or of a known flow
         final List<Finding> findings = FrameOracle.check(fr.decoded, fr.number, fr.cut, cx.vantage(fcs),
-            facts(flow), observe);
+            facts(flow), observe, true);
         if (flow.pkey < 0 && !fr.isCnp()) {
             flow.pkey = fr.pkey;
             flow.pkeyFrame = fr.number;

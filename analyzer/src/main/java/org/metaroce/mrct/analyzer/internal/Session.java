@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.metaroce.mrct.harness.result.EvidenceComment;
 import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.oracle.FrameOracle;
+import org.metaroce.mrct.oracle.Scope;
 import org.metaroce.mrct.wire.AethSyndrome;
 import org.metaroce.mrct.wire.BigEndian;
 import org.metaroce.mrct.wire.DecodeError;
@@ -54,6 +56,8 @@ final class Session {
     private final Cnps cnps;
     private final FlowTable.Factory factory = this::newFlow;
     private final List<Connection> finished = new ArrayList<>();
+    /** The frames outside MetaRoCE's scope (Appendix F.1), reported as not applicable. */
+    final OutOfScope outOfScope = new OutOfScope();
     private ByteBuffer scratch = ByteBuffer.allocate(1 << 16);
 
     private long origin = Long.MIN_VALUE;
@@ -67,7 +71,7 @@ final class Session {
 
     /** Records read. */
     long frames;
-    /** RoCE frames (well formed or not). */
+    /** RoCE frames (well formed or not) within MetaRoCE's scope. */
     long roceFrames;
     /** Frames of a link type that is neither Ethernet nor Linux cooked: not analysed. */
     long otherLinkFrames;
@@ -218,6 +222,20 @@ final class Session {
         final DecodedFrame decoded = decoder.decode(buffer, offset, length);
         if (decoded.status() == DecodeStatus.NOT_ROCE) {
             return;
+        }
+        if (fromDut && decoded.version() == RoceVersion.V2) {
+            Scope scope = FrameOracle.scope(decoded, cx.vantage(reader.fcsLength()));
+            // a frame of a flow already seen is a damaged frame of it, not another protocol's datagram
+            if (scope.kind() == Scope.Kind.NOT_BTH && decoded.has(HeaderKind.BTH) && flows.contains(buffer,
+                decoded.offset(decoded.ipVersion() == 4 ? HeaderKind.IPV4 : HeaderKind.IPV6), decoded.ipVersion(),
+                decoded.bth().destQp())) {
+                scope = Scope.METAROCE;
+            }
+            if (!scope.judged()) {
+                // UC, UD, MADs, other services, look-alikes: counted and reported as not applicable, never judged
+                outOfScope.add(scope, decoded, reader.recordNumber(), length);
+                return;
+            }
         }
         roceFrames++;
         if (cut) {

@@ -7,31 +7,60 @@ import org.metaroce.mrct.oracle.Basis;
 import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.oracle.FrameRule;
 
-/** Gathers the findings of one frame, in the order the checks make them, and says which rules examined it. */
+/**
+ * Gathers the findings of one frame, in the order the checks make them, and says which rules examined it. It is also
+ * the one place where a rule's TVer 0 binding ({@link FrameRule#binds}) is applied: on a TVer 0 frame a rule that does
+ * not bind it examines nothing and finds nothing, and a finding on a field RoCEv2 leaves free is dropped.
+ */
 public final class Collector {
     private final long frame;
     private final Consumer<FrameRule> examined;
+    private final int tver;
+    private final boolean metaroceSender;
     private List<Finding> findings;
 
     /**
+     * A frame of a known MetaRoCE device's QP whose transport version is not considered (the stream rules).
+     *
      * @param frame    the frame's index or number, copied into every finding
      * @param examined told of every rule that judged the frame, found something or not; may be null
      */
     public Collector(final long frame, final Consumer<FrameRule> examined) {
-        this.frame = frame;
-        this.examined = examined;
+        this(frame, examined, 1, true);
     }
 
-    /** The rule judged the frame. */
+    /**
+     * @param frame          the frame's index or number, copied into every finding
+     * @param examined       told of every rule that judged the frame, found something or not; may be null
+     * @param tver           the frame's bth.tver (-1 when it has none)
+     * @param metaroceSender the sender is known to be a MetaRoCE device
+     */
+    public Collector(final long frame, final Consumer<FrameRule> examined, final int tver,
+                     final boolean metaroceSender) {
+        this.frame = frame;
+        this.examined = examined;
+        this.tver = tver;
+        this.metaroceSender = metaroceSender;
+    }
+
+    /** The rule judged the frame (unless it does not bind the frame's transport version). */
     public void examined(final FrameRule rule) {
-        if (examined != null) {
+        if (examined != null && rule.binds(tver, null, metaroceSender)) {
             examined.accept(rule);
         }
+    }
+
+    /** True when the rule judges this frame with the values RoCEv2 allows ({@link FrameRule.Tver0#ROCEV2_VALUES}). */
+    public boolean rocev2Values(final FrameRule rule) {
+        return tver == 0 && rule.tver0() == FrameRule.Tver0.ROCEV2_VALUES;
     }
 
     /** A finding on the frame. */
     public void add(final FrameRule rule, final String field, final String expected, final String actual,
                     final Basis basis) {
+        if (!rule.binds(tver, field, metaroceSender)) {
+            return;
+        }
         if (findings == null) {
             findings = new ArrayList<>(2);
         }

@@ -64,7 +64,8 @@ public final class HeaderChecks {
 
     /**
      * MR-HDR-008: aeth.syndrome bit 7 clear and a value of Table D-1 a device sends (0x1F, an RNR NAK, 0x60-0x63);
-     * 0x1F in every read response and atomic acknowledgement.
+     * 0x1F in every read response and atomic acknowledgement. In a TVer 0 frame an ACK syndrome may carry any credit
+     * count (0x00-0x1F), as RoCEv2 allows.
      */
     public static void hdr008(final DecodedFrame f, final Collector out) {
         if (!f.has(HeaderKind.AETH)) {
@@ -75,11 +76,14 @@ public final class HeaderChecks {
         final OpKind kind = f.opcode().kind();
         final boolean response = kind == OpKind.RDMA_READ_RESPONSE || kind == OpKind.ATOMIC_ACKNOWLEDGE;
         final boolean rnrNak = AethSyndrome.valueOf(syndrome).type() == AethSyndrome.Type.RNR_NAK;
-        final boolean allowed = response ? syndrome == 0x1F
-            : syndrome == 0x1F || rnrNak || syndrome >= 0x60 && syndrome <= 0x63;
+        // TVer 0: an ACK syndrome's bits 4-0 are a credit count, any of 0x00-0x1F (Appendix F.2)
+        final boolean rocev2 = out.rocev2Values(FrameRule.HDR_008);
+        final boolean ack = rocev2 ? syndrome <= 0x1F : syndrome == 0x1F;
+        final boolean allowed = response ? ack : ack || rnrNak || syndrome >= 0x60 && syndrome <= 0x63;
         if (!allowed) {
-            out.add(FrameRule.HDR_008, "aeth.syndrome", response ? "0x1F" : "a value of Table D-1 a device sends "
-                + "(0x1F, 0x20-0x3F, 0x60-0x63)", Text.hex(syndrome));
+            final String acks = rocev2 ? "0x00-0x1F" : "0x1F";
+            out.add(FrameRule.HDR_008, "aeth.syndrome", response ? acks : "a value of Table D-1 a device sends ("
+                + acks + ", 0x20-0x3F, 0x60-0x63)", Text.hex(syndrome));
         }
     }
 

@@ -159,10 +159,11 @@ public final class LinkChecks {
      * MR-CC-001: a data packet is ECN-capable. Not-ECT is proof wherever the frame was taken, a network never clears
      * ECT; CE is judged by {@link #cc002}. The rule binds every QP of a MetaRoCE device, TVer 0 ones too (it is not in
      * Table 16-2), so a TVer 0 packet (plain RoCEv2 framing) is judged when the sender is known to be a MetaRoCE
-     * device: plain RoCEv2 traffic of other devices is not bound by section 14.
+     * device: plain RoCEv2 traffic of other devices is not bound by section 14 ({@link FrameRule#CC_001}'s TVer 0
+     * binding, applied by the {@link Collector}).
      */
     public static void cc001(final DecodedFrame f, final Vantage v, final Collector out) {
-        if (!isData(f.opcode()) || f.tver() != 1 && !v.metaroceSender()) {
+        if (!isData(f.opcode())) {
             return;
         }
         out.examined(FrameRule.CC_001);
