@@ -24,6 +24,7 @@ final class Progress implements RunListener {
     private final Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
     private int done;
     private int total;
+    private java.util.function.ToLongBiFunction<String, Integer> frameNumbers;
     private int width;
 
     /** Progress on {@code out}; a silent one ({@code --quiet}) only counts the cases done. */
@@ -89,6 +90,22 @@ final class Progress implements RunListener {
             result.verdict() == Verdict.PASS ? null : result.reason(), terminal)) {
             out.println(line);
         }
+        if (result.failure() != null && result.failure().frame() >= 0 && frameNumbers != null) {
+            final long number = frameNumbers.applyAsLong(result.id(), result.failure().frame());
+            if (number > 0) {
+                out.println(FailureLines.INDENT + "the frame is number " + number + " in evidence.pcapng (#"
+                    + result.failure().frame() + " of the case)");
+            }
+        }
+    }
+
+    /**
+     * Where the reports put a case's frames in evidence.pcapng, so a failure names its frame as Wireshark numbers it
+     * (the reports' listener must see each case before this one does).
+     */
+    Progress withFrameNumbers(final java.util.function.ToLongBiFunction<String, Integer> numbers) {
+        this.frameNumbers = numbers;
+        return this;
     }
 
     private String tally() {

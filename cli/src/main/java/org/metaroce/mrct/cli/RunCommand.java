@@ -33,6 +33,7 @@ import org.metaroce.mrct.reference.ReferencePeer;
 import org.metaroce.mrct.reports.Baseline;
 import org.metaroce.mrct.reports.BaselineException;
 import org.metaroce.mrct.reports.EvidencePolicy;
+import org.metaroce.mrct.reports.ReportListener;
 import org.metaroce.mrct.reports.ReportWriteException;
 import org.metaroce.mrct.reports.Reports;
 import org.metaroce.mrct.spi.Adapter;
@@ -190,11 +191,13 @@ final class RunCommand implements Callable<Integer> {
                 final RunContext context = new RunContext(adapter, spec, profile, seed, strict,
                     timing.expectTimeoutNs(), timing.toleranceNs(), timing.tolerancePercent(), ReferencePeer.FACTORY);
                 final List<RunListener> listeners = new ArrayList<>();
-                listeners.add(Reports.open(dir, reports.formats(), spec, evidencePolicy));
+                final ReportListener written = Reports.listener(dir, reports.formats(), spec, evidencePolicy);
+                listeners.add(written);
                 if (setup.listener() != null) {
                     listeners.add(setup.listener());
                 }
-                final Progress progress = new Progress(main.err(), main.errTerminal(), quiet);
+                final Progress progress = new Progress(main.err(), main.errTerminal(), quiet)
+                    .withFrameNumbers(written::pcapngFrame);
                 listeners.add(progress);
                 final List<CaseResult> failed = new ArrayList<>();
                 listeners.add(new RunListener() {
