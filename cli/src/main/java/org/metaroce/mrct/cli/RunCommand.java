@@ -65,6 +65,8 @@ import picocli.CommandLine.Spec;
 final class RunCommand implements Callable<Integer> {
     static final int NON_CONFORMANT = 1;
     static final int HARNESS_ERROR = 2;
+    /** Stopped by Ctrl-C (the shell's status for SIGINT; the JVM exits with the signal's own). */
+    static final int INTERRUPTED = 130;
     /** Root causes listed on the terminal at the end of a run; summary.md and report.html list them all. */
     private static final int ROOT_CAUSES_SHOWN = 10;
 
@@ -210,14 +212,17 @@ final class RunCommand implements Callable<Integer> {
                 });
                 final Runner runner = new Runner(context, listeners, Clock.systemUTC());
                 final RunInfo info = info(spec, profile, adapter, seed, setup.fault(), plan.size(), timing);
-                final Thread interrupted = Interrupt.hook(dir, progress, plan.size(), main.err());
+                final Interrupt interrupt = Interrupt.hook(dir, progress, plan.size(), main.err());
                 final RunSummary summary;
                 try {
-                    summary = runner.run(info, plan,
-                        result -> failFast && (result.verdict() == Verdict.FAIL || result.verdict() == Verdict.ERROR),
+                    summary = runner.run(info, plan, result -> interrupt.requested() || failFast
+                            && (result.verdict() == Verdict.FAIL || result.verdict() == Verdict.ERROR),
                         results -> baseline == null ? null : baseline.compare(results, strict));
                 } finally {
-                    Interrupt.unhook(interrupted);
+                    interrupt.ended();
+                }
+                if (interrupt.requested()) {
+                    return INTERRUPTED; // the hook says where the reports are; the JVM exits with the signal's status
                 }
                 final List<String> shrunk = provider.traits().contains(AdapterProvider.Trait.REPEATABLE)
                     ? generatedCases.shrinkFailing(summary, () -> setup.open(profile), profile, dir, main.err())

@@ -139,12 +139,16 @@ class SignalsTest {
             run.signal(interrupt ? "INT" : "TERM");
 
             assertThat(run.exit()).as(String.join("\n", run.lines())).isEqualTo(interrupt ? 130 : 143);
-            assertThat(run.lines()).anySatisfy(l -> assertThat(l).startsWith("mrct run: interrupted after ")
+            assertThat(run.lines()).contains("mrct run: stopping after the current case...")
+                .anySatisfy(l -> assertThat(l).startsWith("mrct run: interrupted after ")
                 .endsWith("the partial reports (marked incomplete) are in " + reports.toAbsolutePath().normalize()));
         }
+        // the run stopped after the current case and wrote its reports a last time: finished, not complete
         final JsonNode report = new ObjectMapper().readTree(reports.resolve("report.json").toFile());
-        assertThat(report.path("complete").asBoolean(true)).isFalse();
-        assertThat(report.path("overall").asText()).isEqualTo("INCOMPLETE");
+        assertThat(report.path("finished").asBoolean(false)).as("finished").isTrue();
+        assertThat(report.path("complete").asBoolean(true)).as("complete").isFalse();
+        assertThat(report.path("reason").asText()).isEqualTo("the run did not complete");
+        assertThat(report.path("cases").size()).isPositive();
     }
 
     private static String hostPort(final java.net.InetSocketAddress address) {
