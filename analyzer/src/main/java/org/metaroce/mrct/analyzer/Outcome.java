@@ -26,8 +26,8 @@ public record Outcome(List<FileOutcome> files, RunSummary summary, Map<Verdict, 
         return checks.getOrDefault(Verdict.FAIL, 0) > 0;
     }
 
-    /** True when a file could not be read to its end. */
+    /** True when a file could not be read whole (damage, or records larger than any frame skipped). */
     public boolean unreadable() {
-        return files.stream().anyMatch(f -> f.problem() != null);
+        return files.stream().anyMatch(FileOutcome::incomplete);
     }
 }

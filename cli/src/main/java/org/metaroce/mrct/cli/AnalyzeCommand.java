@@ -40,7 +40,8 @@ import picocli.CommandLine.ParentCommand;
         "Rebuilds each connection from both directions and reports one case per (connection, rule): PASS, FAIL, or "
             + "INCONCLUSIVE when the capture cannot prove a finding (it may start mid-connection, miss frames, or "
             + "hold a frame twice).",
-        "Exit status: 0 no violation seen, 1 violations, 2 a capture could not be read (or a usage error)."})
+        "Exit status: 0 no violation seen, 1 violations, 2 a capture could not be read whole (damage, or a record "
+            + "larger than any frame, 256 KiB) or a usage error."})
 final class AnalyzeCommand implements Callable<Integer> {
     /** Violations printed on the standard output; the reports hold them all. */
     private static final int SHOWN = 20;
@@ -67,6 +68,14 @@ final class AnalyzeCommand implements Callable<Integer> {
         + "start of each connection, with nothing lost on the way: findings that a missing or doubled frame could "
         + "explain become violations")
     private boolean complete;
+
+    @Option(names = "--threads", paramLabel = "N", description = "threads: 1 reads and analyses on one thread; more "
+        + "read each capture and compute its ICRCs ahead on others (the findings are the same); default: one per "
+        + "processor")
+    private int threads;
+
+    @Option(names = "--no-progress", description = "no progress line on a terminal")
+    private boolean noProgress;
 
     /** --legacy, --metaroce or --auto. */
     static final class ModeChoice {
@@ -108,8 +117,17 @@ final class AnalyzeCommand implements Callable<Integer> {
                 return ExitStatus.UNREADABLE;
             }
         }
-        final CaptureAnalyzer analyzer = new CaptureAnalyzer(spec, new CaptureAnalyzer.Options(
-            mode == null ? CaptureAnalyzer.Mode.AUTO : mode.value(), profile, complete, Version.current()));
+        if (threads < 0) {
+            main.err().println("mrct analyze: --threads " + threads + ": give 1 or more (default: one per processor)");
+            return ExitStatus.UNREADABLE;
+        }
+        final AnalyzeProgress progress = !noProgress && System.console() != null ? new AnalyzeProgress(main.err())
+            : null;
+        CaptureAnalyzer analyzer = new CaptureAnalyzer(spec, new CaptureAnalyzer.Options(
+            mode == null ? CaptureAnalyzer.Mode.AUTO : mode.value(), profile, complete, Version.current(), threads));
+        if (progress != null) {
+            analyzer = analyzer.withProgress(progress);
+        }
         final Outcome outcome;
         final Summary summary = new Summary();
         try {
@@ -117,6 +135,9 @@ final class AnalyzeCommand implements Callable<Integer> {
             outcome = analyzer.analyze(paths, files, new RunListener() {
                 @Override
                 public void runStarted(final RunInfo info) {
+                    if (progress != null) {
+                        progress.clear();
+                    }
                     writers.runStarted(info);
                 }
 
@@ -143,6 +164,10 @@ final class AnalyzeCommand implements Callable<Integer> {
         for (final FileOutcome file : outcome.files()) {
             if (file.problem() != null) {
                 main.err().println("mrct analyze: " + file.name() + ": " + file.problem());
+            }
+            if (file.oversized() != null) {
+                main.err().println("mrct analyze: " + file.name() + ": " + file.oversized() + (file.oversizedFrames() > 1
+                    ? "; " + (file.oversizedFrames() - 1) + " more records like it" : ""));
             }
         }
         print(outcome, summary, dir);
