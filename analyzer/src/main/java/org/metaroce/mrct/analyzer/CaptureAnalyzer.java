@@ -25,6 +25,7 @@ import org.metaroce.mrct.harness.result.RunSummary;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.analyzer.internal.Analysis;
+import org.metaroce.mrct.analyzer.internal.Views;
 
 /**
  * Analyses pcap and pcapng captures against every rule of the MetaRoCE v1 specification that the wire shows, and
@@ -66,49 +67,64 @@ public final class CaptureAnalyzer {
      * @param threads      threads to use: 1 reads and analyses on the calling thread; more reads each capture and
      *                     computes its frames' ICRCs ahead on other threads (the findings are the same); 0 is one per
      *                     processor
+     * @param matchWindowNs with several captures, how long after a frame's first sighting its copies in the other
+     *                     captures are looked for (the latency between the capture points plus their clocks' offset
+     *                     must be below it); 0 analyses each capture on its own only
      */
-    public record Options(Mode mode, DeviceProfile profile, boolean complete, String suiteVersion, int threads) {
+    public record Options(Mode mode, DeviceProfile profile, boolean complete, String suiteVersion, int threads,
+                          long matchWindowNs) {
+        /** The default {@link #matchWindowNs()}: 10 ms. */
+        public static final long MATCH_WINDOW_NS = 10_000_000L;
+
         public Options {
             Objects.requireNonNull(mode, "mode");
             if (threads < 0) {
                 throw new IllegalArgumentException("threads must be 0 (one per processor) or more, not " + threads);
             }
+            if (matchWindowNs < 0) {
+                throw new IllegalArgumentException("matchWindowNs must be 0 (no matching) or more");
+            }
         }
 
-        /** One thread per processor. */
+        /** One thread per processor, captures matched within {@value #MATCH_WINDOW_NS} ns. */
         public Options(final Mode mode, final DeviceProfile profile, final boolean complete,
                        final String suiteVersion) {
-            this(mode, profile, complete, suiteVersion, 0);
+            this(mode, profile, complete, suiteVersion, 0, MATCH_WINDOW_NS);
         }
 
-        /** AUTO, no profile, not complete, one thread per processor. */
+        /** AUTO, no profile, not complete, one thread per processor, captures matched within 10 ms. */
         public static Options defaults() {
-            return new Options(Mode.AUTO, null, false, "dev", 0);
+            return new Options(Mode.AUTO, null, false, "dev", 0, MATCH_WINDOW_NS);
+        }
+
+        /** These options with another match window (0: no matching across captures). */
+        public Options withMatchWindowNs(final long value) {
+            return new Options(mode, profile, complete, suiteVersion, threads, value);
         }
 
         /** These options with another mode. */
         public Options withMode(final Mode value) {
-            return new Options(value, profile, complete, suiteVersion, threads);
+            return new Options(value, profile, complete, suiteVersion, threads, matchWindowNs);
         }
 
         /** These options with another profile (null: the defaults of Appendix B). */
         public Options withProfile(final DeviceProfile value) {
-            return new Options(mode, value, complete, suiteVersion, threads);
+            return new Options(mode, value, complete, suiteVersion, threads, matchWindowNs);
         }
 
         /** These options with {@code complete} set or cleared. */
         public Options withComplete(final boolean value) {
-            return new Options(mode, profile, value, suiteVersion, threads);
+            return new Options(mode, profile, value, suiteVersion, threads, matchWindowNs);
         }
 
         /** These options with another suite version. */
         public Options withSuiteVersion(final String value) {
-            return new Options(mode, profile, complete, value, threads);
+            return new Options(mode, profile, complete, value, threads, matchWindowNs);
         }
 
         /** These options with another number of threads (0: one per processor). */
         public Options withThreads(final int value) {
-            return new Options(mode, profile, complete, suiteVersion, value);
+            return new Options(mode, profile, complete, suiteVersion, value, matchWindowNs);
         }
 
         /** The threads to use, 0 resolved. */
@@ -198,7 +214,13 @@ public final class CaptureAnalyzer {
             sources.add(new Source(outcome(result), result.caseCount(),
                 (sink, violations) -> result.forEachCase(sink, violations, true)));
         }
-        return report(start, names, analysis, sources, listener);
+        List<ViewFinding> views = List.of();
+        if (captures.size() > 1 && options.matchWindowNs() > 0) {
+            final Views.Result matched = Views.match(captures, names, options.matchWindowNs());
+            views = matched.findings();
+            sources.add(new Source(null, matched.cases().size(), (sink, violations) -> matched.cases().forEach(sink)));
+        }
+        return report(start, names, analysis, sources, listener, views);
     }
 
     /**
@@ -233,7 +255,7 @@ public final class CaptureAnalyzer {
                 violations.addAll(analysis.violations());
             }));
         }
-        return report(start, names, analysis(), sources, listener);
+        return report(start, names, analysis(), sources, listener, List.of());
     }
 
     /** The prefix of a capture's case IDs among {@code count} captures: none for one, its file name and a slash. */
@@ -271,16 +293,21 @@ public final class CaptureAnalyzer {
             r.evidence, r.elapsedNs, r.problem, r.oversizedFrames, r.oversized);
     }
 
-    /** What one capture gives the report: its outcome, its number of cases, and the cases themselves. */
+    /**
+     * What one capture gives the report: its outcome (null for the cases of the captures matched together), its
+     * number of cases, and the cases themselves.
+     */
     private record Source(FileOutcome file, int count, BiConsumer<Consumer<CaseResult>, List<String>> cases) {
     }
 
     private Outcome report(final Instant start, final List<String> names, final Analysis analysis,
-                           final List<Source> sources, final RunListener listener) {
+                           final List<Source> sources, final RunListener listener, final List<ViewFinding> views) {
         final List<FileOutcome> files = new ArrayList<>();
         int count = 0;
         for (final Source source : sources) {
-            files.add(source.file());
+            if (source.file() != null) {
+                files.add(source.file());
+            }
             count += source.count();
         }
         final DeviceProfile profile = options.profile() != null ? options.profile()
@@ -309,7 +336,7 @@ public final class CaptureAnalyzer {
         }
         final RunSummary summary = summary(slim, checks, profile, files);
         listener.runFinished(info, summary);
-        return new Outcome(files, summary, checks, violations);
+        return new Outcome(files, summary, checks, violations, views);
     }
 
     /** What the summary and rule matrix read of a case, without its evidence, notes and series. */

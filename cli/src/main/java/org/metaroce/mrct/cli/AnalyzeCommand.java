@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import org.metaroce.mrct.analyzer.CaptureAnalyzer;
 import org.metaroce.mrct.analyzer.FileOutcome;
 import org.metaroce.mrct.analyzer.Outcome;
+import org.metaroce.mrct.analyzer.ViewFinding;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.result.CaseResult;
@@ -50,7 +51,10 @@ final class AnalyzeCommand implements Callable<Integer> {
     private Main main;
 
     @Parameters(arity = "1..*", paramLabel = "CAPTURE", description = "pcap or pcapng files (Ethernet or Linux "
-        + "cooked); mrct evidence files are judged case by case, on the device's frames")
+        + "cooked), directories (their *.pcap, *.pcapng and *.cap files, sorted) or glob patterns (quoted: "
+        + "'caps/host-*.pcap'); mrct evidence files are judged case by case, on the device's frames. With several "
+        + "captures, the frames of a flow seen in two of them are matched: frames lost between them, frames received "
+        + "that were never sent, one-way latency")
     private List<String> files;
 
     @Mixin
@@ -73,6 +77,11 @@ final class AnalyzeCommand implements Callable<Integer> {
         + "read each capture and compute its ICRCs ahead on others (the findings are the same); default: one per "
         + "processor")
     private int threads;
+
+    @Option(names = "--match-window-ms", paramLabel = "MS", description = "with several captures, how long after "
+        + "a frame's first sighting its copies in the others are looked for: the latency between the capture points "
+        + "plus the offset of their clocks must be below it (default: ${DEFAULT-VALUE}; 0: no matching)")
+    private long matchWindowMs = CaptureAnalyzer.Options.MATCH_WINDOW_NS / 1_000_000L;
 
     @Option(names = "--no-progress", description = "no progress line on a terminal")
     private boolean noProgress;
@@ -109,13 +118,30 @@ final class AnalyzeCommand implements Callable<Integer> {
         final Path dir = reports.dir();
         final Set<ReportFormat> chosen = reports.formats();
         final List<Path> paths = new ArrayList<>();
+        final List<String> names = new ArrayList<>();
         for (final String name : files) {
             try {
-                paths.add(Path.of(name));
+                final List<String> expanded = CaptureFiles.expand(name);
+                if (expanded.isEmpty()) {
+                    main.err().println("mrct analyze: " + name + ": no capture (no *.pcap, *.pcapng or *.cap file "
+                        + "matches)");
+                    return ExitStatus.UNREADABLE;
+                }
+                for (final String file : expanded) {
+                    paths.add(Path.of(file));
+                    names.add(file);
+                }
             } catch (InvalidPathException e) {
                 main.err().println("mrct analyze: " + name + ": not a valid path: " + e.getReason());
                 return ExitStatus.UNREADABLE;
+            } catch (IOException e) {
+                main.err().println("mrct analyze: " + name + ": cannot list: " + e.getMessage());
+                return ExitStatus.UNREADABLE;
             }
+        }
+        if (matchWindowMs < 0) {
+            main.err().println("mrct analyze: --match-window-ms " + matchWindowMs + ": give 0 (no matching) or more");
+            return ExitStatus.UNREADABLE;
         }
         if (threads < 0) {
             main.err().println("mrct analyze: --threads " + threads + ": give 1 or more (default: one per processor)");
@@ -124,7 +150,8 @@ final class AnalyzeCommand implements Callable<Integer> {
         final AnalyzeProgress progress = !noProgress && System.console() != null ? new AnalyzeProgress(main.err())
             : null;
         CaptureAnalyzer analyzer = new CaptureAnalyzer(spec, new CaptureAnalyzer.Options(
-            mode == null ? CaptureAnalyzer.Mode.AUTO : mode.value(), profile, complete, Version.current(), threads));
+            mode == null ? CaptureAnalyzer.Mode.AUTO : mode.value(), profile, complete, Version.current(), threads,
+            matchWindowMs * 1_000_000L));
         if (progress != null) {
             analyzer = analyzer.withProgress(progress);
         }
@@ -132,7 +159,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         final Summary summary = new Summary();
         try {
             final RunListener writers = Reports.open(dir, chosen, spec);
-            outcome = analyzer.analyze(paths, files, new RunListener() {
+            outcome = analyzer.analyze(paths, names, new RunListener() {
                 @Override
                 public void runStarted(final RunInfo info) {
                     if (progress != null) {
@@ -207,6 +234,14 @@ final class AnalyzeCommand implements Callable<Integer> {
                 break;
             }
             main.out().println("  " + line);
+        }
+        final List<ViewFinding> views = outcome.views();
+        for (int i = 0; i < Math.min(SHOWN, views.size()); i++) {
+            main.out().println(views.get(i).describe());
+        }
+        if (views.size() > SHOWN) {
+            main.out().println("and " + (views.size() - SHOWN) + " more frames missing between captures (see the "
+                + "views/ cases of the reports)");
         }
         final List<String> violations = outcome.violations();
         for (int i = 0; i < Math.min(SHOWN, violations.size()); i++) {
