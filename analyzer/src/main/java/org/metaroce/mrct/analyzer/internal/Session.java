@@ -487,8 +487,9 @@ final class Session {
         }
         cnps.finish(lastNs);
         final List<Connection> connections = new ArrayList<>();
+        final java.util.Set<Connection> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (final Flow flow : flows.flows()) {
-            if (!connections.contains(flow.connection)) {
+            if (seen.add(flow.connection)) {
                 connections.add(flow.connection);
             }
         }
