@@ -177,9 +177,13 @@ class AnalyzeCommandTest {
     @Test
     void aRecordOf16MiBIsRefusedByNumberAndOffsetNotAnInternalError() throws IOException {
         final byte[] capture = Files.readAllBytes(WRITE);
-        // the first record of the classic pcap: 24-byte file header, 16-byte record header, then the frame
-        final int length = java.nio.ByteBuffer.wrap(capture, 32, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
-        final byte[] frame = Arrays.copyOfRange(capture, 40, 40 + length);
+        // record 22, the first RoCE frame: after the 24-byte file header, records of a 16-byte header and a frame
+        final java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(capture).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        int at = 24;
+        for (int number = 1; number < 22; number++) {
+            at += 16 + b.getInt(at + 8);
+        }
+        final byte[] frame = Arrays.copyOfRange(capture, at + 16, at + 16 + b.getInt(at + 8));
         final Path big = dir.resolve("big.pcapng");
         final long offset;
         try (org.metaroce.mrct.wire.capture.PcapngWriter writer = org.metaroce.mrct.wire.capture.PcapngWriter
