@@ -14,18 +14,27 @@ final class AnalyzeProgress implements CaptureAnalyzer.Progress {
     private static final long EVERY_NS = 250_000_000L;
 
     private final PrintStream err;
-    private final long started = System.nanoTime();
+    private final java.util.function.LongSupplier clock;
+    private final long started;
     private long shownNs;
     private int width;
 
     AnalyzeProgress(final PrintStream err) {
+        this(err, System::nanoTime);
+    }
+
+    /** With a clock of nanoseconds (tests). */
+    AnalyzeProgress(final PrintStream err, final java.util.function.LongSupplier clock) {
         this.err = err;
+        this.clock = clock;
+        this.started = clock.getAsLong();
+        this.shownNs = started - EVERY_NS;
     }
 
     @Override
     public synchronized void update(final String capture, final int index, final int count, final long bytes,
                                     final long size, final long frames) {
-        final long now = System.nanoTime();
+        final long now = clock.getAsLong();
         if (now - started < FIRST_NS || now - shownNs < EVERY_NS) {
             return;
         }
