@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
@@ -64,9 +66,9 @@ public final class CaptureAnalyzer {
      *                     nothing was lost in the network: findings that only a missing or doubled frame could
      *                     explain become violations
      * @param suiteVersion the mrct version, for the reports
-     * @param threads      threads to use: 1 reads and analyses on the calling thread; more reads each capture and
-     *                     computes its frames' ICRCs ahead on other threads (the findings are the same); 0 is one per
-     *                     processor
+     * @param threads      threads to use: 1 reads and analyses on the calling thread; more analyses that many
+     *                     captures at once, or a single capture with its reading and ICRCs ahead on other threads (the
+     *                     findings are the same); 0 is one per processor
      * @param matchWindowNs with several captures, how long after a frame's first sighting its copies in the other
      *                     captures are looked for (the latency between the capture points plus their clocks' offset
      *                     must be below it); 0 analyses each capture on its own only
@@ -200,9 +202,22 @@ public final class CaptureAnalyzer {
         final List<Analysis.FileResult> results = new ArrayList<>();
         final ExecutorService workers = workers();
         try {
-            for (int i = 0; i < captures.size(); i++) {
-                results.add(analyzeOne(analysis, captures.get(i), names.get(i), casePrefix(names.get(i),
-                    captures.size()), workers, i, captures.size()));
+            if (workers != null && captures.size() > 1) {
+                // several captures: each analysed whole on a thread of its own, as many at once as there are threads
+                final List<Future<Analysis.FileResult>> futures = new ArrayList<>();
+                for (int i = 0; i < captures.size(); i++) {
+                    final int index = i;
+                    futures.add(workers.submit(() -> analyzeOne(analysis, captures.get(index), names.get(index),
+                        casePrefix(names.get(index), captures.size()), null, index, captures.size())));
+                }
+                for (final Future<Analysis.FileResult> future : futures) {
+                    results.add(join(future));
+                }
+            } else {
+                for (int i = 0; i < captures.size(); i++) {
+                    results.add(analyzeOne(analysis, captures.get(i), names.get(i), casePrefix(names.get(i),
+                        captures.size()), workers, i, captures.size()));
+                }
             }
         } finally {
             if (workers != null) {
@@ -261,6 +276,23 @@ public final class CaptureAnalyzer {
     /** The prefix of a capture's case IDs among {@code count} captures: none for one, its file name and a slash. */
     public static String casePrefix(final String name, final int count) {
         return count > 1 ? fileName(name) + "/" : "";
+    }
+
+    private static Analysis.FileResult join(final Future<Analysis.FileResult> future) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while analysing", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
     }
 
     private Analysis analysis() {
