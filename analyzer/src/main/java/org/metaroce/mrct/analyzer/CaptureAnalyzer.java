@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -201,6 +202,15 @@ public final class CaptureAnalyzer {
         final Analysis analysis = analysis();
         final List<Analysis.FileResult> results = new ArrayList<>();
         final ExecutorService workers = workers();
+        final boolean matching = captures.size() > 1 && options.matchWindowNs() > 0;
+        // the captures matched together on a thread of their own, beside the analyses (with one thread, after them)
+        final CompletableFuture<Views.Result> matched = !matching ? null : workers == null
+            ? null : CompletableFuture.supplyAsync(() -> Views.match(captures, names, options.matchWindowNs()),
+                r -> {
+                    final Thread thread = new Thread(r, "mrct-analyze-match");
+                    thread.setDaemon(true);
+                    thread.start();
+                });
         try {
             if (workers != null && captures.size() > 1) {
                 // several captures: each analysed whole on a thread of its own, as many at once as there are threads
@@ -230,10 +240,11 @@ public final class CaptureAnalyzer {
                 (sink, violations) -> result.forEachCase(sink, violations, true)));
         }
         List<ViewFinding> views = List.of();
-        if (captures.size() > 1 && options.matchWindowNs() > 0) {
-            final Views.Result matched = Views.match(captures, names, options.matchWindowNs());
-            views = matched.findings();
-            sources.add(new Source(null, matched.cases().size(), (sink, violations) -> matched.cases().forEach(sink)));
+        if (matching) {
+            final Views.Result result = matched != null ? matched.join()
+                : Views.match(captures, names, options.matchWindowNs());
+            views = result.findings();
+            sources.add(new Source(null, result.cases().size(), (sink, violations) -> result.cases().forEach(sink)));
         }
         return report(start, names, analysis, sources, listener, views);
     }
