@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,8 +26,13 @@ class ManyConnectionsTest {
     Path dir;
 
     private String probe(final Path capture, final int threads) throws IOException, InterruptedException {
+        return probe(capture, threads, "-Xmx256m");
+    }
+
+    private String probe(final Path capture, final int threads, final String heap)
+            throws IOException, InterruptedException {
         final Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        final List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx256m", "-XX:+UseSerialGC",
+        final List<String> command = new ArrayList<>(List.of(java.toString(), heap, "-XX:+UseSerialGC",
             "-cp", System.getProperty("java.class.path"), MemoryProbe.class.getName(), capture.toString(),
             Integer.toString(threads)));
         final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -41,6 +47,15 @@ class ManyConnectionsTest {
         final Path capture = dir.resolve("connections.pcap");
         TrafficGenerator.writeConnections(capture, 10_000, 4);
         assertThat(probe(capture, 2)).contains("connections=10000 cases=210000 frames=10000");
+    }
+
+    @Test
+    void aCaptureManyTimesTheReadAheadRunsIn64MiBOfHeapOnFourThreads() throws IOException, InterruptedException {
+        final Path capture = dir.resolve("long.pcap");
+        // about 80 MB: eight times what the reader may hold ahead, so batches are recycled
+        final long frames = TrafficGenerator.write(capture, TrafficGenerator.Options.eventful(100_000, 6));
+        assertThat(Files.size(capture)).isGreaterThan(8L * 10 * (1 << 20));
+        assertThat(probe(capture, 4, "-Xmx64m")).contains("connections=1 ", "frames=" + frames);
     }
 
     @Test

@@ -190,7 +190,11 @@ final class PrefetchReader implements CaptureReader {
         } catch (RuntimeException | Error e) {
             final Batch broken = new Batch();
             broken.failure = new IOException("reading ahead failed: " + e, e);
-            ahead.offer(CompletableFuture.completedFuture(broken));
+            try {
+                ahead.put(CompletableFuture.completedFuture(broken));
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
