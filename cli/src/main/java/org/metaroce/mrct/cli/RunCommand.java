@@ -222,7 +222,8 @@ final class RunCommand implements Callable<Integer> {
             }
             return HARNESS_ERROR;
         } catch (UsageProblem | ProfileLoader.ProfileException | BaselineException e) {
-            main.err().println("mrct run: " + e.getMessage().replace('\n', ' ').replace("  ", " "));
+            // one problem per line: a profile with many problems stays readable
+            main.err().println("mrct run: " + e.getMessage().replace("\n", "\n  "));
             return HARNESS_ERROR;
         } catch (IllegalArgumentException | AdapterSetupException e) {
             main.err().println("mrct run: " + e.getMessage());

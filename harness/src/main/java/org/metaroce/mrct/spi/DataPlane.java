@@ -17,4 +17,13 @@ public interface DataPlane {
      * due on the way fire.
      */
     CapturedFrame poll(long deadlineNanos);
+
+    /**
+     * How long the adapter's own receive path was not looking for frames across the moment {@code timeNanos}: a frame
+     * that arrived then carries a timestamp up to that much late. 0 where frames carry timestamps taken on arrival
+     * (kernel capture timestamps, virtual time, recordings), which is the default.
+     */
+    default long receivePauseAt(final long timeNanos) {
+        return 0;
+    }
 }

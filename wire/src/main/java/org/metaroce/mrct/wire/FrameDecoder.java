@@ -60,6 +60,12 @@ public final class FrameDecoder {
     }
 
     private DecodedFrame decode(final ByteBuffer buffer, final int offset, final int length, final DecodedFrame f) {
+        if (offset < 0 || offset > buffer.limit()) {
+            // never throws, even for a caller's bad offset: the failure says where the frame was looked for
+            f.reset(buffer, 0, 0);
+            return f.fail(DecodeError.TRUNCATED, "eth", 0, "offset " + offset + " is outside the buffer (0.."
+                + buffer.limit() + ")");
+        }
         f.reset(buffer, offset, Math.max(0, Math.min(length, buffer.limit() - offset)));
         final int end = offset + f.frameLength;
         if (f.frameLength < EthernetFlyweight.UNTAGGED_LENGTH) {

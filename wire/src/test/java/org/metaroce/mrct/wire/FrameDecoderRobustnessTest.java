@@ -60,6 +60,20 @@ class FrameDecoderRobustnessTest {
     }
 
     @Test
+    void anOffsetOutsideTheBufferIsAFailureNotAnException() {
+        final byte[] bytes = FrameBuilder.of(v4, Opcode.SEND_ONLY).payload(new byte[8]).build();
+        for (final int offset : new int[] {-1, -14, Integer.MIN_VALUE, bytes.length + 1, Integer.MAX_VALUE}) {
+            final DecodedFrame f = decoder.decode(ByteBuffer.wrap(bytes), offset, bytes.length);
+            assertThat(f.status()).as("offset %d", offset).isEqualTo(DecodeStatus.MALFORMED);
+            assertThat(f.error()).isEqualTo(DecodeError.TRUNCATED);
+            assertThat(f.failure().detail()).contains("offset " + offset + " is outside the buffer (0.."
+                + bytes.length + ")");
+        }
+        assertThat(decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length).isRoce()).as("the decoder is reusable")
+            .isTrue();
+    }
+
+    @Test
     void padCountLargerThanPayloadIsMalformed() {
         final byte[] bytes = FrameBuilder.of(v4, Opcode.SEND_ONLY).payload(new byte[0]).with("bth.padcnt", 3).build();
         final DecodedFrame f = decode(bytes);

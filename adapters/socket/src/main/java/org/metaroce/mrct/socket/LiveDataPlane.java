@@ -49,6 +49,13 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
     private int unseenCount;
     private long discardBefore = Long.MIN_VALUE;
     private volatile Thread waiter;
+    /** The reader's last look for frames (a frame taken or an empty sweep), and its recent pauses between looks. */
+    private long lastLook = Long.MIN_VALUE;
+    private final ArrayDeque<long[]> pauses = new ArrayDeque<>();
+    /** A gap between two looks of the reader shorter than this is its ordinary polling. */
+    static final long PAUSE_NOTED_NANOS = 50_000;
+    /** Pauses remembered (the oldest are forgotten: a case asks about its own recent deadlines). */
+    private static final int PAUSES_KEPT = 4096;
 
     /** The link is attached after it is opened (it needs this receiver to open). */
     void attach(final Link attached) {
@@ -142,6 +149,7 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
     @Override
     public void frame(final byte[] bytes, final long timestampNanos) {
         synchronized (lock) {
+            looked(timestampNanos);
             final Bytes key = new Bytes(bytes);
             final Integer left = unseen.get(key);
             if (left != null) {
@@ -177,10 +185,42 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
     public void idle(final long sweptAtNanos) {
         synchronized (lock) {
             swept = sweptAtNanos;
+            looked(sweptAtNanos);
         }
         final Thread waiting = waiter;
         if (waiting != null) {
             LockSupport.unpark(waiting);
+        }
+    }
+
+    /** The reader looked for frames at {@code time}: a long gap since its previous look is remembered (lock held). */
+    private void looked(final long time) {
+        if (link == null || !link.stampsWhenRead()) {
+            return;
+        }
+        if (lastLook != Long.MIN_VALUE && time - lastLook >= PAUSE_NOTED_NANOS) {
+            if (pauses.size() == PAUSES_KEPT) {
+                pauses.pollFirst();
+            }
+            pauses.addLast(new long[] {lastLook, time});
+        }
+        lastLook = Math.max(lastLook, time);
+    }
+
+    /**
+     * The longest pause of the reader spanning {@code timeNanos} (0 when none, or when the link's timestamps are taken
+     * on arrival): a frame that arrived then was stamped up to that much late.
+     */
+    @Override
+    public long receivePauseAt(final long timeNanos) {
+        synchronized (lock) {
+            long longest = 0;
+            for (final long[] pause : pauses) {
+                if (pause[0] < timeNanos && timeNanos <= pause[1]) {
+                    longest = Math.max(longest, pause[1] - pause[0]);
+                }
+            }
+            return longest;
         }
     }
 
@@ -226,7 +266,7 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
         synchronized (lock) {
             if (dropped > droppedAtStart) {
                 problems.add("the capture on " + link.describe() + " dropped " + (dropped - droppedAtStart)
-                    + " frame(s) during the case (raise --capture-buffer)");
+                    + " frame(s) during the case (" + link.whenDropping() + ")");
             }
             if (backwards != null) {
                 problems.add(backwards);

@@ -21,8 +21,8 @@ import org.metaroce.mrct.spi.AdapterSetupException;
 
 /**
  * {@code --adapter socket}: a device outside the JVM, its frames through a network interface ({@code --iface}) or
- * UDP datagrams ({@code --udp}), its control plane through its agent ({@code --agent}); real time. The README's
- * "Devices outside the JVM" says how to use it.
+ * UDP datagrams ({@code --udp}), its control plane through its agent ({@code --agent}); real time.
+ * {@code docs/real-devices.md} says how to use it.
  */
 public final class SocketAdapterProvider implements AdapterProvider {
     private static final List<AdapterOption> OPTIONS = List.of(

@@ -16,6 +16,7 @@ class LiveDataPlaneTest {
     private static final class HandLink implements Link {
         final List<byte[]> sent = new ArrayList<>();
         final boolean echo;
+        boolean stampsWhenRead;
         volatile long dropped;
         volatile String problem;
 
@@ -46,6 +47,11 @@ class LiveDataPlaneTest {
         @Override
         public String problem() {
             return problem;
+        }
+
+        @Override
+        public boolean stampsWhenRead() {
+            return stampsWhenRead;
         }
 
         @Override
@@ -160,5 +166,28 @@ class LiveDataPlaneTest {
             .hasMessage("the interface veth0 is down or gone");
         assertThatThrownBy(() -> data.send(new byte[1])).isInstanceOf(AdapterException.class)
             .hasMessageContaining("veth0");
+    }
+
+    @Test
+    void aPauseOfAReaderThatStampsFramesIsKnownAtEveryMomentItSpans() {
+        final HandLink link = new HandLink(false);
+        link.stampsWhenRead = true;
+        final LiveDataPlane data = plane(link);
+        final long t0 = 1_000_000_000L;
+        data.idle(t0);
+        data.idle(t0 + 20_000);
+        // the reader did not look for 3 ms, then took a frame: it may have arrived any time in that pause
+        data.frame(new byte[] {7}, t0 + 3_020_000);
+        data.idle(t0 + 3_040_000);
+        assertThat(data.receivePauseAt(t0 + 1_000_000)).isEqualTo(3_000_000);
+        assertThat(data.receivePauseAt(t0 + 3_020_000)).as("the end of the pause is in it").isEqualTo(3_000_000);
+        assertThat(data.receivePauseAt(t0 + 10_000)).as("ordinary polling is no pause").isZero();
+        assertThat(data.receivePauseAt(t0 + 3_030_000)).isZero();
+
+        final HandLink kernel = new HandLink(false);
+        final LiveDataPlane stamped = plane(kernel);
+        stamped.idle(t0);
+        stamped.frame(new byte[] {7}, t0 + 3_000_000);
+        assertThat(stamped.receivePauseAt(t0 + 1_000_000)).as("kernel timestamps are taken on arrival").isZero();
     }
 }

@@ -45,6 +45,8 @@ final class CaseRun {
     private Evidence evidence;
     private RequesterSteps requesterSteps;
     private Map<String, Long> countersAtStart = Map.of();
+    private final HarnessLateness lateness;
+    private boolean harnessLate;
 
     CaseRun(final RunContext run, final CaseDef def, final Map<String, Expr> row, final String id) {
         this.run = run;
@@ -54,12 +56,16 @@ final class CaseRun {
         this.caseSeed = run.seed() ^ (id.hashCode() * 0x9E3779B97F4A7C15L);
         this.data = run.adapter().dataPlane();
         this.control = new ControlJournal(run.adapter().controlPlane(), run.adapter().dataPlane(),
-            run.adapter().dataPlane().now(), () -> evidence == null ? 0 : evidence.records().size());
+            run.adapter().dataPlane().now(), () -> evidence == null ? 0 : evidence.records().size(),
+            cursor::controlCallMade);
+        this.lateness = new HarnessLateness(!run.adapter().capabilities().contains(Capability.VIRTUAL_TIME),
+            run.toleranceNs());
     }
 
     CaseResult execute() {
         final long wallStart = System.nanoTime();
-        final VerdictPolicy policy = new VerdictPolicy(def, run.spec(), run.strict(), this::blame);
+        final VerdictPolicy policy = new VerdictPolicy(def, run.spec(), run.strict(), this::blame,
+            lateness::beyondBudget);
         VerdictPolicy.Outcome outcome = VerdictPolicy.PASSED;
         long start = data.now();
         evidence = new Evidence(start);
@@ -72,6 +78,11 @@ final class CaseRun {
             runCase(start);
         } catch (RuntimeException e) {
             outcome = policy.outcome(e, cursor.index(), cursor.step());
+        }
+        harnessLate = outcome.harnessLate();
+        final HarnessLateness.Late late = lateness.beyondBudget();
+        if (late != null && !harnessLate) {
+            notes.add("the harness was late beyond the run's tolerance (" + late.describe() + ")");
         }
         Map<String, List<double[]>> series = Map.of();
         try {
@@ -97,6 +108,14 @@ final class CaseRun {
             notes, series, control.records());
     }
 
+    /**
+     * Whether the case's verdict is INCONCLUSIVE because the harness itself was late (after {@link #execute()}): a
+     * run of the case again may judge the device.
+     */
+    boolean harnessWasLate() {
+        return harnessLate;
+    }
+
     /** Sets the case up, runs its setup steps and its steps, and checks what is left over at the end. */
     private void runCase(final long start) {
         final CaseSetup setup = new CaseSetup(run, def, caseSeed, control, names, world);
@@ -109,7 +128,7 @@ final class CaseRun {
         setup.createConnectionsAndRegions();
 
         final FramePump pump = new FramePump(data, def, run.adapter().endpoints(), names, world, requesterSteps,
-            evidence, cursor);
+            evidence, cursor, lateness);
         final Timing timing = new Timing(run, names);
         final FrameExpectations frameExpectations = new FrameExpectations(names, world, pump, evidence, cursor,
             timing, run.adapter().capabilities().contains(Capability.VIRTUAL_TIME));

@@ -32,17 +32,21 @@ final class ControlJournal implements ControlPlane {
     private final DataPlane clock;
     private final long start;
     private final IntSupplier frames;
+    private final Runnable onCall;
     private final List<ControlRecord> records = new ArrayList<>();
 
     /**
      * @param frames how many frames the case's evidence holds (each record notes it, which orders the calls among
      *     the frames)
+     * @param onCall told before every call (the case's timeline is not the harness's to keep across a call)
      */
-    ControlJournal(final ControlPlane delegate, final DataPlane clock, final long start, final IntSupplier frames) {
+    ControlJournal(final ControlPlane delegate, final DataPlane clock, final long start, final IntSupplier frames,
+                   final Runnable onCall) {
         this.delegate = delegate;
         this.clock = clock;
         this.start = start;
         this.frames = frames;
+        this.onCall = onCall;
     }
 
     List<ControlRecord> records() {
@@ -51,6 +55,7 @@ final class ControlJournal implements ControlPlane {
 
     private <T> T call(final String op, final Map<String, Object> args, final Supplier<T> action,
                        final java.util.function.Function<T, Object> encode) {
+        onCall.run();
         final long at = clock.now() - start;
         final int before = frames.getAsInt();
         try {

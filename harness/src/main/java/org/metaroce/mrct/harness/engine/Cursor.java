@@ -11,6 +11,7 @@ final class Cursor {
     private int index = -1;
     private Step step;
     private long lastTime;
+    private boolean paced;
 
     /** The index of the step being executed, or -1 outside the steps. */
     int index() {
@@ -42,5 +43,19 @@ final class Cursor {
     /** The current step ended (so far) at {@code time}. */
     void endedAt(final long time) {
         lastTime = time;
+        paced = true;
+    }
+
+    /**
+     * A control-plane call was made: until a frame step ends again, the time the next frame is meant to leave is not
+     * the previous step's end (the call took what it took, which is not the harness's lateness).
+     */
+    void controlCallMade() {
+        paced = false;
+    }
+
+    /** When the case means the next frame to leave: the previous step's end, or Long.MIN_VALUE after a control call. */
+    long intendedSendTime() {
+        return paced ? lastTime : Long.MIN_VALUE;
     }
 }

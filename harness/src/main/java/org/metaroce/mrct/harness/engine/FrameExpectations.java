@@ -49,7 +49,7 @@ final class FrameExpectations {
         while (true) {
             final FramePump.Received received = pump.next(deadline);
             if (received == null) {
-                final StepFailure missing = new StepFailure("no frame arrived within " + Timing.nanos(window)
+                final StepFailure missing = new StepFailure("no frame arrived within " + timing.effective(window)
                     + " (expected " + e.template().summary() + ")", -1, List.of(), describe(e.template()), null);
                 missing.missingTemplate = e.template();
                 throw missing;
@@ -93,7 +93,7 @@ final class FrameExpectations {
             final FramePump.Received received = pump.next(deadline);
             if (received == null) {
                 final StepFailure missing = new StepFailure(open.size() + " of " + e.templates().size()
-                    + " expected frames did not arrive within " + Timing.nanos(window) + ": "
+                    + " expected frames did not arrive within " + timing.effective(window) + ": "
                     + open.stream().map(FrameTemplate::summary).toList(), -1, List.of(), describe(open.get(0)), null);
                 missing.missingTemplate = open.get(0);
                 throw missing;

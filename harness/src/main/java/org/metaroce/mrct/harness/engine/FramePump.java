@@ -45,6 +45,7 @@ final class FramePump {
     private final RequesterSteps requesterSteps;
     private final Evidence evidence;
     private final Cursor cursor;
+    private final HarnessLateness lateness;
     private final FrameDecoder decoder = new FrameDecoder();
     private final ArrayDeque<Received> inbox = new ArrayDeque<>();
     private final Collection<Received> inboxView = Collections.unmodifiableCollection(inbox);
@@ -52,7 +53,7 @@ final class FramePump {
 
     FramePump(final DataPlane data, final CaseDef def, final Endpoints endpoints, final Names names,
               final CaseWorld world, final RequesterSteps requesterSteps, final Evidence evidence,
-              final Cursor cursor) {
+              final Cursor cursor, final HarnessLateness lateness) {
         this.data = data;
         this.def = def;
         this.endpoints = endpoints;
@@ -61,6 +62,7 @@ final class FramePump {
         this.requesterSteps = requesterSteps;
         this.evidence = evidence;
         this.cursor = cursor;
+        this.lateness = lateness;
     }
 
     /** The device's clock. */
@@ -70,11 +72,16 @@ final class FramePump {
 
     // ---------------------------------------------------------------- frames to the device
 
-    /** Sends a frame of the current step to the device; the step ends (so far) now. */
+    /**
+     * Sends a frame of the current step to the device; the step ends (so far) now. On a real-time adapter the
+     * harness's own lateness is measured: against when the case meant the frame to leave, and how long the send took.
+     */
     void send(final byte[] bytes, final String note) {
+        final long intended = cursor.intendedSendTime();
         final long now = data.now();
         evidence.add(Direction.TO_DUT, now, bytes, cursor.index(), note);
         data.send(bytes);
+        lateness.frameSent(cursor.index(), intended, now, data.now());
         cursor.endedAt(now);
         observeToDevice(decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length), now);
     }
@@ -112,10 +119,14 @@ final class FramePump {
         }
     }
 
-    /** Waits for the next frame up to {@code deadline}; null when none came. */
+    /**
+     * Waits for the next frame up to {@code deadline}; null when none came. Then, if the adapter's receive path was not
+     * looking across the deadline, the harness's lateness records it (a frame stamped later may have come in time).
+     */
     Received next(final long deadline) {
         while (inbox.isEmpty()) {
             if (!pump(deadline)) {
+                lateness.blindAtDeadline(cursor.index(), data.receivePauseAt(deadline));
                 return null;
             }
         }

@@ -27,7 +27,8 @@ public final class Runner {
 
     /**
      * Runs of one case at most when the adapter reports its own evidence incomplete ({@link
-     * org.metaroce.mrct.spi.Adapter#evidenceProblem()}); after the last the case is INCONCLUSIVE.
+     * org.metaroce.mrct.spi.Adapter#evidenceProblem()}) or the harness's own lateness left a failed expectation
+     * inconclusive ({@link HarnessLateness}); after the last the case is INCONCLUSIVE.
      */
     public static final int MAX_ATTEMPTS = 3;
 
@@ -73,13 +74,23 @@ public final class Runner {
         }
         final List<String> problems = new ArrayList<>();
         for (int attempt = 1; ; attempt++) {
-            final CaseResult result = new CaseRun(context, planned.def(), planned.row(), planned.id()).execute();
+            final CaseRun run = new CaseRun(context, planned.def(), planned.row(), planned.id());
+            final CaseResult result = run.execute();
             final String problem = result.verdict() == Verdict.ERROR ? null : context.adapter().evidenceProblem();
-            if (problem == null) {
+            if (problem == null && !run.harnessWasLate()) {
                 return attempt == 1 ? result : result.retried(attempt, result.verdict(), result.reason(), problems);
             }
-            problems.add("attempt " + attempt + " of " + MAX_ATTEMPTS + ": incomplete evidence: " + problem);
+            if (problem != null) {
+                problems.add("attempt " + attempt + " of " + MAX_ATTEMPTS + ": incomplete evidence: " + problem);
+            } else {
+                problems.add("attempt " + attempt + " of " + MAX_ATTEMPTS + ": " + result.reason());
+            }
             if (attempt == MAX_ATTEMPTS) {
+                if (problem == null) {
+                    // INCONCLUSIVE already, with the lateness and what it may have caused in the reason
+                    return result.retried(attempt, Verdict.INCONCLUSIVE, "in every one of " + MAX_ATTEMPTS
+                        + " attempts " + result.reason(), problems);
+                }
                 return result.retried(attempt, Verdict.INCONCLUSIVE, "the harness's own evidence was incomplete in "
                     + "every one of " + MAX_ATTEMPTS + " attempts (" + problem + "); the case says nothing about the "
                     + "device (it would have been " + result.verdict() + ": " + result.reason() + ")", problems);

@@ -25,6 +25,25 @@ final class Timing {
         return Math.max(run.toleranceNs(), window * run.tolerancePercent() / 100);
     }
 
+    /**
+     * A window as failure messages give it: the nominal window, and when the run widens it, the effective window the
+     * device was given ("8 us (1008 us with the run's tolerance of 1 ms)").
+     */
+    String effective(final long window) {
+        final long slack = tolerance(window);
+        return slack == 0 ? nanos(window) : nanos(window) + " (" + nanos(window + slack) + " with the run's tolerance of "
+            + nanos(slack) + ")";
+    }
+
+    /** A measured duration, to three significant digits at most: "1.33 ms", "5 ms", "870 us", "412 ns". */
+    static String measured(final long nanos) {
+        final long magnitude = Math.abs(nanos);
+        final String unit = magnitude >= 1_000_000 ? " ms" : magnitude >= 1000 ? " us" : " ns";
+        final long scale = magnitude >= 1_000_000 ? 1_000_000 : magnitude >= 1000 ? 1000 : 1;
+        return java.math.BigDecimal.valueOf(nanos).divide(java.math.BigDecimal.valueOf(scale))
+            .round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString() + unit;
+    }
+
     /** A duration in the largest unit that divides it: "3 ms", "250 us", "17 ns". */
     static String nanos(final long nanos) {
         if (nanos % 1_000_000 == 0 && nanos != 0) {

@@ -1,5 +1,6 @@
 package org.metaroce.mrct.harness.engine;
 
+import java.util.function.Supplier;
 import org.metaroce.mrct.harness.blame.Cause;
 import org.metaroce.mrct.harness.cases.CaseDef;
 import org.metaroce.mrct.harness.cases.Step;
@@ -25,8 +26,14 @@ final class VerdictPolicy {
         Cause cause(StepFailure failure, Step step, Level level);
     }
 
-    /** A case's verdict, the reason shown beside it, and the failure when an expectation failed. */
-    record Outcome(Verdict verdict, String reason, Failure failure) {
+    /**
+     * A case's verdict, the reason shown beside it, the failure when an expectation failed, and whether the harness's
+     * own lateness made a failed expectation inconclusive (the case is then worth running again).
+     */
+    record Outcome(Verdict verdict, String reason, Failure failure, boolean harnessLate) {
+        Outcome(final Verdict verdict, final String reason, final Failure failure) {
+            this(verdict, reason, failure, false);
+        }
     }
 
     /** Every step ran and every expectation held. */
@@ -36,21 +43,37 @@ final class VerdictPolicy {
     private final Specification spec;
     private final boolean strict;
     private final Blamer blamer;
+    private final Supplier<HarnessLateness.Late> lateness;
 
     VerdictPolicy(final CaseDef def, final Specification spec, final boolean strict) {
-        this(def, spec, strict, null);
+        this(def, spec, strict, null, () -> null);
     }
 
-    VerdictPolicy(final CaseDef def, final Specification spec, final boolean strict, final Blamer blamer) {
+    /**
+     * @param blamer finds the rule a failed expectation blames (null: the rule the check named, else the case's first)
+     * @param lateness the harness's own lateness beyond the run's tolerance so far (null: none)
+     */
+    VerdictPolicy(final CaseDef def, final Specification spec, final boolean strict, final Blamer blamer,
+                  final Supplier<HarnessLateness.Late> lateness) {
         this.def = def;
         this.spec = spec;
         this.strict = strict;
         this.blamer = blamer;
+        this.lateness = lateness;
     }
 
     /** The outcome of a case stopped by {@code e} in step {@code step} (index {@code stepIndex}; null: none). */
     Outcome outcome(final RuntimeException e, final int stepIndex, final Step step) {
         if (e instanceof StepFailure f) {
+            final HarnessLateness.Late late = f.inconclusive ? null : lateness.get();
+            if (late != null) {
+                // the device may have done right on the timeline it saw; the harness did not keep the case's
+                final String where = step == null ? "after the last step" : "step " + (stepIndex + 1) + " (line "
+                    + step.line() + ")";
+                return new Outcome(Verdict.INCONCLUSIVE, "the harness was late beyond the run's tolerance ("
+                    + late.describe() + "), so what " + where + " saw says nothing about the device: "
+                    + e.getMessage(), null, true);
+            }
             // a per-frame check may find a MUST rule broken inside a case about a SHOULD: that is a FAIL
             final Rule broken = f.rule == null ? null : spec.rule(f.rule);
             final Level level = broken != null && broken.level().ordinal() < strongestLevel().ordinal()

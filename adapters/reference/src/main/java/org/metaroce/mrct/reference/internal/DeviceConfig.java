@@ -54,6 +54,12 @@ public record DeviceConfig(long mac, byte[] ipv4, byte[] ipv6, Set<String> pics,
 
     /** Parses an IP address literal. */
     public static byte[] address(final String text) {
+        // literals only: a host name would be looked up in DNS, which can stall for seconds (and a device's control
+        // plane is called with its lock held); InetAddress parses a literal without any lookup
+        if (text == null || !(text.indexOf(':') >= 0 ? text.matches("[0-9A-Fa-f:.]+") && text.length() <= 45
+            : text.matches("(\\d{1,3}\\.){3}\\d{1,3}"))) {
+            throw new IllegalArgumentException("not an IP address literal (host names are not looked up): " + text);
+        }
         try {
             return InetAddress.getByName(text).getAddress();
         } catch (UnknownHostException e) {

@@ -192,7 +192,13 @@ final class QpControl {
                     throw new RejectedException("spray needs the PICS item multipath-spraying");
                 }
             }
-            case DEST_IP -> DeviceConfig.address((String) value);
+            case DEST_IP -> {
+                try {
+                    DeviceConfig.address((String) value);
+                } catch (IllegalArgumentException e) {
+                    throw new RejectedException("dest_ip: " + e.getMessage());
+                }
+            }
             default -> {
             }
         }

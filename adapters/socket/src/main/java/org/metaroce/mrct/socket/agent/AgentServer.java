@@ -15,6 +15,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -41,10 +42,19 @@ import org.metaroce.mrct.spi.RejectedException;
  *
  * <p>Before a successful {@code hello} every request is refused with {@code auth}. When the agent has a token,
  * {@code hello} must carry it (compared in constant time); an agent listening beyond loopback must have one.
+ *
+ * <p>Connections that have not said {@code hello} never take a client's place: they wait in a pool of their own
+ * ({@link #MAX_GREETING} at most; a new one pushes the oldest out) and must say {@code hello} within
+ * {@link #HELLO_TIMEOUT_MILLIS}, so idle or hostile connections cannot lock the token holder out. Only a successful
+ * {@code hello} takes one of the {@code maxClients} places.
  */
 public final class AgentServer implements AutoCloseable {
     /** The protocol version this agent speaks. */
     public static final int VERSION = 1;
+    /** Connections waiting to say {@code hello} at once; one more closes the oldest of them. */
+    public static final int MAX_GREETING = 8;
+    /** How long a connection may take to say {@code hello} before it is closed. */
+    public static final int HELLO_TIMEOUT_MILLIS = 5_000;
 
     private final ControlPlane device;
     private final AgentInfo info;
@@ -55,6 +65,8 @@ public final class AgentServer implements AutoCloseable {
     private final Set<Integer> liveQps = new HashSet<>();
     private final Map<Integer, Long> liveRegions = new HashMap<>();
     private final Set<Socket> clients = ConcurrentHashMap.newKeySet();
+    /** Connections that have not said hello yet, oldest first (guarded by itself). */
+    private final java.util.LinkedHashMap<Socket, Integer> greeting = new java.util.LinkedHashMap<>();
     private final AtomicInteger connectionCount = new AtomicInteger();
     private long mrBytes;
     private volatile java.util.function.LongConsumer barrier = arrival -> { };
@@ -136,28 +148,45 @@ public final class AgentServer implements AutoCloseable {
             }
             final int number = connectionCount.incrementAndGet();
             final String peer = peer(socket);
-            if (clients.size() >= limits.maxClients()) {
-                log.accept("agent: client #" + number + " " + peer + " refused: " + limits.maxClients()
-                    + " clients are connected already");
-                refuse(socket);
-                continue;
+            final Map.Entry<Socket, Integer> pushedOut;
+            synchronized (greeting) {
+                pushedOut = greeting.size() >= MAX_GREETING ? greeting.entrySet().iterator().next() : null;
+                if (pushedOut != null) {
+                    greeting.remove(pushedOut.getKey());
+                }
+                greeting.put(socket, number);
             }
-            clients.add(socket);
+            if (pushedOut != null) {
+                log.accept("agent: client #" + pushedOut.getValue() + " closed: " + MAX_GREETING + " connections were "
+                    + "waiting to say hello and another came");
+                closeQuietly(pushedOut.getKey());
+            }
             final Thread thread = new Thread(() -> serve(socket, number, peer), "mrct-agent-client-" + number);
             thread.setDaemon(true);
             thread.start();
         }
     }
 
-    private void refuse(final Socket socket) {
-        try (socket) {
-            final OutputStream out = socket.getOutputStream();
-            out.write(Codec.JSON.writeValueAsBytes(error(null, ErrorType.LIMIT, "the agent serves at most "
-                + limits.maxClients() + " clients at once")));
-            out.write('\n');
-            out.flush();
+    /**
+     * A connection said hello: it takes a client's place, or false when all {@code maxClients} are taken (it is then
+     * answered with a {@code limit} error and closed).
+     */
+    private boolean admit(final Socket socket) {
+        synchronized (greeting) {
+            greeting.remove(socket);
+            if (clients.size() >= limits.maxClients()) {
+                return false;
+            }
+            clients.add(socket);
+            return true;
+        }
+    }
+
+    private static void closeQuietly(final Socket socket) {
+        try {
+            socket.close();
         } catch (IOException ignored) {
-            // the peer is gone already
+            // closing anyway
         }
     }
 
@@ -181,6 +210,7 @@ public final class AgentServer implements AutoCloseable {
             socket.setTcpNoDelay(true);
             final InputStream in = new BufferedInputStream(socket.getInputStream(), 65_536);
             final OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 65_536);
+            socket.setSoTimeout(HELLO_TIMEOUT_MILLIS);
             final LineReader lines = new LineReader(in, limits.maxLineBytes());
             while (!closed) {
                 final byte[] line = lines.next();
@@ -188,9 +218,21 @@ public final class AgentServer implements AutoCloseable {
                     break;
                 }
                 final long arrival = org.metaroce.mrct.socket.link.WallClock.nanos();
-                final ObjectNode answer = line == LineReader.TOO_LONG
+                final boolean wasAuthenticated = session.authenticated;
+                ObjectNode answer = line == LineReader.TOO_LONG
                     ? error(null, ErrorType.LIMIT, "request line longer than " + limits.maxLineBytes() + " bytes")
                     : answer(line, session, arrival);
+                boolean full = false;
+                if (!wasAuthenticated && session.authenticated) {
+                    if (admit(socket)) {
+                        socket.setSoTimeout(0);
+                    } else {
+                        full = true;
+                        answer = error(answer.path("id").isIntegralNumber() ? answer.get("id").asLong() : null,
+                            ErrorType.LIMIT, "the agent serves at most " + limits.maxClients() + " clients at once");
+                        end = "refused: " + limits.maxClients() + " clients are connected already";
+                    }
+                }
                 session.requests++;
                 if (!answer.path("ok").asBoolean(false)) {
                     session.errors++;
@@ -198,13 +240,21 @@ public final class AgentServer implements AutoCloseable {
                 out.write(Codec.JSON.writeValueAsBytes(answer));
                 out.write('\n');
                 out.flush();
+                if (full) {
+                    break;
+                }
             }
+        } catch (java.net.SocketTimeoutException e) {
+            end = "no hello within " + HELLO_TIMEOUT_MILLIS + " ms";
         } catch (SocketException e) {
             end = closed ? "agent stopping" : "connection lost: " + e.getMessage();
         } catch (IOException e) {
             end = "connection lost: " + e.getMessage();
         } finally {
-            clients.remove(socket);
+            synchronized (greeting) {
+                greeting.remove(socket);
+                clients.remove(socket);
+            }
         }
         log.accept("agent: client #" + number + " " + peer + " disconnected (" + end + ") after " + session.requests
             + " request(s), " + session.errors + " error(s), " + (System.nanoTime() - started) / 1_000_000 + " ms");
@@ -450,12 +500,12 @@ public final class AgentServer implements AutoCloseable {
         } catch (IOException ignored) {
             // closing anyway
         }
-        for (final Socket socket : clients) {
-            try {
-                socket.close();
-            } catch (IOException ignored) {
-                // closing anyway
-            }
+        final List<Socket> open = new ArrayList<>(clients);
+        synchronized (greeting) {
+            open.addAll(greeting.keySet());
+        }
+        for (final Socket socket : open) {
+            closeQuietly(socket);
         }
         if (acceptor != null) {
             try {

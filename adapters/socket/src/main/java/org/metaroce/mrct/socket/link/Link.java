@@ -14,11 +14,24 @@ public interface Link extends AutoCloseable {
     /** Frames the capture lost so far (kernel buffer full or interface drops); 0 where nothing can be lost unseen. */
     long dropped();
 
+    /** What to do when {@link #dropped()} grows, for messages. */
+    default String whenDropping() {
+        return "raise --capture-buffer";
+    }
+
     /**
      * Whether this frame, once sent, will be seen again by this end's own capture (so that its presence on the wire
      * can be checked): the capture must see outgoing frames, and its filter must let this one through.
      */
     boolean seesOwn(byte[] frame);
+
+    /**
+     * Whether frames are stamped when this end's reader takes them (user space, as a UDP socket's are), so that a
+     * pause of the reader makes timestamps late; false where the capture stamps frames on arrival (the kernel's).
+     */
+    default boolean stampsWhenRead() {
+        return false;
+    }
 
     /**
      * Why the link does not work right now (interface down, socket gone), or null when it does. A link may recover

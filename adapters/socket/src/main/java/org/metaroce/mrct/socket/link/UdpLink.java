@@ -49,6 +49,8 @@ public final class UdpLink implements Link {
     private final Thread reader;
     private volatile boolean running = true;
     private volatile String problem;
+    /** The kernel's drop count for this socket when it was opened (-1: unknown). */
+    private final long dropsAtOpen;
 
     private UdpLink(final DatagramChannel channel, final InetSocketAddress local, final InetSocketAddress remote,
                     final long localMac, final long remoteMac, final FrameReceiver receiver) {
@@ -60,6 +62,7 @@ public final class UdpLink implements Link {
         this.receiver = receiver;
         this.reader = new Thread(this::read, "mrct-udp-" + local.getPort());
         this.reader.setDaemon(true);
+        this.dropsAtOpen = KernelUdpDrops.of(local);
     }
 
     /**
@@ -133,14 +136,31 @@ public final class UdpLink implements Link {
         return address.getAddress().getHostAddress() + ":" + address.getPort();
     }
 
+    /**
+     * Datagrams the kernel dropped for this socket since it was opened, its receive buffer full (the reader thread
+     * was descheduled while the device sent): frames the device did send that the harness never saw. 0 where the
+     * kernel does not say (not Linux).
+     */
     @Override
     public long dropped() {
-        return 0;
+        final long now = KernelUdpDrops.of(local);
+        return now < 0 || dropsAtOpen < 0 ? 0 : Math.max(0, now - dropsAtOpen);
+    }
+
+    @Override
+    public String whenDropping() {
+        return "the socket's receive buffer overflowed while the harness was descheduled; raise net.core.rmem_max";
     }
 
     @Override
     public boolean seesOwn(final byte[] frame) {
         return false;
+    }
+
+    /** The reader stamps each datagram when it takes it from the socket (Java has no receive timestamps). */
+    @Override
+    public boolean stampsWhenRead() {
+        return true;
     }
 
     @Override

@@ -15,7 +15,9 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -261,6 +263,42 @@ class AgentRobustnessTest {
                 assertThatThrownBy(client::reset).isInstanceOf(AdapterException.class)
                     .hasMessageContaining("cannot reach").hasMessageContaining("timed out");
             }
+        }
+    }
+
+    @Test
+    void connectionsThatNeverSayHelloCannotLockTheTokenHolderOut() throws IOException {
+        start(new AgentLimits(16, 1 << 20, 1 << 16, 2), "s3cret");
+        final List<Raw> idle = new ArrayList<>();
+        try {
+            // more silent connections than the pool for greetings and the client places together
+            for (int i = 0; i < AgentServer.MAX_GREETING + 4; i++) {
+                idle.add(new Raw());
+            }
+            try (Raw first = new Raw(); Raw second = new Raw(); Raw third = new Raw()) {
+                final String hello = "{\"id\":1,\"op\":\"hello\",\"args\":{\"version\":1,\"token\":\"s3cret\"}}";
+                assertThat(first.send(hello).path("ok").asBoolean()).isTrue();
+                assertThat(second.send(hello).path("ok").asBoolean()).isTrue();
+                assertError(third.send(hello), "limit", "at most 2 clients at once");
+                assertThat(third.in.readLine()).as("the refused connection is closed").isNull();
+                assertThat(first.send("{\"id\":2,\"op\":\"allocatePd\"}").path("ok").asBoolean()).isTrue();
+            }
+            // the oldest silent connections were pushed out to make room
+            assertThat(idle.get(0).in.readLine()).isNull();
+        } finally {
+            for (final Raw raw : idle) {
+                raw.close();
+            }
+        }
+    }
+
+    @Test
+    void aConnectionThatDoesNotSayHelloInTimeIsClosed() throws IOException {
+        start(AgentLimits.DEFAULTS, null);
+        try (Raw silent = new Raw()) {
+            silent.socket.setSoTimeout(AgentServer.HELLO_TIMEOUT_MILLIS * 4);
+            // read() returns end of stream once the agent gives up on the greeting (bounded by the socket timeout)
+            assertThat(silent.in.readLine()).isNull();
         }
     }
 }

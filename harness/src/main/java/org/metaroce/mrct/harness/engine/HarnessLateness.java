@@ -1,0 +1,79 @@
+package org.metaroce.mrct.harness.engine;
+
+/**
+ * The harness's own lateness in one case on a real-time adapter, measured from the evidence it has: how long after the
+ * moment the case meant a frame to leave it actually left (the send began late, or the send itself took long), and how
+ * long the adapter's receive path was not looking around a deadline an expectation missed (a frame that arrived in
+ * time would then carry a late timestamp). Lateness within the run's tolerance is the slack every window already
+ * grants; beyond it, a failed expectation says nothing about the device: the case is INCONCLUSIVE and is run again
+ * ({@link Runner#MAX_ATTEMPTS} runs at most). On virtual time nothing is late and nothing is recorded.
+ */
+final class HarnessLateness {
+    /** One late moment: the step it happened in (0-based; -1 outside the steps), what was late, and by how much. */
+    record Late(int step, String what, long nanos, long budget) {
+        /** One line for reasons and notes ("step 4: sending its frame took 3 ms; the run tolerates 1 ms"). */
+        String describe() {
+            return (step < 0 ? "setup" : "step " + (step + 1)) + ": " + what + " " + Timing.measured(nanos)
+                + "; the run tolerates " + Timing.nanos(budget);
+        }
+    }
+
+    /** A pause of the receive path shorter than this is the reader's ordinary polling, not lateness. */
+    static final long PAUSE_FLOOR_NANOS = 100_000;
+
+    private final boolean measured;
+    private final long budget;
+    private Late worst;
+
+    /**
+     * @param measured whether the adapter runs in real time (on virtual time the harness is never late)
+     * @param budgetNanos the lateness the run tolerates: its absolute timing tolerance
+     */
+    HarnessLateness(final boolean measured, final long budgetNanos) {
+        this.measured = measured;
+        this.budget = Math.max(0, budgetNanos);
+    }
+
+    /**
+     * A frame of step {@code step} left: the case meant it at {@code intended} (Long.MIN_VALUE when a control-plane
+     * call came in between, whose duration is not the harness's to keep), the send began at {@code began} and had
+     * returned at {@code returned}, all on the adapter's clock.
+     */
+    void frameSent(final int step, final long intended, final long began, final long returned) {
+        if (!measured) {
+            return;
+        }
+        if (intended != Long.MIN_VALUE) {
+            note(new Late(step, "its frame began to leave later than the case meant by", began - intended,
+                budget));
+        }
+        note(new Late(step, "sending its frame took", returned - began, budget));
+    }
+
+    /**
+     * An expectation of step {@code step} found nothing by its deadline while the receive path had not looked for
+     * {@code pauseNanos} around that deadline: a frame stamped after the deadline may have arrived before it.
+     */
+    void blindAtDeadline(final int step, final long pauseNanos) {
+        if (!measured || pauseNanos < PAUSE_FLOOR_NANOS) {
+            return;
+        }
+        note(new Late(step, "the receive path did not look across the deadline for", pauseNanos, budget));
+    }
+
+    private void note(final Late late) {
+        if (late.nanos() > budget && (worst == null || late.nanos() > worst.nanos())) {
+            worst = late;
+        }
+    }
+
+    /** The worst lateness beyond the run's tolerance so far, or null when the harness kept its timeline. */
+    Late beyondBudget() {
+        return worst;
+    }
+
+    /** The tolerance the lateness is judged against. */
+    long budget() {
+        return budget;
+    }
+}

@@ -1,0 +1,69 @@
+package org.metaroce.mrct.harness.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** What counts as the harness's own lateness, and what is only the slack every window already grants. */
+class HarnessLatenessTest {
+    private static final long MS = 1_000_000;
+
+    @Test
+    void onVirtualTimeNothingIsEverLate() {
+        final HarnessLateness lateness = new HarnessLateness(false, 0);
+        lateness.frameSent(0, 0, 10 * MS, 20 * MS);
+        lateness.blindAtDeadline(1, 10 * MS);
+        assertThat(lateness.beyondBudget()).isNull();
+    }
+
+    @Test
+    void lateWithinTheToleranceIsNotLateness() {
+        final HarnessLateness lateness = new HarnessLateness(true, MS);
+        lateness.frameSent(0, 0, MS, 2 * MS);
+        assertThat(lateness.beyondBudget()).isNull();
+        lateness.frameSent(1, 2 * MS, 2 * MS + MS + 1, 3 * MS + 1);
+        assertThat(lateness.beyondBudget()).isEqualTo(new HarnessLateness.Late(1,
+            "its frame began to leave later than the case meant by", MS + 1, MS));
+    }
+
+    @Test
+    void theWorstLatenessIsKeptAndNamedWithItsStep() {
+        final HarnessLateness lateness = new HarnessLateness(true, MS);
+        lateness.frameSent(2, 0, 0, 3 * MS);
+        lateness.frameSent(5, 3 * MS, 3 * MS, 5 * MS);
+        assertThat(lateness.beyondBudget().describe())
+            .isEqualTo("step 3: sending its frame took 3 ms; the run tolerates 1 ms");
+    }
+
+    @Test
+    void aControlCallBetweenFramesIsNotTheHarnessesToKeep() {
+        final HarnessLateness lateness = new HarnessLateness(true, MS);
+        lateness.frameSent(0, Long.MIN_VALUE, 50 * MS, 50 * MS + 10_000);
+        assertThat(lateness.beyondBudget()).isNull();
+        final Cursor cursor = new Cursor();
+        cursor.endedAt(7);
+        assertThat(cursor.intendedSendTime()).isEqualTo(7);
+        cursor.controlCallMade();
+        assertThat(cursor.intendedSendTime()).isEqualTo(Long.MIN_VALUE);
+        cursor.endedAt(9);
+        assertThat(cursor.intendedSendTime()).isEqualTo(9);
+    }
+
+    @Test
+    void aReceivePauseCountsOnlyBeyondOrdinaryPolling() {
+        final HarnessLateness lateness = new HarnessLateness(true, 0);
+        lateness.blindAtDeadline(0, HarnessLateness.PAUSE_FLOOR_NANOS - 1);
+        assertThat(lateness.beyondBudget()).isNull();
+        lateness.blindAtDeadline(0, 2 * MS + 345_678);
+        assertThat(lateness.beyondBudget().describe())
+            .isEqualTo("step 1: the receive path did not look across the deadline for 2.35 ms; the run tolerates 0 ns");
+    }
+
+    @Test
+    void measuredDurationsReadAtThreeDigits() {
+        assertThat(Timing.measured(1_325_356)).isEqualTo("1.33 ms");
+        assertThat(Timing.measured(5 * MS)).isEqualTo("5 ms");
+        assertThat(Timing.measured(870_400)).isEqualTo("870 us");
+        assertThat(Timing.measured(412)).isEqualTo("412 ns");
+    }
+}
