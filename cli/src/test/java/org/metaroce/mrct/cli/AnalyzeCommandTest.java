@@ -253,4 +253,25 @@ class AnalyzeCommandTest {
         assertThat(verdicts(report, "WARN")).anyMatch(id -> id.startsWith("views/F") && id.contains("1 lost in the "
             + "network"));
     }
+
+    @Test
+    void theReportsAreTheSameBytesOnOneThreadAndOnSeveralTimestampsAside() throws IOException {
+        final Path captures = Fixtures.fixtures().resolve("captures/soft-roce");
+        final List<String> texts = new ArrayList<>();
+        for (final String threads : List.of("1", "3")) {
+            final Path reports = dir.resolve("threads-" + threads);
+            final Mrct.Run run = Mrct.run("analyze", "--threads", threads, "--report-dir", reports.toString(),
+                "--format", "JSON,JUNIT,MARKDOWN", captures.toString());
+            assertThat(run.status()).as(run.out() + run.err()).isZero();
+            final StringBuilder text = new StringBuilder();
+            for (final String file : List.of("report.json", "junit.xml", "summary.md")) {
+                text.append("== ").append(file).append('\n').append(Files.readString(reports.resolve(file))
+                    .replace(reports.toString(), "REPORTS")
+                    .replaceAll("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z?", "TIME"));
+            }
+            texts.add(text.toString());
+        }
+        assertThat(texts.get(0)).contains("rdma_write_bw.pcap/C1/", "pingpong_rc.pcap/C1/");
+        assertThat(texts.get(1)).isEqualTo(texts.get(0));
+    }
 }
