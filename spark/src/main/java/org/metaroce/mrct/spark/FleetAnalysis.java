@@ -85,6 +85,13 @@ public final class FleetAnalysis {
 
     /** {@code mrct analyze} options plus {@code --master}: see {@code --help}. Exits 0, 1 (violations) or 2. */
     public static void main(final String[] args) {
+        if (System.getProperty("log4j2.configurationFile") == null && System.getenv("SPARK_HOME") == null) {
+            // started by mrct analyze --spark: Spark's warnings only (spark-submit keeps the cluster's logging)
+            final java.net.URL quiet = FleetAnalysis.class.getResource("log4j2.properties");
+            if (quiet != null) {
+                System.setProperty("log4j2.configurationFile", quiet.toString());
+            }
+        }
         System.exit(FleetCommand.run(args));
     }
 
