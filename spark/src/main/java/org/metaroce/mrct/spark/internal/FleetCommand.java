@@ -104,7 +104,17 @@ public final class FleetCommand implements Callable<Integer> {
 
     /** Parses {@code args}, runs, and returns the exit status. */
     public static int run(final String[] args) {
-        final CommandLine line = new CommandLine(new FleetCommand());
+        return run(args, System.out, System.err);
+    }
+
+    /** As {@link #run(String[])}, writing to {@code out} and {@code err}. */
+    public static int run(final String[] args, final PrintStream out, final PrintStream err) {
+        final FleetCommand command = new FleetCommand();
+        command.out = out;
+        command.err = err;
+        final CommandLine line = new CommandLine(command);
+        line.setOut(new java.io.PrintWriter(out, true));
+        line.setErr(new java.io.PrintWriter(err, true));
         return line.execute(args);
     }
 
