@@ -149,6 +149,10 @@ public final class FleetCommand implements Callable<Integer> {
             .config("spark.ui.showConsoleProgress", "false");
         if (master != null) {
             builder.master(master);
+            if (master.startsWith("local")) {
+                // a local master talks to itself only: on the loopback interface
+                builder.config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1");
+            }
         } else if (System.getProperty("spark.master") == null) {
             builder.master("local[*]");
         }
