@@ -58,7 +58,12 @@ final class SparkDelegate {
         final List<String> command = command(request, classpath);
         final Process child;
         try {
-            child = new ProcessBuilder(command).start();
+            final ProcessBuilder builder = new ProcessBuilder(command);
+            if (request.master().startsWith("local")) {
+                // a local master talks to itself only: Spark's services on the loopback interface
+                builder.environment().putIfAbsent("SPARK_LOCAL_IP", "127.0.0.1");
+            }
+            child = builder.start();
         } catch (IOException e) {
             err.println("mrct analyze --spark: cannot start " + command.get(0) + ": " + e.getMessage());
             return ExitStatus.UNREADABLE;

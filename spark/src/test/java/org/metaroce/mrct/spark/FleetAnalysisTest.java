@@ -79,17 +79,17 @@ class FleetAnalysisTest {
     @Test
     void largeAndTiledCapturesGiveTheLocalFindings(@TempDir final Path tmp) throws Exception {
         final Path dir = Files.createDirectories(tmp.resolve("fleet"));
-        TrafficGenerator.write(dir.resolve("host-a.pcap"), TrafficGenerator.Options.eventful(60_000, 7));
-        TrafficGenerator.write(dir.resolve("host-b.pcap"), TrafficGenerator.Options.eventful(40_000, 11));
-        TrafficGenerator.write(dir.resolve("host-c.pcap"), TrafficGenerator.Options.clean(30_000, 13));
-        // a real capture repeated 25 times, a second apart: every PSN seen 40 times, findings the capture cannot prove
-        tile(ROOT.resolve("fixtures/captures/soft-roce/rdma_write_bw.pcap"), dir.resolve("tiled-write.pcap"), 25);
+        TrafficGenerator.write(dir.resolve("host-a.pcap"), TrafficGenerator.Options.eventful(40_000, 7));
+        TrafficGenerator.write(dir.resolve("host-b.pcap"), TrafficGenerator.Options.eventful(25_000, 11));
+        TrafficGenerator.write(dir.resolve("host-c.pcap"), TrafficGenerator.Options.clean(20_000, 13));
+        // a real capture repeated 20 times, a second apart: every PSN seen 40 times, findings the capture cannot prove
+        tile(ROOT.resolve("fixtures/captures/soft-roce/rdma_write_bw.pcap"), dir.resolve("tiled-write.pcap"), 20);
         // a real capture with one frame in the middle left out
         drop(ROOT.resolve("fixtures/captures/soft-roce/rdma_send_bw.pcap"), dir.resolve("dropped-send.pcap"));
         final Compared compared = compare(tmp, List.of(dir + "/*.pcap"), captures(dir), tmp.resolve("findings"));
         assertThat(compared.local.files()).extracting(FileOutcome::frames)
             .allSatisfy(frames -> assertThat(frames).isPositive());
-        assertThat(compared.local.files().stream().mapToLong(FileOutcome::frames).sum()).isGreaterThan(130_000L);
+        assertThat(compared.local.files().stream().mapToLong(FileOutcome::frames).sum()).isGreaterThan(80_000L);
         assertThat(compared.local.checks().get(Verdict.FAIL) + compared.local.checks().get(Verdict.INCONCLUSIVE))
             .as("the comparison covers findings, not only passes").isPositive();
 

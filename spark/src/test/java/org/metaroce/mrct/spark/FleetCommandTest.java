@@ -13,7 +13,7 @@ import org.metaroce.mrct.spark.internal.FleetCommand;
 
 /**
  * The application's command line, as {@code mrct analyze --spark} starts it: the reports, the Parquet table, the
- * summary lines and the exit status of {@code mrct analyze}; usage errors exit 2 before Spark starts.
+ * summary lines and the exit status of {@code mrct analyze}; a usage error exits 2 before Spark starts.
  */
 class FleetCommandTest {
     private static final Path ROOT = Path.of(System.getProperty("mrct.root", "..")).toAbsolutePath().normalize();
@@ -46,14 +46,6 @@ class FleetCommandTest {
         try (var parts = Files.list(tmp.resolve("r/findings.parquet"))) {
             assertThat(parts.map(p -> p.getFileName().toString())).anyMatch(n -> n.endsWith(".parquet"));
         }
-    }
-
-    @Test
-    void anEmptyGlobIsAUsageError(@TempDir final Path tmp) {
-        final Run run = run("--master", "local[1]", "--report-dir", tmp.resolve("r").toString(),
-            tmp.resolve("none-*.pcap").toString());
-        assertThat(run.status()).isEqualTo(2);
-        assertThat(run.err()).contains("no file matches");
     }
 
     @Test

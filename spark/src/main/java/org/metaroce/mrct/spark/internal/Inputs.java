@@ -15,6 +15,7 @@ import org.apache.hadoop.fs.Path;
  * The captures the command line names, listed on the driver through Hadoop's {@code FileSystem}, so any
  * Hadoop-compatible path works: a file (named in the reports as given), a directory (its {@code .pcap},
  * {@code .pcapng} and {@code .cap} files, recursively, sorted by path) or a glob (every file it matches, sorted).
+ * Names starting with {@code .} or {@code _} are skipped in directories and globs alike, as Hadoop's input formats do.
  */
 public final class Inputs {
     /** Thrown when a glob or directory yields no capture. */
@@ -65,6 +66,9 @@ public final class Inputs {
             }
             final List<FileStatus> found = new ArrayList<>();
             for (final FileStatus status : sorted(matched)) {
+                if (hidden(status.getPath().getName())) {
+                    continue;
+                }
                 if (status.isDirectory()) {
                     walk(fs, status.getPath(), found);
                 } else {
@@ -87,7 +91,7 @@ public final class Inputs {
     private static void walk(final FileSystem fs, final Path dir, final List<FileStatus> found) throws IOException {
         for (final FileStatus status : sorted(fs.listStatus(dir))) {
             final String name = status.getPath().getName();
-            if (name.startsWith(".") || name.startsWith("_")) {
+            if (hidden(name)) {
                 continue;
             }
             if (status.isDirectory()) {
@@ -102,6 +106,11 @@ public final class Inputs {
         final List<FileStatus> list = new ArrayList<>(Arrays.asList(statuses));
         list.sort(Comparator.comparing(s -> s.getPath().toString()));
         return list;
+    }
+
+    /** Hidden as Hadoop's input formats have it: {@code .crc} files, {@code _SUCCESS}, editors' files. */
+    private static boolean hidden(final String name) {
+        return name.startsWith(".") || name.startsWith("_");
     }
 
     private static boolean capture(final String name) {
