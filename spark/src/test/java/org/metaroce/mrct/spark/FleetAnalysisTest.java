@@ -106,10 +106,8 @@ class FleetAnalysisTest {
             && "INCONCLUSIVE".equals(r.getString(r.fieldIndex("verdict")))).count())
             .isEqualTo(compared.local.checks().get(Verdict.INCONCLUSIVE).longValue());
         assertThat(cases).isGreaterThan(rows.size());
-        spark.read().parquet(tmp.resolve("findings").toString()).createOrReplaceTempView("findings");
-        final List<Row> byCapture = spark.sql("SELECT capture, count(*) FROM findings WHERE rule IS NOT NULL "
-            + "GROUP BY capture ORDER BY capture").collectAsList();
-        assertThat(byCapture).hasSize(5);
+        assertThat(rows.stream().map(r -> r.getString(r.fieldIndex("capture"))).distinct().count())
+            .as("rows of every capture").isEqualTo(5);
     }
 
     /** Both analyses of the same captures; asserts they agree. */

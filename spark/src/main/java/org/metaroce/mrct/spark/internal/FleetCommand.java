@@ -195,6 +195,14 @@ public final class FleetCommand implements Callable<Integer> {
         } catch (IOException | ReportWriteException e) {
             err.println("mrct analyze --spark: cannot list the captures or write the reports: " + e.getMessage());
             return 2;
+        } catch (Exception e) {
+            // SparkException (thrown unchecked through Scala) and the like: a task that failed on every attempt (an
+            // executor lost, a capture the cluster cannot read, the table not writable): Spark's first line only
+            final String message = String.valueOf(e.getMessage());
+            final int eol = message.indexOf('\n');
+            err.println("mrct analyze --spark: the Spark job failed: "
+                + (eol < 0 ? message : message.substring(0, eol)));
+            return 2;
         } finally {
             spark.stop();
         }
