@@ -157,7 +157,6 @@ public final class FleetCommand implements Callable<Integer> {
             builder.master("local[*]");
         }
         final SparkSession spark = builder.getOrCreate();
-        spark.sparkContext().setLogLevel("WARN");
         final List<String> connections = new ArrayList<>();
         final Outcome outcome;
         try {
