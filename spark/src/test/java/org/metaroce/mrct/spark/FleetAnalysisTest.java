@@ -51,6 +51,8 @@ class FleetAnalysisTest {
             .config("spark.driver.host", "127.0.0.1")
             .config("spark.driver.bindAddress", "127.0.0.1")
             .config("spark.sql.shuffle.partitions", "2")
+            .config("spark.hadoop.fs." + OtherSchemeFileSystem.SCHEME + ".impl", OtherSchemeFileSystem.class.getName())
+            .config("spark.hadoop.fs." + OtherSchemeFileSystem.SCHEME + ".impl.disable.cache", "true")
             .getOrCreate();
         spark.sparkContext().setLogLevel("WARN");
     }
@@ -67,6 +69,19 @@ class FleetAnalysisTest {
         final Path dir = ROOT.resolve("fixtures/captures");
         final Compared compared = compare(tmp, List.of(dir.toString()), captures(dir), null);
         assertThat(compared.local.files()).hasSizeGreaterThanOrEqualTo(7);
+    }
+
+    @Test
+    void capturesOnAnotherFileSystemAreCopiedAndGiveTheLocalFindings(@TempDir final Path tmp) throws Exception {
+        final Path dir = ROOT.resolve("fixtures/captures/soft-roce");
+        final List<Path> files = captures(dir);
+        final List<String> names = files.stream().map(p -> OtherSchemeFileSystem.SCHEME + ":" + p)
+            .collect(Collectors.toList());
+        final Compared compared = compare(tmp, List.of(OtherSchemeFileSystem.SCHEME + "://" + dir), files, names,
+            null);
+        assertThat(compared.spark.files()).extracting(FileOutcome::name).first().asString()
+            .startsWith(OtherSchemeFileSystem.SCHEME + ":/");
+        assertThat(compared.spark.files()).allSatisfy(f -> assertThat(f.problem()).isNull());
     }
 
     @Test
@@ -116,12 +131,17 @@ class FleetAnalysisTest {
 
     private Compared compare(final Path tmp, final List<String> args, final List<Path> files, final Path parquet)
         throws Exception {
+        return compare(tmp, args, files, files.stream().map(Path::toString).collect(Collectors.toList()), parquet);
+    }
+
+    /** As above, the local analysis naming the captures {@code names}. */
+    private Compared compare(final Path tmp, final List<String> args, final List<Path> files, final List<String> names,
+                             final Path parquet) throws Exception {
         final Specification spec = Specification.bundled();
         final CaptureAnalyzer.Options options = CaptureAnalyzer.Options.defaults();
         final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
         final Path localDir = tmp.resolve("local");
         final Path sparkDir = tmp.resolve("spark");
-        final List<String> names = files.stream().map(Path::toString).collect(Collectors.toList());
         final Outcome local = new CaptureAnalyzer(spec, options, clock).analyze(files, names,
             Reports.open(localDir, EnumSet.of(ReportFormat.JSON, ReportFormat.MARKDOWN), spec));
         final Outcome fleet = FleetAnalysis.run(spark, new FleetAnalysis.Request(args, options, null,
