@@ -10,7 +10,9 @@
 # org.metaroce.mrct.analyzer.GenerateTraffic into a temporary directory (removed on exit; set TMPDIR to put it
 # elsewhere), prints the load of the machine, then runs, each on the same file:
 #   tshark -n -r FILE -T fields -e infiniband.bth.psn > /dev/null                    (as bench/tshark-compare.sh)
-#   java -Xmx$HEAP -jar mrct.jar analyze --format MARKDOWN FILE                     (the whole command, one pass)
+#   java -Xmx$HEAP -jar mrct.jar analyze --format MARKDOWN FILE                     (the whole command, one pass,
+#                                                                                    one thread per processor)
+#   java -Xmx$HEAP -jar mrct.jar analyze --threads 1 --format MARKDOWN FILE         (the same on one thread)
 #   java -Xmx$HEAP -cp mrct.jar org.metaroce.mrct.analyzer.AnalyzeThroughput FILE 5       (5 passes in one JVM)
 #   ROOT/mrct analyze --format MARKDOWN FILE                                        (the launcher users run: serial
 #                                                                                    GC, AppCDS archive, tiered JIT)
@@ -75,6 +77,14 @@ if [ "$status" -gt 1 ]; then echo "analyze-compare: mrct analyze failed:" >&2; c
 tail -2 "$work/analyze.out" | head -1
 echo "mrct analyze: $(wall analyze) s wall, $(cpu analyze) s CPU (load $load_analyze before)"
 
+echo "mrct analyze --threads 1 (one process, one pass, everything on one thread):"
+status=0
+load_single=$(load)
+timed single "$java_cmd" -Xmx"$heap" -jar "$jar" analyze --threads 1 --format MARKDOWN --report-dir "$work/reports1" \
+  "$capture" > "$work/single.out" || status=$?
+if [ "$status" -gt 1 ]; then echo "analyze-compare: mrct analyze --threads 1 failed:" >&2; cat "$work/single.err" >&2; exit 1; fi
+echo "mrct analyze --threads 1: $(wall single) s wall, $(cpu single) s CPU (load $load_single before)"
+
 echo "./mrct analyze (the launcher, one pass):"
 env -u MRCT_JAVA_OPTS "$root/mrct" analyze --format MARKDOWN --report-dir "$work/warm" \
   "$root/fixtures/captures/soft-roce/rdma_write_bw.pcap" > /dev/null 2>&1 || true
@@ -95,13 +105,15 @@ best_cpu=$(value best_cpu_fps)
 echo "machine: load average $(cut -d' ' -f1-3 /proc/loadavg) after the runs"
 
 awk -v n="$frames" -v t="$(wall tshark)" -v tc="$(cpu tshark)" -v a="$(wall analyze)" -v ac="$(cpu analyze)" \
-    -v l="$(wall launcher)" -v lc="$(cpu launcher)" \
+    -v l="$(wall launcher)" -v lc="$(cpu launcher)" -v s="$(wall single)" -v sc="$(cpu single)" \
     -v first="$first" -v best="$best" -v bc="$best_cpu" 'BEGIN {
   tshark = n / t; tshark_cpu = n / tc
   printf "\n%-56s %14s %10s %14s %10s\n", "", "frames/s", "x tshark", "per CPU s", "x tshark"
   printf "%-56s %14.0f %10s %14.0f %10s\n", "tshark -T fields -e infiniband.bth.psn", tshark, "1.0", tshark_cpu, "1.0"
   printf "%-56s %14.0f %10.1f %14.0f %10.1f\n", "mrct analyze, whole process (JVM start, cold JIT)", n / a,
     n / a / tshark, n / ac, n / ac / tshark_cpu
+  printf "%-56s %14.0f %10.1f %14.0f %10.1f\n", "mrct analyze --threads 1, whole process", n / s,
+    n / s / tshark, n / sc, n / sc / tshark_cpu
   printf "%-56s %14.0f %10.1f %14.0f %10.1f\n", "./mrct analyze, whole process (launcher)", n / l,
     n / l / tshark, n / lc, n / lc / tshark_cpu
   printf "%-56s %14.0f %10.1f %14s %10s\n", "mrct analysis, first pass (cold JIT, no JVM start)", first,

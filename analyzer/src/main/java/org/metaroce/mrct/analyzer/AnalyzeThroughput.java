@@ -9,12 +9,13 @@ import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
 
 /**
- * {@code java -cp mrct.jar org.metaroce.mrct.analyzer.AnalyzeThroughput FILE [PASSES]}: runs the whole analysis of
- * {@code mrct analyze} over FILE PASSES times (default 3) in one JVM, without writing reports, and prints the rate of
- * each pass (and the CPU time the analysing thread used, which other processes on the machine do not inflate), then
- * one summary line {@code first_pass_fps=... best_fps=... best_cpu_fps=... frames=... checks=... failed=...} for
- * {@code bench/analyze-compare.sh}. The first pass includes the JIT's warm-up (not the JVM's start); later passes show
- * the steady state.
+ * {@code java -cp mrct.jar org.metaroce.mrct.analyzer.AnalyzeThroughput FILE [PASSES] [THREADS]}: runs the whole
+ * analysis of {@code mrct analyze} over FILE PASSES times (default 3) in one JVM with THREADS threads (default 0: one
+ * per processor; 1: all on the calling thread), without writing reports, and prints the rate of each pass (and the CPU
+ * time the whole process used, every thread, JIT and GC included, which other processes on the machine do not
+ * inflate), then one summary line {@code first_pass_fps=... best_fps=... best_cpu_fps=... frames=... checks=...
+ * failed=...} for {@code bench/analyze-compare.sh}. The first pass includes the JIT's warm-up (not the JVM's start);
+ * later passes show the steady state.
  */
 public final class AnalyzeThroughput {
     private AnalyzeThroughput() {
@@ -22,32 +23,39 @@ public final class AnalyzeThroughput {
 
     /** Entry point. */
     public static void main(final String[] args) {
-        if (args.length < 1 || args.length > 2) {
-            System.err.println("usage: AnalyzeThroughput FILE [PASSES]");
+        if (args.length < 1 || args.length > 3) {
+            System.err.println("usage: AnalyzeThroughput FILE [PASSES] [THREADS]");
             System.exit(2);
         }
         final Path file = Path.of(args[0]);
         final int passes = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        final int threads = args.length > 2 ? Integer.parseInt(args[2]) : 0;
+        final java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        final com.sun.management.OperatingSystemMXBean process = os instanceof com.sun.management.OperatingSystemMXBean
+            p ? p : null;
         final Specification spec = Specification.bundled();
-        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         double first = 0;
         double best = 0;
         double bestCpu = 0;
         Outcome outcome = null;
         for (int pass = 1; pass <= passes; pass++) {
             final long start = System.nanoTime();
-            final long cpu = threads.getCurrentThreadCpuTime();
-            outcome = new CaptureAnalyzer(spec, CaptureAnalyzer.Options.defaults())
+            final long own = mx.getCurrentThreadCpuTime();
+            final long cpu = process != null ? process.getProcessCpuTime() : mx.getCurrentThreadCpuTime();
+            outcome = new CaptureAnalyzer(spec, CaptureAnalyzer.Options.defaults().withThreads(threads))
                 .analyze(List.of(file), new RunListener() { });
             final double seconds = (System.nanoTime() - start) / 1e9;
-            final double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpu) / 1e9;
+            final double cpuSeconds = ((process != null ? process.getProcessCpuTime() : mx.getCurrentThreadCpuTime())
+                - cpu) / 1e9;
+            final double ownSeconds = (mx.getCurrentThreadCpuTime() - own) / 1e9;
             final long frames = outcome.files().get(0).frames();
             final double rate = frames / seconds;
             first = pass == 1 ? rate : first;
             best = Math.max(best, rate);
             bestCpu = Math.max(bestCpu, frames / cpuSeconds);
-            System.out.printf("pass %d: %d frames in %.3f s (%.3f s of CPU): %.0f frames/s%n", pass, frames,
-                seconds, cpuSeconds, rate);
+            System.out.printf("pass %d: %d frames in %.3f s (%.3f s of CPU, %.3f s on the analysing thread): "
+                + "%.0f frames/s%n", pass, frames, seconds, cpuSeconds, ownSeconds, rate);
         }
         final int checks = outcome.checks().values().stream().mapToInt(Integer::intValue).sum();
         System.out.printf("first_pass_fps=%.0f best_fps=%.0f best_cpu_fps=%.0f frames=%d checks=%d failed=%d%n",

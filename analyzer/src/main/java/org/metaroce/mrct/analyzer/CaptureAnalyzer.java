@@ -10,6 +10,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.metaroce.mrct.harness.engine.Summaries;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.result.CaseResult;
@@ -20,6 +28,7 @@ import org.metaroce.mrct.harness.result.RunSummary;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.analyzer.internal.Analysis;
+import org.metaroce.mrct.analyzer.internal.Views;
 
 /**
  * Analyses pcap and pcapng captures against every rule of the MetaRoCE v1 specification that the wire shows, and
@@ -58,41 +67,93 @@ public final class CaptureAnalyzer {
      *                     nothing was lost in the network: findings that only a missing or doubled frame could
      *                     explain become violations
      * @param suiteVersion the mrct version, for the reports
+     * @param threads      threads to use: 1 reads and analyses on the calling thread; more analyses that many
+     *                     captures at once, or a single capture with its reading and ICRCs ahead on other threads (the
+     *                     findings are the same); 0 is one per processor
+     * @param matchWindowNs with several captures, how long after a frame's first sighting its copies in the other
+     *                     captures are looked for (the latency between the capture points plus their clocks' offset
+     *                     must be below it); 0 analyses each capture on its own only
      */
-    public record Options(Mode mode, DeviceProfile profile, boolean complete, String suiteVersion) {
+    public record Options(Mode mode, DeviceProfile profile, boolean complete, String suiteVersion, int threads,
+                          long matchWindowNs) {
+        /** The default {@link #matchWindowNs()}: 10 ms. */
+        public static final long MATCH_WINDOW_NS = 10_000_000L;
+
         public Options {
             Objects.requireNonNull(mode, "mode");
+            if (threads < 0) {
+                throw new IllegalArgumentException("threads must be 0 (one per processor) or more, not " + threads);
+            }
+            if (matchWindowNs < 0) {
+                throw new IllegalArgumentException("matchWindowNs must be 0 (no matching) or more");
+            }
         }
 
-        /** AUTO, no profile, not complete. */
+        /** One thread per processor, captures matched within {@value #MATCH_WINDOW_NS} ns. */
+        public Options(final Mode mode, final DeviceProfile profile, final boolean complete,
+                       final String suiteVersion) {
+            this(mode, profile, complete, suiteVersion, 0, MATCH_WINDOW_NS);
+        }
+
+        /** AUTO, no profile, not complete, one thread per processor, captures matched within 10 ms. */
         public static Options defaults() {
-            return new Options(Mode.AUTO, null, false, "dev");
+            return new Options(Mode.AUTO, null, false, "dev", 0, MATCH_WINDOW_NS);
+        }
+
+        /** These options with another match window (0: no matching across captures). */
+        public Options withMatchWindowNs(final long value) {
+            return new Options(mode, profile, complete, suiteVersion, threads, value);
         }
 
         /** These options with another mode. */
         public Options withMode(final Mode value) {
-            return new Options(value, profile, complete, suiteVersion);
+            return new Options(value, profile, complete, suiteVersion, threads, matchWindowNs);
         }
 
         /** These options with another profile (null: the defaults of Appendix B). */
         public Options withProfile(final DeviceProfile value) {
-            return new Options(mode, value, complete, suiteVersion);
+            return new Options(mode, value, complete, suiteVersion, threads, matchWindowNs);
         }
 
         /** These options with {@code complete} set or cleared. */
         public Options withComplete(final boolean value) {
-            return new Options(mode, profile, value, suiteVersion);
+            return new Options(mode, profile, value, suiteVersion, threads, matchWindowNs);
         }
 
         /** These options with another suite version. */
         public Options withSuiteVersion(final String value) {
-            return new Options(mode, profile, complete, value);
+            return new Options(mode, profile, complete, value, threads, matchWindowNs);
         }
+
+        /** These options with another number of threads (0: one per processor). */
+        public Options withThreads(final int value) {
+            return new Options(mode, profile, complete, suiteVersion, value, matchWindowNs);
+        }
+
+        /** The threads to use, 0 resolved. */
+        public int effectiveThreads() {
+            return threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
+        }
+    }
+
+    /** Told how far the analysis of a capture got, about every 64 Ki records and at each capture's end. */
+    @FunctionalInterface
+    public interface Progress {
+        /**
+         * @param capture the capture as given
+         * @param index   its 0-based index among the captures
+         * @param count   the number of captures
+         * @param bytes   bytes of it read so far
+         * @param size    its size in bytes (0 when unknown)
+         * @param frames  records read so far
+         */
+        void update(String capture, int index, int count, long bytes, long size, long frames);
     }
 
     private final Specification spec;
     private final Options options;
     private final Clock clock;
+    private final Progress progress;
 
     public CaptureAnalyzer(final Specification spec, final Options options) {
         this(spec, options, Clock.systemUTC());
@@ -100,9 +161,20 @@ public final class CaptureAnalyzer {
 
     /** With a clock for the reports' start and end times (tests). */
     public CaptureAnalyzer(final Specification spec, final Options options, final Clock clock) {
+        this(spec, options, clock, null);
+    }
+
+    private CaptureAnalyzer(final Specification spec, final Options options, final Clock clock,
+                            final Progress progress) {
         this.spec = Objects.requireNonNull(spec, "spec");
         this.options = Objects.requireNonNull(options, "options");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.progress = progress;
+    }
+
+    /** This analyzer, telling {@code value} how far it got (e.g. for a progress line on a terminal). */
+    public CaptureAnalyzer withProgress(final Progress value) {
+        return new CaptureAnalyzer(spec, options, clock, value);
     }
 
     /**
@@ -118,7 +190,8 @@ public final class CaptureAnalyzer {
 
     /**
      * Analyses every capture, then reports. Unreadable files are analysed up to their damage and named in
-     * {@link FileOutcome#problem()}; nothing is thrown for bad input.
+     * {@link FileOutcome#problem()}; nothing is thrown for bad input. The cases are built and handed to the listener
+     * one connection at a time, so the analysis holds each capture's connections, never all their cases at once.
      *
      * @param captures the files
      * @param names    how reports name them (as the user gave them)
@@ -126,42 +199,194 @@ public final class CaptureAnalyzer {
      */
     public Outcome analyze(final List<Path> captures, final List<String> names, final RunListener listener) {
         final Instant start = clock.instant();
-        final Analysis analysis = new Analysis(spec, options.profile(),
-            Analysis.Mode.valueOf(options.mode().name()), options.complete());
-        final List<CaseResult> cases = new ArrayList<>();
-        final List<FileOutcome> files = new ArrayList<>();
+        final Analysis analysis = analysis();
+        final List<Analysis.FileResult> results = new ArrayList<>();
+        final ExecutorService workers = workers();
+        final boolean matching = captures.size() > 1 && options.matchWindowNs() > 0;
+        // the captures matched together on a thread of their own, beside the analyses (with one thread, after them)
+        final CompletableFuture<Views.Result> matched = !matching ? null : workers == null
+            ? null : CompletableFuture.supplyAsync(() -> Views.match(captures, names, options.matchWindowNs()),
+                r -> {
+                    final Thread thread = new Thread(r, "mrct-analyze-match");
+                    thread.setDaemon(true);
+                    thread.start();
+                });
+        try {
+            if (workers != null && captures.size() > 1) {
+                // several captures: each analysed whole on a thread of its own, as many at once as there are threads
+                final List<Future<Analysis.FileResult>> futures = new ArrayList<>();
+                for (int i = 0; i < captures.size(); i++) {
+                    final int index = i;
+                    futures.add(workers.submit(() -> analyzeOne(analysis, captures.get(index), names.get(index),
+                        casePrefix(names.get(index), captures.size()), null, index, captures.size())));
+                }
+                for (final Future<Analysis.FileResult> future : futures) {
+                    results.add(join(future));
+                }
+            } else {
+                for (int i = 0; i < captures.size(); i++) {
+                    results.add(analyzeOne(analysis, captures.get(i), names.get(i), casePrefix(names.get(i),
+                        captures.size()), workers, i, captures.size()));
+                }
+            }
+        } finally {
+            if (workers != null) {
+                workers.shutdownNow();
+            }
+        }
+        final List<Source> sources = new ArrayList<>();
+        for (final Analysis.FileResult result : results) {
+            sources.add(new Source(outcome(result), result.caseCount(),
+                (sink, violations) -> result.forEachCase(sink, violations, true)));
+        }
+        List<ViewFinding> views = List.of();
+        if (matching) {
+            final Views.Result result = matched != null ? matched.join()
+                : Views.match(captures, names, options.matchWindowNs());
+            views = result.findings();
+            sources.add(new Source(null, result.cases().size(), (sink, violations) -> result.cases().forEach(sink)));
+        }
+        return report(start, names, analysis, sources, listener, views);
+    }
+
+    /**
+     * Analyses one capture on its own and builds its cases: for callers that analyse captures apart (in parallel,
+     * or on other machines) and report them together with {@link #report}. Thread-safe: one analyzer may analyse
+     * several captures at once, each on its calling thread ({@link Options#threads()} is not used here).
+     *
+     * @param capture the file
+     * @param name    how reports name it
+     * @param prefix  prepended to its case IDs: {@link #casePrefix(String, int)}
+     */
+    public CaptureAnalysis analyzeCapture(final Path capture, final String name, final String prefix) {
+        final Analysis.FileResult result = analyzeOne(analysis(), capture, name, prefix, null, 0, 1);
+        final List<CaseResult> cases = new ArrayList<>(result.caseCount());
         final List<String> violations = new ArrayList<>();
-        for (int i = 0; i < captures.size(); i++) {
-            final String name = names.get(i);
-            final Analysis.FileReport report = analysis.analyze(captures.get(i), name,
-                captures.size() > 1 ? fileName(name) + "/" : "");
-            cases.addAll(report.cases());
-            violations.addAll(report.violations());
-            files.add(new FileOutcome(name, report.frames(), report.roceFrames(), report.connections(),
-                report.cutFrames(), report.otherLinkFrames(), report.evidence(), report.elapsedNs(),
-                report.problem()));
+        result.forEachCase(cases::add, violations, true);
+        return new CaptureAnalysis(outcome(result), cases, violations);
+    }
+
+    /**
+     * Reports captures analysed apart ({@link #analyzeCapture}), in the order given, exactly as {@link #analyze}
+     * reports the same captures: the same events, cases and summary.
+     */
+    public Outcome report(final List<CaptureAnalysis> analyses, final RunListener listener) {
+        final Instant start = clock.instant();
+        final List<Source> sources = new ArrayList<>();
+        final List<String> names = new ArrayList<>();
+        for (final CaptureAnalysis analysis : analyses) {
+            names.add(analysis.file().name());
+            sources.add(new Source(analysis.file(), analysis.cases().size(), (sink, violations) -> {
+                analysis.cases().forEach(sink);
+                violations.addAll(analysis.violations());
+            }));
+        }
+        return report(start, names, analysis(), sources, listener, List.of());
+    }
+
+    /** The prefix of a capture's case IDs among {@code count} captures: none for one, its file name and a slash. */
+    public static String casePrefix(final String name, final int count) {
+        return count > 1 ? fileName(name) + "/" : "";
+    }
+
+    private static Analysis.FileResult join(final Future<Analysis.FileResult> future) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while analysing", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    private Analysis analysis() {
+        return new Analysis(spec, options.profile(), Analysis.Mode.valueOf(options.mode().name()), options.complete());
+    }
+
+    private ExecutorService workers() {
+        final int threads = options.effectiveThreads();
+        if (threads <= 1) {
+            return null;
+        }
+        final AtomicInteger number = new AtomicInteger();
+        return Executors.newFixedThreadPool(threads, r -> {
+            final Thread thread = new Thread(r, "mrct-analyze-" + number.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    private Analysis.FileResult analyzeOne(final Analysis analysis, final Path path, final String name,
+                                           final String prefix, final ExecutorService workers, final int index,
+                                           final int count) {
+        final Analysis.Progress told = progress == null ? null
+            : (bytes, size, frames) -> progress.update(name, index, count, bytes, size, frames);
+        return analysis.analyze(path, name, prefix, workers, told);
+    }
+
+    private static FileOutcome outcome(final Analysis.FileResult r) {
+        return new FileOutcome(r.name, r.frames, r.roceFrames, r.connectionCount, r.cutFrames, r.otherLinkFrames,
+            r.evidence, r.elapsedNs, r.problem, r.oversizedFrames, r.oversized);
+    }
+
+    /**
+     * What one capture gives the report: its outcome (null for the cases of the captures matched together), its
+     * number of cases, and the cases themselves.
+     */
+    private record Source(FileOutcome file, int count, BiConsumer<Consumer<CaseResult>, List<String>> cases) {
+    }
+
+    private Outcome report(final Instant start, final List<String> names, final Analysis analysis,
+                           final List<Source> sources, final RunListener listener, final List<ViewFinding> views) {
+        final List<FileOutcome> files = new ArrayList<>();
+        int count = 0;
+        for (final Source source : sources) {
+            if (source.file() != null) {
+                files.add(source.file());
+            }
+            count += source.count();
         }
         final DeviceProfile profile = options.profile() != null ? options.profile()
             : DeviceProfile.of("none (the defaults of Appendix B)", List.copyOf(spec.picsNames()));
-        final RunInfo info = info(start, captures, names, analysis, cases.size());
+        final RunInfo info = info(start, names, analysis, count);
         listener.runStarted(info);
-        int index = 0;
-        for (final CaseResult result : cases) {
-            listener.caseStarted(result.id(), index++, cases.size());
-            listener.caseFinished(result);
+        final List<String> violations = new ArrayList<>();
+        final List<CaseResult> slim = new ArrayList<>(count);
+        final int total = count;
+        final int[] index = {0};
+        for (final Source source : sources) {
+            source.cases().accept(result -> {
+                listener.caseStarted(result.id(), index[0]++, total);
+                listener.caseFinished(result);
+                slim.add(slim(result));
+            }, violations);
         }
         final Map<Verdict, Integer> checks = new EnumMap<>(Verdict.class);
         for (final Verdict verdict : Verdict.values()) {
             checks.put(verdict, 0);
         }
-        for (final CaseResult result : cases) {
+        for (final CaseResult result : slim) {
             if (!result.rules().isEmpty()) {
                 checks.merge(result.verdict(), 1, Integer::sum);
             }
         }
-        final RunSummary summary = summary(cases, checks, profile, files);
+        final RunSummary summary = summary(slim, checks, profile, files);
         listener.runFinished(info, summary);
-        return new Outcome(files, summary, checks, violations);
+        return new Outcome(files, summary, checks, violations, views);
+    }
+
+    /** What the summary and rule matrix read of a case, without its evidence, notes and series. */
+    private static CaseResult slim(final CaseResult r) {
+        return new CaseResult(r.id(), r.caseId(), r.title(), r.area(), r.rules(), r.level(), r.role(), r.file(),
+            Map.of(), r.verdict(), r.reason(), r.failure(), r.wallNanos(), r.deviceNanos(), r.attempts(), List.of(),
+            List.of(), Map.of());
     }
 
     private static String fileName(final String name) {
@@ -169,8 +394,7 @@ public final class CaptureAnalyzer {
         return path == null ? name : path.toString();
     }
 
-    private RunInfo info(final Instant start, final List<Path> captures, final List<String> names,
-                         final Analysis analysis, final int count) {
+    private RunInfo info(final Instant start, final List<String> names, final Analysis analysis, final int count) {
         final DeviceProfile profile = options.profile();
         final Map<String, Object> parameters = new LinkedHashMap<>(analysis.parameters().all());
         parameters.put("analysis.parameters", analysis.parameters().source());
@@ -205,7 +429,7 @@ public final class CaptureAnalyzer {
         final int failed = checks.get(Verdict.FAIL);
         final int doubtful = checks.get(Verdict.INCONCLUSIVE);
         final int passed = checks.get(Verdict.PASS);
-        final long unreadable = files.stream().filter(f -> f.problem() != null).count();
+        final long unreadable = files.stream().filter(f -> f.problem() != null || f.oversizedFrames() > 0).count();
         final Overall overall;
         final String reason;
         if (failed > 0) {
@@ -213,7 +437,8 @@ public final class CaptureAnalyzer {
             reason = failed + " check" + (failed == 1 ? "" : "s") + " found violations on the wire";
         } else if (unreadable > 0) {
             overall = Overall.ERROR;
-            reason = unreadable + " capture" + (unreadable == 1 ? "" : "s") + " could not be read to the end";
+            reason = unreadable + " capture" + (unreadable == 1 ? "" : "s") + " could not be read whole (damage, or "
+                + "records larger than any frame)";
         } else {
             overall = Overall.CONFORMANT;
             reason = "no violation seen (" + passed + " checks passed, " + doubtful + " inconclusive); a capture "

@@ -15,7 +15,23 @@ package org.metaroce.mrct.analyzer;
  * @param elapsedNs       time spent reading and analysing
  * @param problem         why the file could not be read to its end, as {@code byte N (record R): reason} (or
  *                        {@code no such file}, ...); null when it was read whole
+ * @param oversizedFrames records larger than any Ethernet frame (over 256 KiB): skipped, not analysed; the file
+ *                        counts as not read whole (exit status 2)
+ * @param oversized       the first of them, as {@code record R at byte B: N bytes captured, ...}; null when none
  */
 public record FileOutcome(String name, long frames, long roceFrames, int connections, long cutFrames,
-                          long otherLinkFrames, boolean evidence, long elapsedNs, String problem) {
+                          long otherLinkFrames, boolean evidence, long elapsedNs, String problem,
+                          long oversizedFrames, String oversized) {
+    /** Without oversized records. */
+    public FileOutcome(final String name, final long frames, final long roceFrames, final int connections,
+                       final long cutFrames, final long otherLinkFrames, final boolean evidence, final long elapsedNs,
+                       final String problem) {
+        this(name, frames, roceFrames, connections, cutFrames, otherLinkFrames, evidence, elapsedNs, problem, 0,
+            null);
+    }
+
+    /** True when the file was not read whole: damage, or records skipped as larger than any frame. */
+    public boolean incomplete() {
+        return problem != null || oversizedFrames > 0;
+    }
 }

@@ -5,9 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * {@code java -cp mrct.jar org.metaroce.mrct.analyzer.GenerateTraffic FILE [FRAMES] [clean|eventful] [SEED]}: writes a
- * conforming MetaRoCE v1 conversation ({@link TrafficGenerator}) of about FRAMES frames (default 1,000,000) to a
- * nanosecond pcap, for {@code bench/analyze-compare.sh} and for trying {@code mrct analyze}.
+ * {@code java -cp mrct.jar org.metaroce.mrct.analyzer.GenerateTraffic FILE [FRAMES] [clean|eventful|connections] [SEED]}:
+ * writes a conforming MetaRoCE v1 conversation ({@link TrafficGenerator}) of about FRAMES frames (default 1,000,000)
+ * to a nanosecond pcap, for {@code bench/analyze-compare.sh} and for trying {@code mrct analyze}; {@code connections}
+ * writes FRAMES one-frame connections instead (memory per connection).
  */
 public final class GenerateTraffic {
     private GenerateTraffic() {
@@ -16,7 +17,7 @@ public final class GenerateTraffic {
     /** Entry point; prints one line with what it wrote. */
     public static void main(final String[] args) throws IOException {
         if (args.length < 1 || args.length > 4) {
-            System.err.println("usage: GenerateTraffic FILE [FRAMES] [clean|eventful] [SEED]");
+            System.err.println("usage: GenerateTraffic FILE [FRAMES] [clean|eventful|connections] [SEED]");
             System.exit(2);
         }
         final Path file = Path.of(args[0]);
@@ -24,6 +25,12 @@ public final class GenerateTraffic {
         final boolean eventful = args.length > 2 && "eventful".equals(args[2]);
         final long seed = args.length > 3 ? Long.decode(args[3]) : 1;
         final long start = System.nanoTime();
+        if (args.length > 2 && "connections".equals(args[2])) {
+            TrafficGenerator.writeConnections(file, (int) Math.min(Integer.MAX_VALUE, frames), seed);
+            System.out.printf("wrote %d one-frame connections (seed %d; %d bytes) to %s%n", frames, seed,
+                Files.size(file), file);
+            return;
+        }
         final long written = TrafficGenerator.write(file, eventful ? TrafficGenerator.Options.eventful(frames, seed)
             : TrafficGenerator.Options.clean(frames, seed));
         System.out.printf("wrote %d frames (%s, seed %d; %d bytes) to %s in %.1f s%n", written,

@@ -119,6 +119,32 @@ public final class TrafficGenerator {
         return generator.written;
     }
 
+    /**
+     * Writes {@code connections} one-frame connections, each an RDMA WRITE ONLY of 64 bytes to its own destination QP,
+     * from up to 256 hosts to up to 256 others (for memory per connection: the analysis keeps every connection until
+     * the end). Returns the number of frames written.
+     */
+    public static long writeConnections(final Path file, final int connections, final long seed) throws IOException {
+        final SplittableRandom random = new SplittableRandom(seed);
+        final byte[] payload = new byte[64];
+        random.nextBytes(payload);
+        long clock = 1_700_000_000_000_000_000L;
+        try (PcapWriter writer = PcapWriter.create(file,
+            PcapWriter.Options.defaults().withFormat(CaptureFormat.PCAP_NANO))) {
+            for (int i = 0; i < connections; i++) {
+                final Encapsulation path = Encapsulation.ipv4("10.1." + (i & 0xFF) + ".1",
+                    "10.2." + (i >>> 8 & 0xFF) + ".1").withUdpSourcePort(0xC000 + (i & 0x3FFF));
+                final byte[] frame = FrameBuilder.of(path, Opcode.RDMA_WRITE_ONLY).payload(payload)
+                    .psn(random.nextInt(Psn.MODULUS)).destQp(0x100 + i).ackReq(true).with("pleth.msn", 0)
+                    .with("pleth.offset", 0).with("reth.va", 0x7f00_0000_0000L).with("reth.rkey", 0x1234)
+                    .with("reth.dmalen", payload.length).with("ip.id", i & 0xFFFF).build();
+                writer.write(clock, ByteBuffer.wrap(frame), 0, frame.length);
+                clock += 1_000;
+            }
+        }
+        return connections;
+    }
+
     private void message(final Sink sink) throws IOException {
         final int packets = 1 + random.nextInt(8);
         final long length = (long) (packets - 1) * PMTU + 1 + random.nextInt(PMTU);

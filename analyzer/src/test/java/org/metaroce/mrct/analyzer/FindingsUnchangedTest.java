@@ -150,7 +150,7 @@ class FindingsUnchangedTest {
     }
 
     /** Every field of a case, in a fixed order; frame bytes as their digest, maps sorted by key. */
-    private static String canonical(final CaseResult c) {
+    static String canonical(final CaseResult c) {
         final StringBuilder t = new StringBuilder();
         t.append("id=").append(c.id()).append("\ncaseId=").append(c.caseId()).append("\ntitle=").append(c.title())
             .append("\narea=").append(c.area()).append("\nrules=").append(c.rules()).append("\nlevel=")
@@ -196,7 +196,7 @@ class FindingsUnchangedTest {
      * neighbours, flipped bytes anywhere in a frame, and PSNs moved with the IPv4 checksum and ICRC made right again
      * (a device bug rather than a corruption).
      */
-    private static List<Captures.Record> damage(final List<Captures.Record> records, final long seed) {
+    static List<Captures.Record> damage(final List<Captures.Record> records, final long seed) {
         final SplittableRandom random = new SplittableRandom(seed);
         final List<Captures.Record> out = new ArrayList<>(records.size() + records.size() / 100);
         for (int i = 0; i < records.size(); i++) {

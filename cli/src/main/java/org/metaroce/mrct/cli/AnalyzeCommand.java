@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import org.metaroce.mrct.analyzer.CaptureAnalyzer;
 import org.metaroce.mrct.analyzer.FileOutcome;
 import org.metaroce.mrct.analyzer.Outcome;
+import org.metaroce.mrct.analyzer.ViewFinding;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.result.CaseResult;
@@ -40,7 +41,8 @@ import picocli.CommandLine.ParentCommand;
         "Rebuilds each connection from both directions and reports one case per (connection, rule): PASS, FAIL, or "
             + "INCONCLUSIVE when the capture cannot prove a finding (it may start mid-connection, miss frames, or "
             + "hold a frame twice).",
-        "Exit status: 0 no violation seen, 1 violations, 2 a capture could not be read (or a usage error)."})
+        "Exit status: 0 no violation seen, 1 violations, 2 a capture could not be read whole (damage, or a record "
+            + "larger than any frame, 256 KiB) or a usage error."})
 final class AnalyzeCommand implements Callable<Integer> {
     /** Violations printed on the standard output; the reports hold them all. */
     private static final int SHOWN = 20;
@@ -49,7 +51,10 @@ final class AnalyzeCommand implements Callable<Integer> {
     private Main main;
 
     @Parameters(arity = "1..*", paramLabel = "CAPTURE", description = "pcap or pcapng files (Ethernet or Linux "
-        + "cooked); mrct evidence files are judged case by case, on the device's frames")
+        + "cooked), directories (their *.pcap, *.pcapng and *.cap files, sorted) or glob patterns (quoted: "
+        + "'caps/host-*.pcap'); mrct evidence files are judged case by case, on the device's frames. With several "
+        + "captures, the frames of a flow seen in two of them are matched: frames lost between them, frames received "
+        + "that were never sent, one-way latency")
     private List<String> files;
 
     @Mixin
@@ -73,6 +78,19 @@ final class AnalyzeCommand implements Callable<Integer> {
         + "child JVM, captures on any Hadoop-compatible path (hdfs://, s3a://, directories, globs), the same reports "
         + "and a Parquet table of the findings (spark/README.md)")
     private String spark;
+
+    @Option(names = "--threads", paramLabel = "N", description = "threads: 1 reads and analyses on one thread; more "
+        + "read each capture and compute its ICRCs ahead on others (the findings are the same); default: one per "
+        + "processor")
+    private int threads;
+
+    @Option(names = "--match-window-ms", paramLabel = "MS", description = "with several captures, how long after "
+        + "a frame's first sighting its copies in the others are looked for: the latency between the capture points "
+        + "plus the offset of their clocks must be below it (default: ${DEFAULT-VALUE}; 0: no matching)")
+    private long matchWindowMs = CaptureAnalyzer.Options.MATCH_WINDOW_NS / 1_000_000L;
+
+    @Option(names = "--no-progress", description = "no progress line on a terminal")
+    private boolean noProgress;
 
     /** --legacy, --metaroce or --auto. */
     static final class ModeChoice {
@@ -113,23 +131,53 @@ final class AnalyzeCommand implements Callable<Integer> {
             return status;
         }
         final List<Path> paths = new ArrayList<>();
+        final List<String> names = new ArrayList<>();
         for (final String name : files) {
             try {
-                paths.add(Path.of(name));
+                final List<String> expanded = CaptureFiles.expand(name);
+                if (expanded.isEmpty()) {
+                    main.err().println("mrct analyze: " + name + ": no capture (no *.pcap, *.pcapng or *.cap file "
+                        + "matches)");
+                    return ExitStatus.UNREADABLE;
+                }
+                for (final String file : expanded) {
+                    paths.add(Path.of(file));
+                    names.add(file);
+                }
             } catch (InvalidPathException e) {
                 main.err().println("mrct analyze: " + name + ": not a valid path: " + e.getReason());
                 return ExitStatus.UNREADABLE;
+            } catch (IOException e) {
+                main.err().println("mrct analyze: " + name + ": cannot list: " + e.getMessage());
+                return ExitStatus.UNREADABLE;
             }
         }
-        final CaptureAnalyzer analyzer = new CaptureAnalyzer(spec, new CaptureAnalyzer.Options(
-            mode == null ? CaptureAnalyzer.Mode.AUTO : mode.value(), profile, complete, Version.current()));
+        if (matchWindowMs < 0) {
+            main.err().println("mrct analyze: --match-window-ms " + matchWindowMs + ": give 0 (no matching) or more");
+            return ExitStatus.UNREADABLE;
+        }
+        if (threads < 0) {
+            main.err().println("mrct analyze: --threads " + threads + ": give 1 or more (default: one per processor)");
+            return ExitStatus.UNREADABLE;
+        }
+        final AnalyzeProgress progress = !noProgress && System.console() != null ? new AnalyzeProgress(main.err())
+            : null;
+        CaptureAnalyzer analyzer = new CaptureAnalyzer(spec, new CaptureAnalyzer.Options(
+            mode == null ? CaptureAnalyzer.Mode.AUTO : mode.value(), profile, complete, Version.current(), threads,
+            matchWindowMs * 1_000_000L));
+        if (progress != null) {
+            analyzer = analyzer.withProgress(progress);
+        }
         final Outcome outcome;
         final Summary summary = new Summary();
         try {
             final RunListener writers = Reports.open(dir, chosen, spec);
-            outcome = analyzer.analyze(paths, files, new RunListener() {
+            outcome = analyzer.analyze(paths, names, new RunListener() {
                 @Override
                 public void runStarted(final RunInfo info) {
+                    if (progress != null) {
+                        progress.clear();
+                    }
                     writers.runStarted(info);
                 }
 
@@ -156,6 +204,10 @@ final class AnalyzeCommand implements Callable<Integer> {
         for (final FileOutcome file : outcome.files()) {
             if (file.problem() != null) {
                 main.err().println("mrct analyze: " + file.name() + ": " + file.problem());
+            }
+            if (file.oversized() != null) {
+                main.err().println("mrct analyze: " + file.name() + ": " + file.oversized() + (file.oversizedFrames() > 1
+                    ? "; " + (file.oversizedFrames() - 1) + " more records like it" : ""));
             }
         }
         print(outcome, summary, dir);
@@ -195,6 +247,14 @@ final class AnalyzeCommand implements Callable<Integer> {
                 break;
             }
             main.out().println("  " + line);
+        }
+        final List<ViewFinding> views = outcome.views();
+        for (int i = 0; i < Math.min(SHOWN, views.size()); i++) {
+            main.out().println(views.get(i).describe());
+        }
+        if (views.size() > SHOWN) {
+            main.out().println("and " + (views.size() - SHOWN) + " more frames missing between captures (see the "
+                + "views/ cases of the reports)");
         }
         final List<String> violations = outcome.violations();
         for (int i = 0; i < Math.min(SHOWN, violations.size()); i++) {

@@ -173,4 +173,84 @@ class AnalyzeCommandTest {
         assertThat(unprofiled.status()).isZero();
         assertThat(verdicts(report(dir.resolve("plain")), "INCONCLUSIVE")).anyMatch(id -> id.contains("MR-CC-005"));
     }
+
+    @Test
+    void aRecordOf16MiBIsRefusedByNumberAndOffsetNotAnInternalError() throws IOException {
+        final byte[] capture = Files.readAllBytes(WRITE);
+        // record 22, the first RoCE frame: after the 24-byte file header, records of a 16-byte header and a frame
+        final java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(capture).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        int at = 24;
+        for (int number = 1; number < 22; number++) {
+            at += 16 + b.getInt(at + 8);
+        }
+        final byte[] frame = Arrays.copyOfRange(capture, at + 16, at + 16 + b.getInt(at + 8));
+        final Path big = dir.resolve("big.pcapng");
+        final long offset;
+        try (org.metaroce.mrct.wire.capture.PcapngWriter writer = org.metaroce.mrct.wire.capture.PcapngWriter
+            .create(big, org.metaroce.mrct.wire.capture.PcapngWriter.Options.defaults())) {
+            final int id = writer.addInterface(1, "eth0", 0);
+            writer.write(id, 1_000, java.nio.ByteBuffer.wrap(frame), 0, frame.length, null);
+            final byte[] huge = Arrays.copyOf(frame, 16 * 1024 * 1024 - 256);
+            writer.write(id, 2_000, java.nio.ByteBuffer.wrap(huge), 0, huge.length, null);
+            writer.write(id, 3_000, java.nio.ByteBuffer.wrap(frame), 0, frame.length, null);
+        }
+        try (org.metaroce.mrct.wire.capture.CaptureReader reader = org.metaroce.mrct.wire.capture.CaptureReader
+            .open(big)) {
+            reader.next();
+            reader.next();
+            offset = reader.byteOffset();
+        }
+        final Path reports = dir.resolve("reports");
+        final Mrct.Run run = Mrct.run("analyze", "--report-dir", reports.toString(), big.toString());
+        assertThat(run.status()).as(run.out() + run.err()).isEqualTo(2);
+        assertThat(run.err()).doesNotContain("internal error").contains("mrct analyze: " + big + ": record 2 at byte "
+            + offset + ": 16776960 bytes captured, more than the 262144 an Ethernet frame can have (not analysed)");
+        assertThat(run.out()).contains(big + ": 3 frames, 2 RoCE");
+        assertThat(report(reports).get("overall").asText()).isEqualTo("ERROR");
+    }
+
+    @Test
+    void aDirectoryOfTwoViewsNamesTheFrameLostBetweenThem() throws IOException {
+        final byte[] capture = Files.readAllBytes(WRITE);
+        final java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(capture).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        final boolean nano = b.getInt(0) == 0xA1B23C4D;
+        // the receiver's view: every record 5 us later, without the 27th record (an RDMA WRITE MIDDLE of the sender)
+        final java.io.ByteArrayOutputStream receiver = new java.io.ByteArrayOutputStream();
+        receiver.write(capture, 0, 24);
+        int at = 24;
+        int number = 0;
+        int psn = -1;
+        while (at + 16 <= capture.length) {
+            number++;
+            final int length = b.getInt(at + 8);
+            if (number == 27) {
+                psn = (capture[at + 16 + 51] & 0xFF) << 16 | (capture[at + 16 + 52] & 0xFF) << 8
+                    | capture[at + 16 + 53] & 0xFF;
+            } else {
+                final byte[] record = Arrays.copyOfRange(capture, at, at + 16 + length);
+                final java.nio.ByteBuffer r = java.nio.ByteBuffer.wrap(record).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                final long fraction = (r.getInt(4) & 0xFFFF_FFFFL) + (nano ? 5_000 : 5);
+                final long limit = nano ? 1_000_000_000L : 1_000_000L;
+                r.putInt(0, (int) (r.getInt(0) + fraction / limit));
+                r.putInt(4, (int) (fraction % limit));
+                receiver.write(record);
+            }
+            at += 16 + length;
+        }
+        final Path views = Files.createDirectories(dir.resolve("views"));
+        Files.write(views.resolve("a-sender.pcap"), capture);
+        Files.write(views.resolve("b-receiver.pcap"), receiver.toByteArray());
+        Files.writeString(views.resolve("notes.txt"), "not a capture");
+        final Mrct.Run run = Mrct.run("analyze", "--report-dir", dir.resolve("reports").toString(), "--legacy",
+            views.toString());
+        assertThat(run.status()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).contains(views.resolve("a-sender.pcap") + ": 60 frames",
+            views.resolve("b-receiver.pcap") + ": 59 frames");
+        assertThat(run.out()).containsPattern("LOST 10\\.1\\.16\\.\\d+ -> 10\\.1\\.16\\.\\d+ qp 0x[0-9a-f]{6} PSN "
+            + psn + " \\([A-Z_]+\\): frame 27 of " + Pattern.quote(views.resolve("a-sender.pcap").toString())
+            + ", the last capture that saw it; not in " + Pattern.quote(views.resolve("b-receiver.pcap").toString()));
+        final JsonNode report = report(dir.resolve("reports"));
+        assertThat(verdicts(report, "WARN")).anyMatch(id -> id.startsWith("views/F") && id.contains("1 lost in the "
+            + "network"));
+    }
 }

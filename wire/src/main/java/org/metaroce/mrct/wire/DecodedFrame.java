@@ -119,6 +119,17 @@ public final class DecodedFrame {
         payloadLength = 0;
         padLength = 0;
         tver = -1; // opcode and layout count only while tver >= 0 (they keep the previous frame's values otherwise)
+        icrcKnown = false;
+    }
+
+    /** Set by {@link FrameDecoder#decode(ByteBuffer, int, int, int)}: the ICRC was computed before, elsewhere. */
+    private boolean icrcKnown;
+    private int knownIcrc;
+
+    /** Makes {@link #computeIcrc()} return {@code value}, computed before over this frame's bytes. */
+    void icrcComputedBefore(final int value) {
+        icrcKnown = true;
+        knownIcrc = value;
     }
 
     /** Records the opcode, TVer and layout of the BTH, storing the references only when they change. */
@@ -382,6 +393,9 @@ public final class DecodedFrame {
 
     /** The ICRC this frame should carry. */
     public int computeIcrc() {
+        if (icrcKnown) {
+            return knownIcrc;
+        }
         final boolean v6 = has(HeaderKind.IPV6);
         return icrc.compute(array, arrayBase, buffer, offset(v6 ? HeaderKind.IPV6 : HeaderKind.IPV4), ipHeaderLength,
             v6, offset(HeaderKind.UDP), offset(HeaderKind.BTH), offset(HeaderKind.ICRC));

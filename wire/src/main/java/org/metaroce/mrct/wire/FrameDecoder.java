@@ -42,7 +42,24 @@ public final class FrameDecoder {
      * reusable result, valid until the next call.
      */
     public DecodedFrame decode(final ByteBuffer buffer, final int offset, final int length) {
-        final DecodedFrame f = frame;
+        return decode(buffer, offset, length, frame);
+    }
+
+    /**
+     * Decodes as {@link #decode(ByteBuffer, int, int)} does, for a frame whose ICRC was already computed over the same
+     * bytes (by another decoder, e.g. on another thread): {@link DecodedFrame#computeIcrc()} and
+     * {@link DecodedFrame#icrcValid()} use {@code computedIcrc} instead of computing it again. The caller vouches that
+     * the bytes are unchanged since; a frame without an ICRC ignores it.
+     */
+    public DecodedFrame decode(final ByteBuffer buffer, final int offset, final int length, final int computedIcrc) {
+        final DecodedFrame f = decode(buffer, offset, length, frame);
+        if (f.isRoce() && f.has(HeaderKind.ICRC)) {
+            f.icrcComputedBefore(computedIcrc);
+        }
+        return f;
+    }
+
+    private DecodedFrame decode(final ByteBuffer buffer, final int offset, final int length, final DecodedFrame f) {
         f.reset(buffer, offset, Math.max(0, Math.min(length, buffer.limit() - offset)));
         final int end = offset + f.frameLength;
         if (f.frameLength < EthernetFlyweight.UNTAGGED_LENGTH) {

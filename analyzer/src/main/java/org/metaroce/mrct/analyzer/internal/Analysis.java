@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Consumer;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.spec.Specification;
@@ -30,27 +32,93 @@ public final class Analysis {
     }
 
     /**
-     * What one file gave.
-     *
-     * @param name        the capture as given
-     * @param cases       the report cases, in order
-     * @param violations  one line per failing case: its ID and reason
-     * @param frames      records read
-     * @param roceFrames  RoCE frames among them
-     * @param connections connections found
-     * @param cutFrames   frames cut short by the capture's snap length
-     * @param otherLinkFrames frames of a link type not analysed (neither Ethernet nor Linux cooked)
-     * @param evidence    true for an mrct evidence file
-     * @param elapsedNs   time spent reading and analysing
-     * @param problem     why the file could not be read to its end ({@code byte N (record R): reason}), or null
+     * What one file gave: its counts, and its connections in report order, whose cases are built on demand
+     * ({@link #forEachCase}) so that an analysis need not hold every case of every file at once.
      */
-    public record FileReport(String name, List<CaseResult> cases, List<String> violations, long frames,
-                             long roceFrames, int connections, long cutFrames, long otherLinkFrames, boolean evidence,
-                             long elapsedNs, String problem) {
-        public FileReport {
-            cases = List.copyOf(cases);
-            violations = List.copyOf(violations);
+    public static final class FileResult {
+        private final Results results;
+        private final List<Connection> connections;
+        private final String prefix;
+        /** The capture as given. */
+        public final String name;
+        /** Records read. */
+        public final long frames;
+        /** RoCE frames among them. */
+        public final long roceFrames;
+        /** Connections found. */
+        public final int connectionCount;
+        /** Frames cut short by the capture's snap length. */
+        public final long cutFrames;
+        /** Frames of a link type not analysed (neither Ethernet nor Linux cooked), RoCEv1 frames. */
+        public final long otherLinkFrames;
+        /** Records larger than any frame, not analysed. */
+        public final long oversizedFrames;
+        /** The first of them ({@code record R at byte B: ...}), or null. */
+        public final String oversized;
+        /** True for an mrct evidence file. */
+        public final boolean evidence;
+        /** Time spent reading and analysing. */
+        public final long elapsedNs;
+        /** Why the file could not be read to its end ({@code byte N (record R): reason}), or null. */
+        public final String problem;
+
+        FileResult(final Results results, final List<Connection> connections, final String prefix, final String name,
+                   final Session session, final String problem, final boolean empty) {
+            this.results = results;
+            this.connections = connections;
+            this.prefix = prefix;
+            this.name = name;
+            this.frames = empty ? 0 : session.frames;
+            this.roceFrames = empty ? 0 : session.roceFrames;
+            this.connectionCount = empty ? 0 : connections.size();
+            this.cutFrames = empty ? 0 : session.cutFrames;
+            this.otherLinkFrames = empty ? 0 : session.otherLinkFrames;
+            this.oversizedFrames = session.oversizedFrames;
+            this.oversized = session.oversized;
+            this.evidence = !empty && session.evidence();
+            this.elapsedNs = session.elapsedNs;
+            this.problem = problem;
         }
+
+        /** The number of cases {@link #forEachCase} gives. */
+        public int caseCount() {
+            int n = 0;
+            for (final Connection c : connections) {
+                n += results.count(c);
+            }
+            return n;
+        }
+
+        /**
+         * Builds the cases of every connection, in report order, and hands them to {@code sink} one connection at a
+         * time; {@code violations} receives one line per failing case. With {@code release}, each connection is
+         * forgotten once its cases are built (the result can then be reported only once).
+         */
+        public void forEachCase(final Consumer<CaseResult> sink, final List<String> violations,
+                                final boolean release) {
+            for (int i = 0; i < connections.size(); i++) {
+                final Connection c = connections.get(i);
+                if (c == null) {
+                    throw new IllegalStateException("the cases of " + name + " were already reported");
+                }
+                for (final CaseResult result : results.of(c, casePrefix(c), violations)) {
+                    sink.accept(result);
+                }
+                if (release) {
+                    connections.set(i, null);
+                }
+            }
+        }
+
+        private String casePrefix(final Connection c) {
+            return prefix + (c.evidenceCase != null ? c.evidenceCase + "/" : "");
+        }
+    }
+
+    /** Told how far the reading of a file got: about every 64 Ki records, and at its end. */
+    @FunctionalInterface
+    public interface Progress {
+        void update(long bytes, long size, long frames);
     }
 
     private final Specification spec;
@@ -78,21 +146,26 @@ public final class Analysis {
 
     /**
      * Analyses one file. A file that cannot be read to its end is analysed up to the damage and named in
-     * {@link FileReport#problem()}; nothing is thrown for bad input.
+     * {@link FileResult#problem}; nothing is thrown for bad input.
      *
      * @param path    the capture
      * @param name    the capture as given (reports name it so)
      * @param prefix  prepended to every case ID ({@code ""}, or the file name and a slash when several are analysed)
+     * @param workers where reading and ICRC computation run ahead of the analysis, or null to read on this thread
+     * @param progress told how far the reading got, or null
      */
-    public FileReport analyze(final Path path, final String name, final String prefix) {
+    public FileResult analyze(final Path path, final String name, final String prefix, final ExecutorService workers,
+                              final Progress progress) {
         final Session.Mode sessionMode = Session.Mode.valueOf(mode.name());
         final Session session = new Session(path, name, Session.judge(complete, false, parameters), parameters,
             sessionMode);
+        session.progress = progress;
         String problem = null;
         if (Files.isDirectory(path)) {
             problem = "is a directory";
         } else {
-            try (CaptureReader reader = CaptureReader.open(path)) {
+            try (CaptureReader reader = workers == null ? CaptureReader.open(path)
+                : new PrefetchReader(CaptureReader.open(path), workers)) {
                 session.run(reader);
             } catch (CaptureFormatException e) {
                 problem = "byte " + e.byteOffset() + " (record " + e.recordNumber() + "): " + e.reason();
@@ -106,8 +179,6 @@ public final class Analysis {
         }
         final List<Connection> connections = session.finish();
         final Results results = new Results(spec, parameters, session.origin());
-        final List<CaseResult> cases = new ArrayList<>();
-        final List<String> violations = new ArrayList<>();
         String currentCase = null;
         int number = 0;
         final List<Connection> ordered = new ArrayList<>(connections);
@@ -120,13 +191,8 @@ public final class Analysis {
                 number = 0;
             }
             c.id = "C" + ++number;
-            final String casePrefix = prefix + (c.evidenceCase != null ? c.evidenceCase + "/" : "");
-            cases.addAll(results.of(c, casePrefix, violations));
         }
-        if (problem != null && connections.isEmpty() && session.frames == 0) {
-            return new FileReport(name, cases, violations, 0, 0, 0, 0, 0, false, session.elapsedNs, problem);
-        }
-        return new FileReport(name, cases, violations, session.frames, session.roceFrames, connections.size(),
-            session.cutFrames, session.otherLinkFrames, session.evidence(), session.elapsedNs, problem);
+        final boolean empty = problem != null && connections.isEmpty() && session.frames == 0;
+        return new FileResult(results, ordered, prefix, name, session, problem, empty);
     }
 }

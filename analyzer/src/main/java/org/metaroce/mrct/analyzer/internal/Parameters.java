@@ -19,8 +19,9 @@ public final class Parameters {
     private final Specification spec;
     private final DeviceProfile profile;
     private final Map<String, Object> values = new HashMap<>();
-    private final Map<String, Long> tops = new HashMap<>();
-    private final Map<String, Long> bottoms = new HashMap<>();
+    /** Range ends looked up once: concurrent, since the captures of one analysis may be analysed at once. */
+    private final Map<String, Long> tops = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Long> bottoms = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** @param profile the device profile, or null for the defaults of Appendix B */
     public Parameters(final Specification spec, final DeviceProfile profile) {

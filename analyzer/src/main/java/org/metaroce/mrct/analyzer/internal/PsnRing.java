@@ -5,10 +5,16 @@ import org.metaroce.mrct.wire.Psn;
 
 /**
  * What a requester stream remembers per PSN, for the most recent PSNs only: a ring indexed by the PSN's low bits
- * covering {@code [lo, hi)}, where {@code hi} is one past the highest PSN sent. It starts at {@value #MIN} PSNs and
- * doubles, up to {@value #MAX} (the largest send window, so every PSN a requester may have in flight fits), when the
- * PSNs still undelivered would not fit; beyond that the oldest PSNs are forgotten and judged no more. Memory is about
- * 60 bytes per slot, so at most 2 MiB per stream and a few KiB for a typical one.
+ * covering {@code [lo, hi)}, where {@code hi} is one past the highest PSN sent. It remembers at least {@value #MIN}
+ * PSNs ({@link #capacity()}, the window), and the window doubles, up to {@value #MAX} (the largest send window, so
+ * every PSN a requester may have in flight fits), when the PSNs still undelivered would not fit; beyond that the oldest
+ * PSNs are forgotten and judged no more.
+ *
+ * <p>The arrays behind the window are allocated on demand: they start at {@value #INITIAL} slots and double when the
+ * PSNs in {@code [lo, hi)} would not fit, so a stream that sent a handful of PSNs costs about a kilobyte however large
+ * its window (a capture of many short connections holds many rings until its end). What the ring remembers and
+ * forgets depends on the window alone, never on how much of it is allocated. Memory is about 90 bytes per allocated
+ * slot, so at most 3 MiB per stream.
  *
  * <p>Per PSN: flags ({@link #SENT} and the others), the number of transmissions, the last one's time, frame and
  * signature, a hash of what a retransmission must repeat, when and by which frame it was delivered, and the fields
@@ -17,6 +23,8 @@ import org.metaroce.mrct.wire.Psn;
 final class PsnRing {
     static final int MIN = 256;
     static final int MAX = 32768;
+    /** Slots allocated when the ring is made. */
+    static final int INITIAL = 4;
 
     /** A transmission of the PSN was seen. */
     static final int SENT = 1;
@@ -35,6 +43,9 @@ final class PsnRing {
     /** An RNR NAK named the PSN: the responder did not record it then. */
     static final int RNR = 0x80;
 
+    /** The PSNs the ring remembers at most (a power of two, {@value #MIN} to {@value #MAX}). */
+    private int window = MIN;
+    /** The allocated slots less one (a power of two less one, at most {@code window - 1}). */
     int mask;
     byte[] flags;
     byte[] transmissions;
@@ -65,7 +76,7 @@ final class PsnRing {
     boolean empty = true;
 
     PsnRing() {
-        allocate(MIN);
+        allocate(INITIAL);
     }
 
     private void allocate(final int capacity) {
@@ -89,8 +100,9 @@ final class PsnRing {
         payload = new char[capacity];
     }
 
+    /** The PSNs the ring remembers at most, now. */
     int capacity() {
-        return mask + 1;
+        return window;
     }
 
     /** True when the flag (an int constant, {@link #RNR} included) is set in the slot. */
@@ -136,10 +148,12 @@ final class PsnRing {
         }
         final int needed = Psn.distance(Psn.isAfter(keepFrom, lo) && Psn.isBefore(keepFrom, newHi) ? keepFrom : lo,
             newHi);
-        if (needed > capacity() && capacity() < MAX) {
-            grow(Math.min(MAX, Integer.highestOneBit(Math.max(needed, 1) - 1) << 1));
+        if (needed > window && window < MAX) {
+            window = Math.min(MAX, Integer.highestOneBit(Math.max(needed, 1) - 1) << 1);
         }
-        if (added >= capacity()) {
+        reserve(Math.min(window, Psn.distance(lo, newHi)));
+        final int slots = mask + 1;
+        if (added >= slots) {
             Arrays.fill(flags, (byte) 0);
             Arrays.fill(transmissions, (byte) 0);
         } else {
@@ -150,8 +164,8 @@ final class PsnRing {
             }
         }
         hi = newHi;
-        if (Psn.distance(lo, hi) > capacity()) {
-            lo = Psn.add(hi, -capacity());
+        if (Psn.distance(lo, hi) > window) {
+            lo = Psn.add(hi, -window);
         }
     }
 
@@ -167,9 +181,10 @@ final class PsnRing {
         if (needed > MAX || needed >= Psn.HALF) {
             return false;
         }
-        if (needed > capacity()) {
-            grow(Math.min(MAX, Integer.highestOneBit(needed - 1) << 1));
+        if (needed > window) {
+            window = Math.min(MAX, Integer.highestOneBit(needed - 1) << 1);
         }
+        reserve(needed);
         final int added = Psn.distance(newLo, lo);
         for (int i = 0; i < added; i++) {
             final int s = (newLo + i) & mask;
@@ -190,6 +205,13 @@ final class PsnRing {
             capacity = Math.min(MAX, Integer.highestOneBit(Math.max(needed, 1) - 1) << 1);
         }
         return Math.max(0, Math.min(span - capacity, Psn.distance(lo, hi)));
+    }
+
+    /** Allocates slots for {@code span} PSNs (at most the window), keeping what {@code [lo, hi)} holds. */
+    private void reserve(final int span) {
+        if (span > mask + 1) {
+            grow(Math.min(window, Integer.highestOneBit(span - 1) << 1));
+        }
     }
 
     private void grow(final int capacity) {

@@ -31,6 +31,22 @@ final class Results {
         this.origin = origin;
     }
 
+    /** The number of cases {@link #of} gives for the connection. */
+    int count(final Connection c) {
+        int n = 1;
+        for (final Check check : Check.values()) {
+            final Tally tally = c.tallies[check.ordinal()];
+            if (tally == null && c.observed[check.ordinal()] == 0) {
+                continue;
+            }
+            if (c.tver >= 0 && !check.versions().includes(c.tver) && tally == null) {
+                continue;
+            }
+            n++;
+        }
+        return n;
+    }
+
     /** The cases of one connection: its checks in catalogue order, then its summary. */
     List<CaseResult> of(final Connection c, final String prefix, final List<String> violations) {
         final List<CaseResult> cases = new ArrayList<>();

@@ -75,8 +75,14 @@ final class Session {
     long malformedFrames;
     /** Frames cut short by the capture's snap length (headers judged, payload and ICRC not). */
     long cutFrames;
+    /** Records larger than any frame ({@link PrefetchReader#MAX_FRAME}): not analysed. */
+    long oversizedFrames;
+    /** The first of them: {@code record R at byte B: ...}, or null. */
+    String oversized;
     /** Nanoseconds spent reading and analysing. */
     long elapsedNs;
+    /** Told how far the reading got, or null. */
+    Analysis.Progress progress;
 
     /**
      * @param path the capture
@@ -110,9 +116,19 @@ final class Session {
      */
     void run(final CaptureReader reader) throws IOException {
         final long start = System.nanoTime();
+        long size = 0;
+        if (progress != null) {
+            try {
+                size = java.nio.file.Files.size(path);
+            } catch (IOException e) {
+                size = 0;
+            }
+        }
         try {
             while (reader.next()) {
-                frames++;
+                if ((++frames & 0xFFFF) == 0 && progress != null) {
+                    progress.update(reader.byteOffset(), size, frames);
+                }
                 if (!evidenceDecided) {
                     decideEvidence(reader);
                 }
@@ -123,6 +139,9 @@ final class Session {
                     }
                 }
                 analyse(reader);
+            }
+            if (progress != null) {
+                progress.update(size, size, frames);
             }
         } finally {
             elapsedNs += System.nanoTime() - start;
@@ -177,6 +196,14 @@ final class Session {
     }
 
     private void analyse(final CaptureReader reader) {
+        if (reader.capturedLength() > PrefetchReader.MAX_FRAME) {
+            if (oversizedFrames++ == 0) {
+                oversized = "record " + reader.recordNumber() + " at byte " + reader.byteOffset() + ": "
+                    + reader.capturedLength() + " bytes captured, more than the " + PrefetchReader.MAX_FRAME
+                    + " an Ethernet frame can have (not analysed)";
+            }
+            return;
+        }
         final long ts = reader.timestampNanos();
         if (origin == Long.MIN_VALUE) {
             origin = ts;
@@ -215,7 +242,9 @@ final class Session {
             length = (int) original;
             cut = true;
         }
-        final DecodedFrame decoded = decoder.decode(buffer, offset, length);
+        final DecodedFrame decoded = buffer == reader.buffer() && reader instanceof PrefetchReader ahead
+            && ahead.icrcKnown() ? decoder.decode(buffer, offset, length, ahead.computedIcrc())
+            : decoder.decode(buffer, offset, length);
         if (decoded.status() == DecodeStatus.NOT_ROCE) {
             return;
         }
@@ -458,8 +487,9 @@ final class Session {
         }
         cnps.finish(lastNs);
         final List<Connection> connections = new ArrayList<>();
+        final java.util.Set<Connection> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (final Flow flow : flows.flows()) {
-            if (!connections.contains(flow.connection)) {
+            if (seen.add(flow.connection)) {
                 connections.add(flow.connection);
             }
         }

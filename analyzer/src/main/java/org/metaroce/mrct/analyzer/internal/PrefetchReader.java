@@ -1,0 +1,364 @@
+package org.metaroce.mrct.analyzer.internal;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.DecodeStatus;
+import org.metaroce.mrct.wire.FrameDecoder;
+import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.capture.CaptureFormat;
+import org.metaroce.mrct.wire.capture.CaptureReader;
+
+/**
+ * A {@link CaptureReader} whose reading and ICRC computation run ahead on other threads, for the one thread that
+ * analyses the file in order: a reader thread copies the records into {@link Batch}es, the pool's workers compute the
+ * ICRC of every Ethernet RoCE frame of a batch (the costliest part of judging a frame: a CRC over all its bytes), and
+ * this reader hands the records out in file order with their ICRC ({@link #computedIcrc()}), so that the analysing
+ * thread decodes the headers only. What the analysis sees is the same, record for record, as from the file's own
+ * reader, damage included: a {@link org.metaroce.mrct.wire.capture.CaptureFormatException} is thrown from
+ * {@link #next()} after every record before it.
+ *
+ * <p>Memory is bounded: {@value #BATCHES} batches of {@value #BATCH_BYTES} bytes at most are in flight (each holds
+ * whole records; a record larger than {@link #MAX_FRAME} is passed on without its bytes, for the analysis to refuse),
+ * so the heap this costs does not depend on the file's size.
+ */
+final class PrefetchReader implements CaptureReader {
+    /** Bytes of frame data per batch. */
+    static final int BATCH_BYTES = 1 << 20;
+    /** Records per batch at most. */
+    static final int BATCH_RECORDS = 8192;
+    /** Batches read ahead at most (queued or being worked on). */
+    static final int BATCHES = 8;
+    /** The largest record analysed: larger ones cannot be Ethernet frames and are refused by the analysis. */
+    static final int MAX_FRAME = 1 << 18;
+
+    /** Records of a file and what the workers computed for them. */
+    static final class Batch {
+        final byte[] data;
+        final ByteBuffer view;
+        final int[] offset = new int[BATCH_RECORDS];
+        final int[] captured = new int[BATCH_RECORDS];
+        final long[] original = new long[BATCH_RECORDS];
+        final long[] ts = new long[BATCH_RECORDS];
+        final boolean[] tsKnown = new boolean[BATCH_RECORDS];
+        final long[] number = new long[BATCH_RECORDS];
+        final long[] byteOffset = new long[BATCH_RECORDS];
+        final int[] linkType = new int[BATCH_RECORDS];
+        final int[] fcs = new int[BATCH_RECORDS];
+        final int[] snap = new int[BATCH_RECORDS];
+        final int[] iface = new int[BATCH_RECORDS];
+        final String[] comment = new String[BATCH_RECORDS];
+        final String[] ifName = new String[BATCH_RECORDS];
+        final String[] section = new String[BATCH_RECORDS];
+        final CaptureFormat[] format = new CaptureFormat[BATCH_RECORDS];
+        final boolean[] bigEndian = new boolean[BATCH_RECORDS];
+        final int[] icrc = new int[BATCH_RECORDS];
+        final boolean[] icrcKnown = new boolean[BATCH_RECORDS];
+        int size;
+        int used;
+        /** Thrown by the file's reader after this batch's records, or null. */
+        IOException failure;
+        /** The file ended after this batch. */
+        boolean last;
+
+        Batch() {
+            data = new byte[BATCH_BYTES];
+            view = ByteBuffer.wrap(data);
+        }
+
+        void clear() {
+            size = 0;
+            used = 0;
+            failure = null;
+            last = false;
+            java.util.Arrays.fill(comment, null);
+        }
+
+        /** Copies the reader's current record; false when it does not fit. */
+        boolean add(final CaptureReader reader) {
+            final int length = reader.capturedLength();
+            final boolean oversized = length > MAX_FRAME;
+            if (size == BATCH_RECORDS || !oversized && used + length > data.length) {
+                return false;
+            }
+            final int i = size++;
+            if (oversized) {
+                offset[i] = -1;
+            } else {
+                reader.buffer().get(reader.offset(), data, used, length);
+                offset[i] = used;
+                used += length;
+            }
+            captured[i] = length;
+            original[i] = reader.originalLength();
+            ts[i] = reader.timestampNanos();
+            tsKnown[i] = reader.timestampKnown();
+            number[i] = reader.recordNumber();
+            byteOffset[i] = reader.byteOffset();
+            linkType[i] = reader.linkType();
+            fcs[i] = reader.fcsLength();
+            snap[i] = reader.snapLength();
+            iface[i] = reader.interfaceId();
+            format[i] = reader.format();
+            bigEndian[i] = reader.bigEndian();
+            if (format[i] == CaptureFormat.PCAPNG) {
+                comment[i] = reader.comment();
+                ifName[i] = reader.interfaceName();
+                section[i] = reader.sectionComment();
+            }
+            icrcKnown[i] = false;
+            return true;
+        }
+
+        /** Computes the ICRC of every whole Ethernet RoCE frame (a worker's part). */
+        Batch computeIcrcs() {
+            final FrameDecoder decoder = new FrameDecoder();
+            for (int i = 0; i < size; i++) {
+                if (offset[i] < 0 || linkType[i] != LINKTYPE_ETHERNET || original[i] > captured[i]) {
+                    continue;
+                }
+                final DecodedFrame d = decoder.decode(view, offset[i], captured[i]);
+                if (d.status() == DecodeStatus.ROCE && d.has(HeaderKind.ICRC)) {
+                    icrc[i] = d.computeIcrc();
+                    icrcKnown[i] = true;
+                }
+            }
+            return this;
+        }
+    }
+
+    private final CaptureReader file;
+    private final ExecutorService workers;
+    private final BlockingQueue<CompletableFuture<Batch>> ahead = new ArrayBlockingQueue<>(BATCHES);
+    private final BlockingQueue<Batch> free = new ArrayBlockingQueue<>(BATCHES + 2);
+    private final Thread readerThread;
+    private volatile boolean closed;
+    private Batch current;
+    private int index = -1;
+    private IOException failure;
+    private boolean ended;
+
+    /**
+     * Starts reading {@code file} ahead on a thread of its own, the ICRCs computed on {@code workers}.
+     *
+     * @param file    the file's reader, positioned before its first record; closed by {@link #close()}
+     * @param workers where batches are worked on
+     */
+    PrefetchReader(final CaptureReader file, final ExecutorService workers) {
+        this.file = file;
+        this.workers = workers;
+        for (int i = 0; i < BATCHES + 2; i++) {
+            free.add(new Batch());
+        }
+        this.readerThread = new Thread(this::readAhead, "mrct-analyze-read");
+        readerThread.setDaemon(true);
+        readerThread.start();
+    }
+
+    private void readAhead() {
+        try {
+            Batch batch = take();
+            while (true) {
+                boolean more;
+                try {
+                    more = file.next();
+                } catch (IOException e) {
+                    batch.failure = e;
+                    submit(batch);
+                    return;
+                }
+                if (!more) {
+                    batch.last = true;
+                    submit(batch);
+                    return;
+                }
+                if (!batch.add(file)) {
+                    submit(batch);
+                    batch = take();
+                    batch.add(file);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            final Batch broken = new Batch();
+            broken.failure = new IOException("reading ahead failed: " + e, e);
+            ahead.offer(CompletableFuture.completedFuture(broken));
+        }
+    }
+
+    private Batch take() throws InterruptedException {
+        final Batch batch = free.take();
+        batch.clear();
+        return batch;
+    }
+
+    private void submit(final Batch batch) throws InterruptedException {
+        if (closed) {
+            throw new InterruptedException("closed");
+        }
+        ahead.put(CompletableFuture.supplyAsync(batch::computeIcrcs, workers));
+    }
+
+    @Override
+    public boolean next() throws IOException {
+        if (failure != null) {
+            throw failure;
+        }
+        if (ended) {
+            return false;
+        }
+        while (current == null || index + 1 >= current.size) {
+            if (current != null) {
+                final Batch done = current;
+                current = null;
+                if (done.failure != null) {
+                    failure = done.failure;
+                    free.offer(done);
+                    throw failure;
+                }
+                if (done.last) {
+                    ended = true;
+                    free.offer(done);
+                    return false;
+                }
+                free.offer(done);
+            }
+            try {
+                current = ahead.take().get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while reading " + file.path());
+            } catch (ExecutionException e) {
+                throw new IOException("computing ICRCs failed: " + e.getCause(), e.getCause());
+            }
+            index = -1;
+        }
+        index++;
+        return true;
+    }
+
+    /** True when the current record's ICRC was computed ahead ({@link #computedIcrc()}). */
+    boolean icrcKnown() {
+        return current.icrcKnown[index];
+    }
+
+    /** The ICRC the current frame should carry, as computed ahead. */
+    int computedIcrc() {
+        return current.icrc[index];
+    }
+
+    /** True when the current record is larger than {@link #MAX_FRAME} and its bytes were not kept. */
+    boolean oversized() {
+        return current.offset[index] < 0;
+    }
+
+    @Override
+    public long recordNumber() {
+        return current.number[index];
+    }
+
+    @Override
+    public long byteOffset() {
+        return current.byteOffset[index];
+    }
+
+    @Override
+    public long timestampNanos() {
+        return current.ts[index];
+    }
+
+    @Override
+    public boolean timestampKnown() {
+        return current.tsKnown[index];
+    }
+
+    @Override
+    public int interfaceId() {
+        return current.iface[index];
+    }
+
+    @Override
+    public int linkType() {
+        return current.linkType[index];
+    }
+
+    @Override
+    public int snapLength() {
+        return current.snap[index];
+    }
+
+    @Override
+    public int fcsLength() {
+        return current.fcs[index];
+    }
+
+    @Override
+    public String interfaceName() {
+        return current.ifName[index];
+    }
+
+    @Override
+    public int capturedLength() {
+        return current.captured[index];
+    }
+
+    @Override
+    public long originalLength() {
+        return current.original[index];
+    }
+
+    @Override
+    public ByteBuffer buffer() {
+        return current.view;
+    }
+
+    @Override
+    public int offset() {
+        return Math.max(0, current.offset[index]);
+    }
+
+    @Override
+    public String comment() {
+        return current.comment[index];
+    }
+
+    @Override
+    public String sectionComment() {
+        return current.section[index];
+    }
+
+    @Override
+    public CaptureFormat format() {
+        return current.format[index];
+    }
+
+    @Override
+    public boolean bigEndian() {
+        return current.bigEndian[index];
+    }
+
+    @Override
+    public Path path() {
+        return file.path();
+    }
+
+    @Override
+    public void close() throws IOException {
+        closed = true;
+        readerThread.interrupt();
+        try {
+            readerThread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        file.close();
+    }
+}

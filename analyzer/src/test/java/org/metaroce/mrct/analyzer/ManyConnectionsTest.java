@@ -1,0 +1,82 @@
+package org.metaroce.mrct.analyzer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.metaroce.mrct.wire.capture.CaptureReader;
+import org.metaroce.mrct.wire.capture.PcapngWriter;
+
+/**
+ * Memory that does not grow with what a capture holds: 10,000 one-frame connections analysed in a JVM of 256 MiB of
+ * heap (each connection's state is small until it needs more, and cases are handed on one connection at a time); and
+ * a record of 300 KiB, larger than any Ethernet frame, refused with its record number and byte offset while the
+ * frames around it are analysed.
+ */
+class ManyConnectionsTest {
+    @TempDir
+    Path dir;
+
+    private String probe(final Path capture, final int threads) throws IOException, InterruptedException {
+        final Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        final List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx256m", "-XX:+UseSerialGC",
+            "-cp", System.getProperty("java.class.path"), MemoryProbe.class.getName(), capture.toString(),
+            Integer.toString(threads)));
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(10, TimeUnit.MINUTES)).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+        return output;
+    }
+
+    @Test
+    void tenThousandOneFrameConnectionsRunIn256MiBOfHeap() throws IOException, InterruptedException {
+        final Path capture = dir.resolve("connections.pcap");
+        TrafficGenerator.writeConnections(capture, 10_000, 4);
+        assertThat(probe(capture, 2)).contains("connections=10000 cases=210000 frames=10000");
+    }
+
+    @Test
+    void aRecordLargerThanAnyFrameIsRefusedByNumberAndOffsetAndTheOthersAnalysed() throws IOException {
+        final Path one = dir.resolve("one.pcap");
+        TrafficGenerator.writeConnections(one, 3, 1);
+        final List<Captures.Record> records = Captures.read(one);
+        final Path file = dir.resolve("big.pcapng");
+        try (PcapngWriter writer = PcapngWriter.create(file, PcapngWriter.Options.defaults())) {
+            final int id = writer.addInterface(1, "eth0", 0);
+            final byte[] first = records.get(0).bytes();
+            writer.write(id, records.get(0).tsNs(), ByteBuffer.wrap(first), 0, first.length, null);
+            final byte[] big = new byte[300 * 1024];
+            System.arraycopy(records.get(1).bytes(), 0, big, 0, records.get(1).bytes().length);
+            writer.write(id, records.get(1).tsNs(), ByteBuffer.wrap(big), 0, big.length, null);
+            final byte[] last = records.get(2).bytes();
+            writer.write(id, records.get(2).tsNs(), ByteBuffer.wrap(last), 0, last.length, null);
+        }
+        final long offset;
+        try (CaptureReader reader = CaptureReader.open(file)) {
+            reader.next();
+            reader.next();
+            offset = reader.byteOffset();
+        }
+        for (final int threads : new int[] {1, 2}) {
+            final Outcome outcome = new CaptureAnalyzer(Analyses.SPEC, CaptureAnalyzer.Options.defaults()
+                .withThreads(threads)).analyze(List.of(file), new org.metaroce.mrct.harness.result.RunListener() { });
+            final FileOutcome f = outcome.files().get(0);
+            assertThat(f.frames()).isEqualTo(3);
+            assertThat(f.roceFrames()).isEqualTo(2);
+            assertThat(f.connections()).isEqualTo(2);
+            assertThat(f.oversizedFrames()).isEqualTo(1);
+            assertThat(f.problem()).isNull();
+            assertThat(f.oversized()).startsWith("record 2 at byte " + offset + ": 307200 bytes captured").contains(
+                "more than the 262144");
+            assertThat(outcome.unreadable()).isTrue();
+        }
+    }
+}
