@@ -2,24 +2,19 @@ package org.metaroce.mrct.spark;
 
 import java.io.IOException;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
+import org.metaroce.mrct.analyzer.CaptureAnalysis;
 import org.metaroce.mrct.analyzer.CaptureAnalyzer;
-import org.metaroce.mrct.analyzer.FileOutcome;
 import org.metaroce.mrct.analyzer.Outcome;
 import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.result.CaseResult;
-import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.harness.result.RunListener;
-import org.metaroce.mrct.harness.result.RunSummary;
-import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.spark.internal.AnalyseCapture;
 import org.metaroce.mrct.spark.internal.AnalyzerSeam;
@@ -110,7 +105,6 @@ public final class FleetAnalysis {
     /** As {@link #run(SparkSession, Request, RunListener)}, with a clock for the reports' times (tests). */
     public static Outcome run(final SparkSession spark, final Request request, final RunListener listener,
                               final Clock clock) throws IOException, Inputs.NoCapture {
-        final Instant start = clock.instant();
         final Specification spec = Specification.bundled();
         final JavaSparkContext context = JavaSparkContext.fromSparkContext(spark.sparkContext());
         final org.apache.hadoop.conf.Configuration conf = context.hadoopConfiguration();
@@ -122,40 +116,26 @@ public final class FleetAnalysis {
             : new String[] {profile.name(), profile.text(), profile.sha256()};
         final JavaRDD<Capture> rdd = context.parallelize(bySize, Math.max(1, bySize.size()));
         final List<CaptureFindings> found = new ArrayList<>(rdd.map(new AnalyseCapture(request.options(),
-            profileParts, AnalyseCapture.HadoopConf.bytes(conf))).collect());
+            profileParts, AnalyseCapture.HadoopConf.bytes(conf), captures.size())).collect());
         found.sort(Comparator.comparingInt(CaptureFindings::index));
 
-        final List<CaseResult> cases = new ArrayList<>();
+        final List<CaptureAnalysis> analyses = new ArrayList<>();
         final List<String> caseCaptures = new ArrayList<>();
-        final List<FileOutcome> files = new ArrayList<>();
-        final List<String> violations = new ArrayList<>();
-        final List<String> names = new ArrayList<>();
+        final List<CaseResult> cases = new ArrayList<>();
         for (final CaptureFindings findings : found) {
             final Capture capture = captures.get(findings.index());
-            final String prefix = AnalyzerSeam.prefix(capture.name(), captures.size());
-            names.add(capture.name());
-            files.add(CaseCodec.readFile(findings.file()));
+            final List<CaseResult> own = new ArrayList<>();
             for (final String json : findings.cases()) {
-                cases.add(AnalyzerSeam.prefixed(CaseCodec.readCase(json), prefix));
+                own.add(CaseCodec.readCase(json));
                 caseCaptures.add(capture.name());
             }
-            for (final String line : findings.violations()) {
-                violations.add(prefix + line);
-            }
+            cases.addAll(own);
+            analyses.add(new CaptureAnalysis(CaseCodec.readFile(findings.file()), own, findings.violations()));
         }
-        final RunInfo info = AnalyzerSeam.info(spec, request.options(), names, cases.size(), start);
-        listener.runStarted(info);
-        int index = 0;
-        for (final CaseResult result : cases) {
-            listener.caseStarted(result.id(), index++, cases.size());
-            listener.caseFinished(result);
-        }
-        final RunSummary summary = AnalyzerSeam.summary(spec, request.options(), cases, files, clock.instant());
-        listener.runFinished(info, summary);
+        final Outcome outcome = AnalyzerSeam.report(spec, request.options(), clock, analyses, listener);
         if (request.parquet() != null) {
             FindingsTable.write(spark, FindingsTable.rows(caseCaptures, cases), request.parquet());
         }
-        final Map<Verdict, Integer> checks = AnalyzerSeam.checks(cases);
-        return new Outcome(files, summary, checks, violations);
+        return outcome;
     }
 }

@@ -138,7 +138,7 @@ class FleetAnalysisTest {
     private Compared compare(final Path tmp, final List<String> args, final List<Path> files, final List<String> names,
                              final Path parquet) throws Exception {
         final Specification spec = Specification.bundled();
-        final CaptureAnalyzer.Options options = CaptureAnalyzer.Options.defaults();
+        final CaptureAnalyzer.Options options = CaptureAnalyzer.Options.defaults().withMatchWindowNs(0);
         final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
         final Path localDir = tmp.resolve("local");
         final Path sparkDir = tmp.resolve("spark");

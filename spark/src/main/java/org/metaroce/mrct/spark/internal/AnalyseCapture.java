@@ -15,6 +15,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.api.java.function.Function;
+import org.metaroce.mrct.analyzer.CaptureAnalysis;
 import org.metaroce.mrct.analyzer.CaptureAnalyzer;
 import org.metaroce.mrct.analyzer.FileOutcome;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
@@ -37,13 +38,16 @@ public final class AnalyseCapture implements Function<Capture, CaptureFindings> 
     private final String profileText;
     private final String profileSha256;
     private final byte[] hadoopConf;
+    private final int count;
 
     /**
      * @param options    the analysis options; the profile is carried as its file's name, text and hash
      * @param profile    the profile file's name, text and SHA-256, or null
      * @param hadoopConf the driver's Hadoop configuration ({@link HadoopConf#bytes})
      */
-    public AnalyseCapture(final CaptureAnalyzer.Options options, final String[] profile, final byte[] hadoopConf) {
+    public AnalyseCapture(final CaptureAnalyzer.Options options, final String[] profile, final byte[] hadoopConf,
+                          final int count) {
+        this.count = count;
         this.mode = options.mode().name();
         this.complete = options.complete();
         this.suiteVersion = options.suiteVersion();
@@ -62,7 +66,7 @@ public final class AnalyseCapture implements Function<Capture, CaptureFindings> 
             profile, complete, suiteVersion);
         final URI uri = URI.create(capture.uri());
         if ("file".equals(uri.getScheme())) {
-            return findings(capture, AnalyzerSeam.analyzeOne(spec, options, Path.of(uri), capture.name()));
+            return findings(capture, AnalyzerSeam.analyzeOne(spec, options, Path.of(uri), capture.name(), count));
         }
         final Path local;
         try {
@@ -73,7 +77,7 @@ public final class AnalyseCapture implements Function<Capture, CaptureFindings> 
             return unread(capture, e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName());
         }
         try {
-            return findings(capture, AnalyzerSeam.analyzeOne(spec, options, local, capture.name()));
+            return findings(capture, AnalyzerSeam.analyzeOne(spec, options, local, capture.name(), count));
         } finally {
             Files.deleteIfExists(local);
             Files.deleteIfExists(local.getParent());
@@ -97,7 +101,7 @@ public final class AnalyseCapture implements Function<Capture, CaptureFindings> 
         return local;
     }
 
-    private static CaptureFindings findings(final Capture capture, final AnalyzerSeam.One one) {
+    private static CaptureFindings findings(final Capture capture, final CaptureAnalysis one) {
         final List<String> cases = new ArrayList<>(one.cases().size());
         for (final CaseResult result : one.cases()) {
             cases.add(CaseCodec.write(result));
