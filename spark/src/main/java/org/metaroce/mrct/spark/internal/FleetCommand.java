@@ -145,16 +145,14 @@ public final class FleetCommand implements Callable<Integer> {
             return 2;
         }
         final SparkSession.Builder builder = SparkSession.builder().appName("mrct analyze")
-            .config("spark.ui.enabled", "false")
             .config("spark.ui.showConsoleProgress", "false");
-        if (master != null) {
-            builder.master(master);
-            if (master.startsWith("local")) {
-                // a local master talks to itself only: on the loopback interface
-                builder.config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1");
-            }
-        } else if (System.getProperty("spark.master") == null) {
-            builder.master("local[*]");
+        final String sparkMaster = master != null ? master : System.getProperty("spark.master", "local[*]");
+        builder.master(sparkMaster);
+        if (sparkMaster.startsWith("local")) {
+            // a local master talks to itself only, on the loopback interface, with no web UI; on a cluster both
+            // are the cluster's (spark-submit's settings)
+            builder.config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+                .config("spark.driver.bindAddress", "127.0.0.1");
         }
         final SparkSession spark = builder.getOrCreate();
         final List<String> connections = new ArrayList<>();
