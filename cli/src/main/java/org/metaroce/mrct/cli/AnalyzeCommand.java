@@ -73,6 +73,12 @@ final class AnalyzeCommand implements Callable<Integer> {
         + "explain become violations")
     private boolean complete;
 
+    @Option(names = "--spark", paramLabel = "MASTER", description = "run the analysis on Apache Spark with this master "
+        + "(local[N] needs nothing else; spark://HOST:PORT, yarn, k8s://...): the spark module's application in a "
+        + "child JVM, captures on any Hadoop-compatible path (hdfs://, s3a://, directories, globs), the same reports "
+        + "and a Parquet table of the findings (spark/README.md)")
+    private String spark;
+
     @Option(names = "--threads", paramLabel = "N", description = "threads: 1 reads and analyses on one thread; more "
         + "read each capture and compute its ICRCs ahead on others (the findings are the same); default: one per "
         + "processor")
@@ -117,6 +123,13 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
         final Path dir = reports.dir();
         final Set<ReportFormat> chosen = reports.formats();
+        if (spark != null) {
+            final int status = SparkDelegate.run(new SparkDelegate.Request(spark, files, dir, chosen,
+                mode == null ? CaptureAnalyzer.Mode.AUTO : mode.value(), profilePath, complete), main.out(),
+                main.err());
+            reports.pruneAfter(dir, "mrct analyze", main.err());
+            return status;
+        }
         final List<Path> paths = new ArrayList<>();
         final List<String> names = new ArrayList<>();
         for (final String name : files) {

@@ -1,0 +1,60 @@
+package org.metaroce.mrct.spark.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import org.metaroce.mrct.analyzer.FileOutcome;
+import org.metaroce.mrct.harness.result.CaseResult;
+
+/**
+ * Carries the analyzer's results from an executor to the driver as JSON text (the harness's result records are not
+ * {@code Serializable}, and JSON keeps the Spark job free of any serializer set-up on the cluster). The round trip is
+ * exact for what the reports write; {@code FleetAnalysisTest} compares the reports of both paths.
+ */
+public final class CaseCodec {
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .build();
+
+    private CaseCodec() {
+    }
+
+    /** One case as JSON. */
+    public static String write(final CaseResult result) {
+        return text(result);
+    }
+
+    /** A case read back. */
+    public static CaseResult readCase(final String json) {
+        return read(json, CaseResult.class);
+    }
+
+    /** A file's outcome as JSON. */
+    public static String write(final FileOutcome file) {
+        return text(file);
+    }
+
+    /** A file's outcome read back. */
+    public static FileOutcome readFile(final String json) {
+        return read(json, FileOutcome.class);
+    }
+
+    private static String text(final Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode " + value.getClass().getSimpleName() + ": "
+                + e.getOriginalMessage(), e);
+        }
+    }
+
+    private static <T> T read(final String json, final Class<T> type) {
+        try {
+            return MAPPER.readValue(json, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot decode " + type.getSimpleName() + ": " + e.getOriginalMessage(),
+                e);
+        }
+    }
+}

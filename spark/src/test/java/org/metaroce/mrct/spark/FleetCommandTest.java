@@ -1,0 +1,57 @@
+package org.metaroce.mrct.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.metaroce.mrct.spark.internal.FleetCommand;
+
+/**
+ * The application's command line, as {@code mrct analyze --spark} starts it: the reports, the Parquet table, the
+ * summary lines and the exit status of {@code mrct analyze}; a usage error exits 2 before Spark starts.
+ */
+class FleetCommandTest {
+    private static final Path ROOT = Path.of(System.getProperty("mrct.root", "..")).toAbsolutePath().normalize();
+
+    private record Run(int status, String out, String err) {
+    }
+
+    private static Run run(final String... args) {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final int status;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            status = FleetCommand.run(args, o, e);
+        }
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void cleanCapturesExitZeroWithReportsAndTable(@TempDir final Path tmp) throws Exception {
+        final Path soft = ROOT.resolve("fixtures/captures/soft-roce");
+        final Run run = run("--master", "local[2]", "--report-dir", tmp.resolve("r").toString(), "--format",
+            "JSON", "--legacy", "--", soft.resolve("pingpong_rc.pcap").toString(),
+            soft.resolve("rdma_write_bw.pcap").toString());
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.out()).contains(soft.resolve("pingpong_rc.pcap") + ": ")
+            .contains("CONFORMANT: no violation seen").contains("reports: " + tmp.resolve("r"))
+            .contains("findings table (Parquet): " + tmp.resolve("r/findings.parquet"));
+        assertThat(tmp.resolve("r/report.json")).exists();
+        try (var parts = Files.list(tmp.resolve("r/findings.parquet"))) {
+            assertThat(parts.map(p -> p.getFileName().toString())).anyMatch(n -> n.endsWith(".parquet"));
+        }
+    }
+
+    @Test
+    void anUnknownOptionIsAUsageError() {
+        final Run run = run("--no-such-option", "x.pcap");
+        assertThat(run.status()).isEqualTo(2);
+        assertThat(run.err()).contains("--no-such-option");
+    }
+}
