@@ -168,7 +168,7 @@ final class RunCommand implements Callable<Integer> {
                 }
             }
             final GeneratedCases generatedCases = new GeneratedCases(seed, generated, this::matches, this::playsRole,
-                spec);
+                spec, profile);
             generatedCases.addTo(plan);
             final Path dir = reports.dir();
             final Baseline baseline = baselinePath == null ? null : Baseline.load(baselinePath);

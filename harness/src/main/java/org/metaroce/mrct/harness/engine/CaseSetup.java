@@ -67,16 +67,49 @@ final class CaseSetup {
 
     // ---------------------------------------------------------------- parameters
 
-    /** Binds the profile's parameters, the seed, the case's parameters and the table row, in that order. */
+    /**
+     * Binds the profile's parameters, the seed, the PICS claims ({@code pics.atomics} 1 when claimed, else 0; a hyphen
+     * in an item's name is an underscore), the case's parameters and the table row, in that order.
+     */
     void bindParameters(final Map<String, Expr> row) {
         names.bindAll(run.profile().numericParameters(run.spec()));
         names.bindAll(enumerationIndices(run.profile(), run.spec()));
         names.bind("seed", caseSeed);
+        for (final org.metaroce.mrct.harness.spec.PicsItem item : run.spec().picsItems()) {
+            names.bind(StepDispatch.picsName(item.name()), run.profile().pics().contains(item.name()) ? 1 : 0);
+        }
         for (final Map.Entry<String, Expr> entry : def.params().entrySet()) {
             names.bind(entry.getKey(), names.eval(entry.getValue()));
         }
         for (final Map.Entry<String, Expr> entry : row.entrySet()) {
             names.bind(entry.getKey(), names.eval(entry.getValue()));
+        }
+        for (final String name : def.params().keySet()) {
+            allowed(name, names.bound(name), "the case sets");
+        }
+        for (final String name : row.keySet()) {
+            allowed(name, names.bound(name), "the table row sets");
+        }
+    }
+
+    /**
+     * Throws {@link OutsideProfile} when {@code value} of the parameter (or the QP attribute of the same name) {@code
+     * name} is outside its Table B-1 range under the profile's declared parameters and the case's own values: a legal
+     * device need not accept it (MR-CONF-002), so the case does not apply to that profile.
+     */
+    private void allowed(final String name, final Long value, final String who) {
+        final Parameter parameter = run.spec().parameter(name);
+        if (parameter == null || value == null || !parameter.isNumeric()) {
+            return;
+        }
+        final Map<String, Object> declared = run.profile().effectiveParameters(run.spec());
+        final String problem = parameter.check(value, other -> {
+            final Long bound = names.bound(other);
+            return bound != null && declared.get(other) instanceof Long ? bound : declared.get(other);
+        });
+        if (problem != null) {
+            throw new OutsideProfile(who + " " + name + " to " + value + ", which the profile's declared "
+                + "parameters do not allow (" + problem + "; Table B-1)");
         }
     }
 
@@ -191,7 +224,11 @@ final class CaseSetup {
             .with(QpAttribute.ACCESS, Set.of(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC));
         QpAttributes fromCase = QpAttributes.empty();
         for (final Map.Entry<QpAttribute, AttributeValue> entry : cd.attributes().entrySet()) {
-            fromCase = fromCase.with(entry.getKey(), entry.getValue().resolve(names::eval));
+            final Object value = entry.getValue().resolve(names::eval);
+            if (value instanceof Number number) {
+                allowed(entry.getKey().label(), number.longValue(), "connection " + cd.name() + " sets");
+            }
+            fromCase = fromCase.with(entry.getKey(), value);
         }
         QpAttributes attributes = profileAttributes().with(own).with(fromCase);
         Encapsulation encapsulation = baseEncapsulations.computeIfAbsent(ipv6, v6 -> (v6
