@@ -87,6 +87,12 @@ final class CaseSetup {
         for (final String name : def.params().keySet()) {
             allowed(name, names.bound(name), "the case sets");
         }
+        for (final Expr condition : def.requires()) {
+            if (names.eval(condition) == 0) {
+                throw new OutsideProfile("the case's expectations assume " + condition + ", which the profile's "
+                    + "parameters do not meet");
+            }
+        }
         for (final String name : row.keySet()) {
             allowed(name, names.bound(name), "the table row sets");
         }
@@ -154,6 +160,15 @@ final class CaseSetup {
     /** Creates every connection (each QP of one with a count), then registers every region. */
     void createConnectionsAndRegions() {
         final SplittableRandom random = new SplittableRandom(caseSeed);
+        long qps = 0;
+        for (final ConnectionDef cd : def.connections()) {
+            qps += cd.count() == null ? 1 : Math.max(0, names.eval(cd.count()));
+        }
+        final Long maxQp = names.bound("max_qp");
+        if (maxQp != null && qps > maxQp) {
+            throw new OutsideProfile("the case needs " + qps + " QPs at once and the profile declares max_qp " + maxQp
+                + " (Table B-1)");
+        }
         for (final ConnectionDef cd : def.connections()) {
             final int count = cd.count() == null ? 1 : (int) names.eval(cd.count());
             for (int k = 0; k < count; k++) {
