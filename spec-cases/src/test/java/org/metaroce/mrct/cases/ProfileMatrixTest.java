@@ -133,6 +133,13 @@ class ProfileMatrixTest {
                 out.add(change(base, entry.getKey(), value));
             }
         }
+        // send_window at its lower end takes ack_req_interval (at most send_window) down with it
+        final Map<String, Object> narrow = new LinkedHashMap<>(base.parameters());
+        narrow.put("send_window", 16L);
+        narrow.put("ack_req_interval", 16L);
+        out.removeIf(v -> v.name().equals("send_window=16"));
+        out.add(new Variant("send_window=16,ack_req_interval=16", base.pics(), narrow,
+            Set.of("send_window", "ack_req_interval")));
         // rto_low_ns: its lower end forces reorder_time_ns (at most rto_low_ns) down with it
         final Map<String, Object> low = new LinkedHashMap<>(base.parameters());
         low.put("rto_low_ns", 10000L);

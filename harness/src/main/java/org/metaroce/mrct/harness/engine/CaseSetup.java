@@ -245,7 +245,7 @@ final class CaseSetup {
             }
             fromCase = fromCase.with(entry.getKey(), value);
         }
-        QpAttributes attributes = profileAttributes().with(own).with(fromCase);
+        QpAttributes attributes = withinCaseBounds(profileAttributes(), fromCase).with(own).with(fromCase);
         Encapsulation encapsulation = baseEncapsulations.computeIfAbsent(ipv6, v6 -> (v6
             ? Encapsulation.ipv6(harnessIp, deviceIp) : Encapsulation.ipv4(harnessIp, deviceIp))
             .withMacs(endpoints.harnessMac(), endpoints.deviceMac())
@@ -284,6 +284,27 @@ final class CaseSetup {
             names.bind(name + ".device_psn", devicePsnBase);
             names.bind(name + ".pmtu", connection.pmtu);
         }
+    }
+
+    /**
+     * Attributes bounded by another one (Table B-1: ack_req_interval and n_low at most send_window, reorder_time_ns
+     * at most rto_low_ns, rto_low_ns at most rto_high_ns) that the case leaves at the profile's value are lowered to
+     * the bound the case sets: a case that gives its QP send_window 16 gets ack_req_interval min(profile's, 16), as
+     * any application setting send_window alone would have to, instead of a combination the device may refuse.
+     */
+    private static QpAttributes withinCaseBounds(final QpAttributes profile, final QpAttributes fromCase) {
+        QpAttributes out = profile;
+        final QpAttribute[][] bounded = {
+            {QpAttribute.ACK_REQ_INTERVAL, QpAttribute.SEND_WINDOW}, {QpAttribute.N_LOW, QpAttribute.SEND_WINDOW},
+            {QpAttribute.RTO_LOW_NS, QpAttribute.RTO_HIGH_NS}, {QpAttribute.REORDER_TIME_NS, QpAttribute.RTO_LOW_NS}};
+        for (final QpAttribute[] pair : bounded) {
+            final QpAttributes bounds = out.with(fromCase);
+            if (!fromCase.has(pair[0]) && out.has(pair[0]) && bounds.has(pair[1])
+                && out.getLong(pair[0], 0) > bounds.getLong(pair[1], Long.MAX_VALUE)) {
+                out = out.with(pair[0], bounds.getLong(pair[1], 0));
+            }
+        }
+        return out;
     }
 
     /**
