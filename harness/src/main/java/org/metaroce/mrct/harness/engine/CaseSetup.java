@@ -104,12 +104,20 @@ final class CaseSetup {
      * device need not accept it (MR-CONF-002), so the case does not apply to that profile.
      */
     private void allowed(final String name, final Long value, final String who) {
+        allowed(name, value, who, Map.of());
+    }
+
+    /** As above, a bound naming another parameter taken first from {@code own} (the connection's own attributes). */
+    private void allowed(final String name, final Long value, final String who, final Map<String, Long> own) {
         final Parameter parameter = run.spec().parameter(name);
         if (parameter == null || value == null || !parameter.isNumeric()) {
             return;
         }
         final Map<String, Object> declared = run.profile().effectiveParameters(run.spec());
         final String problem = parameter.check(value, other -> {
+            if (own.containsKey(other)) {
+                return own.get(other);
+            }
             final Long bound = names.bound(other);
             return bound != null && declared.get(other) instanceof Long ? bound : declared.get(other);
         });
@@ -238,12 +246,16 @@ final class CaseSetup {
             .with(QpAttribute.TVER, 1).with(QpAttribute.PKEY, 0xFFFF)
             .with(QpAttribute.ACCESS, Set.of(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC));
         QpAttributes fromCase = QpAttributes.empty();
+        final Map<String, Long> numeric = new LinkedHashMap<>();
         for (final Map.Entry<QpAttribute, AttributeValue> entry : cd.attributes().entrySet()) {
             final Object value = entry.getValue().resolve(names::eval);
             if (value instanceof Number number) {
-                allowed(entry.getKey().label(), number.longValue(), "connection " + cd.name() + " sets");
+                numeric.put(entry.getKey().label(), number.longValue());
             }
             fromCase = fromCase.with(entry.getKey(), value);
+        }
+        for (final Map.Entry<String, Long> entry : numeric.entrySet()) {
+            allowed(entry.getKey(), entry.getValue(), "connection " + cd.name() + " sets", numeric);
         }
         QpAttributes attributes = withinCaseBounds(profileAttributes(), fromCase).with(own).with(fromCase);
         Encapsulation encapsulation = baseEncapsulations.computeIfAbsent(ipv6, v6 -> (v6
