@@ -48,27 +48,34 @@ final class GeneratedCases {
     private final Predicate<String> selected;
     private final Predicate<CaseDef> playsRole;
     private final Specification spec;
+    /** The profile's max_pmtu and recv_window: generated flows stay within them. */
+    private final long maxPmtu;
+    private final long recvWindow;
 
     /**
      * @param count how many of each kind
      * @param selected whether an ID is selected (-s, -x)
      * @param playsRole whether a case plays the selected role (--role)
+     * @param profile the device's profile (the flows use PMTUs up to its max_pmtu and stay within its recv_window)
      */
     GeneratedCases(final long seed, final int count, final Predicate<String> selected,
-                   final Predicate<CaseDef> playsRole, final Specification spec) {
+                   final Predicate<CaseDef> playsRole, final Specification spec, final DeviceProfile profile) {
         this.seed = seed;
         this.count = count;
         this.selected = selected;
         this.playsRole = playsRole;
         this.spec = spec;
+        final Map<String, Object> parameters = profile.effectiveParameters(spec);
+        this.maxPmtu = parameters.get("max_pmtu") instanceof Long value ? value : 4096;
+        this.recvWindow = parameters.get("recv_window") instanceof Long value ? value : 128;
     }
 
     private List<Kind> kinds() {
         return List.of(
-            new Kind("GEN-", i -> FlowGenerator.generate(seed, i),
+            new Kind("GEN-", i -> FlowGenerator.generate(seed, i, maxPmtu, recvWindow),
                 (flow, idNote) -> ((GeneratedFlow) flow).toYaml(idNote[0], idNote[1]),
                 (flow, fails) -> Shrinker.shrink((GeneratedFlow) flow, fails::test)),
-            new Kind("GEN-R-", i -> RequesterFlowGenerator.generate(seed, i),
+            new Kind("GEN-R-", i -> RequesterFlowGenerator.generate(seed, i, maxPmtu),
                 (flow, idNote) -> ((RequesterFlow) flow).toYaml(idNote[0], idNote[1]),
                 (flow, fails) -> RequesterShrinker.shrink((RequesterFlow) flow, fails::test)));
     }

@@ -173,7 +173,7 @@ final class RunCommand implements Callable<Integer> {
                 }
             }
             final GeneratedCases generatedCases = new GeneratedCases(seed, generated, this::matches, this::playsRole,
-                spec);
+                spec, profile);
             generatedCases.addTo(plan);
             if (plan.isEmpty()) {
                 throw new UsageProblem("no case selected by " + String.join(", ", selection()) + " (mrct list "

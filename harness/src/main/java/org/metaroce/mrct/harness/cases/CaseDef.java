@@ -25,11 +25,14 @@ import org.metaroce.mrct.spi.Capability;
  * @param steps the case
  * @param ignore frames matching any of these are set aside (neither expected nor unexpected)
  * @param exhaustive whether frames nobody expected fail the case (default true)
+ * @param requires conditions on the profile's parameters (and the row's values) that the case's expectations assume;
+ *     where one is 0 the case (or row) is NOT_APPLICABLE with the condition as the reason (empty: none)
  */
 public record CaseDef(String id, String title, String description, String area, String file, List<String> rules,
                       Role role, List<String> pics, List<Capability> capabilities, Map<String, Expr> params,
                       List<Map<String, Expr>> matrix, List<ConnectionDef> connections, List<RegionDef> regions,
-                      List<Step> setupSteps, List<Step> steps, List<FrameTemplate> ignore, boolean exhaustive) {
+                      List<Step> setupSteps, List<Step> steps, List<FrameTemplate> ignore, boolean exhaustive,
+                      List<Expr> requires) {
     public CaseDef {
         rules = List.copyOf(rules);
         pics = List.copyOf(pics);
@@ -41,5 +44,6 @@ public record CaseDef(String id, String title, String description, String area, 
         setupSteps = List.copyOf(setupSteps);
         steps = List.copyOf(steps);
         ignore = List.copyOf(ignore);
+        requires = List.copyOf(requires);
     }
 }

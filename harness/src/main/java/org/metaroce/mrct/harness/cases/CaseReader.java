@@ -42,7 +42,7 @@ final class CaseReader {
             return null;
         }
         b.onlyKeys(map, "a case", "id", "title", "description", "rules", "role", "pics", "capabilities", "params",
-            "matrix", "setup", "steps", "ignore", "exhaustive");
+            "matrix", "setup", "steps", "ignore", "exhaustive", "requires");
         final String id = text(map, "id", true);
         final String title = text(map, "title", true);
         final String description = text(map, "description", false);
@@ -83,6 +83,8 @@ final class CaseReader {
         for (final Map<String, Expr> row : matrix) {
             s.names.addAll(row.keySet());
         }
+        final List<Expr> requires = map.has("requires") ? s.exprs(map.get("requires"), "requires", Domain.ANY)
+            : List.of();
         final List<ConnectionDef> connections = new ArrayList<>();
         final List<RegionDef> regions = new ArrayList<>();
         final List<Step> setupSteps = new ArrayList<>();
@@ -113,7 +115,7 @@ final class CaseReader {
         }
         return new CaseDef(id, title, description == null ? "" : description, area, s.file, rules, role, pics,
             capabilities, params, matrix, connections, regions, setupSteps, steps, ignore,
-            exhaustive == null || exhaustive);
+            exhaustive == null || exhaustive, requires);
     }
 
     private String text(final YMap map, final String key, final boolean required) {

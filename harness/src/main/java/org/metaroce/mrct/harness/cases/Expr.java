@@ -13,7 +13,7 @@ import java.util.function.Function;
  * A small integer expression used for numeric values in case files: literals (decimal, {@code 0x} hex, {@code 0b}
  * binary, {@code _} separators), durations ({@code 10us}, {@code 1.5ms}, {@code 2s}: nanoseconds), names (parameters
  * such as {@code pmtu}, loop variables, {@code q.qpn}, {@code m.va}), {@code + - * / %}, {@code << >> & |},
- * parentheses and the functions {@code min(a,b)}, {@code max(a,b)}, {@code ceil_div(a,b)} and {@code bits(i,...)} (a
+ * one comparison {@code < <= > >= == !=} (1 when it holds, else 0; it binds loosest), parentheses and the functions {@code min(a,b)}, {@code max(a,b)}, {@code ceil_div(a,b)} and {@code bits(i,...)} (a
  * 64-bit SACK bitmap with bits i set, most significant first).
  *
  * <p>Hand-written: a few dozen lines cover what case files need, and an expression library would be far larger than
@@ -93,7 +93,7 @@ public final class Expr {
     static final int MAX_DEPTH = 64;
 
     /**
-     * Recursive-descent parser: or > and > shift > sum > product > unary > primary. Operator chains are read in loops
+     * Recursive-descent parser: comparison > or > and > shift > sum > product > unary > primary. Operator chains are read in loops
      * and evaluated in loops; only nesting recurses, and it is bounded by {@link #MAX_DEPTH}.
      */
     private static final class Parser {
@@ -191,8 +191,50 @@ public final class Expr {
             }
         }
 
+        /**
+         * A comparison ({@code < <= > >= == !=}, 1 when it holds, else 0) between two or-chains, or one or-chain; a
+         * comparison does not chain ({@code a < b < c} is refused).
+         */
         Node expression() {
             enter();
+            final Node left = or();
+            final String op = comparison();
+            if (op == null) {
+                depth--;
+                return left;
+            }
+            final Node right = or();
+            if (comparison() != null) {
+                throw error("comparisons do not chain; use parentheses");
+            }
+            depth--;
+            switch (op) {
+                case "<=":
+                    return n -> left.eval(n) <= right.eval(n) ? 1 : 0;
+                case ">=":
+                    return n -> left.eval(n) >= right.eval(n) ? 1 : 0;
+                case "==":
+                    return n -> left.eval(n) == right.eval(n) ? 1 : 0;
+                case "!=":
+                    return n -> left.eval(n) != right.eval(n) ? 1 : 0;
+                case "<":
+                    return n -> left.eval(n) < right.eval(n) ? 1 : 0;
+                default:
+                    return n -> left.eval(n) > right.eval(n) ? 1 : 0;
+            }
+        }
+
+        /** The comparison operator at the position, consumed, or null. */
+        private String comparison() {
+            for (final String op : new String[] {"<=", ">=", "==", "!=", "<", ">"}) {
+                if (eat(op)) {
+                    return op;
+                }
+            }
+            return null;
+        }
+
+        Node or() {
             final List<Node> operands = new ArrayList<>(List.of(and()));
             final List<Character> operators = new ArrayList<>();
             while (true) {
@@ -203,7 +245,6 @@ public final class Expr {
                     operators.add('|');
                     operands.add(and());
                 } else {
-                    depth--;
                     return chain(operands, operators);
                 }
             }

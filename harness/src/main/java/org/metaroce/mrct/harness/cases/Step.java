@@ -74,6 +74,9 @@ public sealed interface Step {
         /** A {@link Repeat} step. */
         R visit(Repeat step);
 
+        /** A {@link When} step. */
+        R visit(When step);
+
         /** A {@link Flow} step. */
         R visit(Flow step);
 
@@ -307,6 +310,36 @@ public sealed interface Step {
         @Override
         public String describe() {
             return "repeat " + variable + " = " + from + " .. " + to;
+        }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
+        }
+    }
+
+    /**
+     * Steps that run only when the device claims every PICS item of {@code pics} and {@code condition} (an expression
+     * over the profile's parameters and the case's names) is not 0; otherwise {@code otherwise} runs (possibly no
+     * step). A case about one feature gates in this way the steps that need another one (an atomic step in a framing
+     * case) or a parameter value (a PMTU, a window), so that it applies to every legal profile.
+     *
+     * @param pics PICS items the device must claim (empty: none)
+     * @param condition the condition, or null for none
+     * @param steps what runs when the device claims the items and the condition holds
+     * @param otherwise what runs instead (empty: nothing)
+     * @param line line in the case file
+     */
+    record When(List<String> pics, Expr condition, List<Step> steps, List<Step> otherwise, int line) implements Step {
+        public When {
+            pics = List.copyOf(pics);
+            steps = List.copyOf(steps);
+            otherwise = List.copyOf(otherwise);
+        }
+
+        @Override
+        public String describe() {
+            return "when" + (pics.isEmpty() ? "" : " pics " + pics) + (condition == null ? "" : " if " + condition);
         }
 
         @Override

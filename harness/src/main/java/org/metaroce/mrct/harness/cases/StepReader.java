@@ -13,12 +13,12 @@ import org.metaroce.mrct.spi.QpState;
 /**
  * Reads a list of steps: each a map with one key, the step's kind, dispatched to the reader of its family (frames the
  * harness sends, expectations, requester steps); the control steps (receives, invalidation, QP moves, memory writes)
- * and {@code repeat} are read here.
+ * and the control flow ({@code repeat}, {@code when}) are read here.
  */
 final class StepReader {
     static final List<String> KINDS = List.of("send", "message", "flow", "expect", "expect_unordered", "expect_none",
         "advance", "expect_memory", "expect_completions", "expect_counters", "expect_qp", "post_recv", "post_send",
-        "invalidate", "modify_qp", "write_memory", "repeat", "network", "expect_traffic", "expect_rate");
+        "invalidate", "modify_qp", "write_memory", "repeat", "when", "network", "expect_traffic", "expect_rate");
 
     private final ReadScope s;
     private final SetupReader setup;
@@ -109,6 +109,8 @@ final class StepReader {
                 return writeMemory(s.b.map(body, "write_memory"));
             case "repeat":
                 return repeat(s.b.map(body, "repeat"));
+            case "when":
+                return when(s.b.map(body, "when"));
             default:
                 s.problemAt(holder, kind, "unknown step '" + kind + "'; steps are " + String.join(", ", KINDS));
                 return null;
@@ -179,6 +181,30 @@ final class StepReader {
             return null;
         }
         return new Step.Repeat(variable, from, to, by, steps, map.line());
+    }
+
+    /** {@code when: {pics: [items], if: expr, steps: [...], else: [...]}}: at least one of pics and if. */
+    private Step when(final YMap map) {
+        if (map == null) {
+            return null;
+        }
+        s.b.onlyKeys(map, "when", "pics", "if", "steps", "else");
+        final List<String> pics = s.b.strings(map.get("pics"), "pics");
+        for (final String item : pics) {
+            if (!s.context.spec().picsNames().isEmpty() && !s.context.spec().picsNames().contains(item)) {
+                s.problemAt(map, "pics", "unknown PICS item '" + item + "'; Appendix A lists "
+                    + s.context.spec().picsNames());
+            }
+        }
+        final Expr condition = s.optionalExpr(map, "if", Domain.ANY);
+        if (pics.isEmpty() && !map.has("if")) {
+            s.b.problem(map, "when needs pics, if or both (the condition under which its steps run)");
+        }
+        final List<Step> steps = s.b.required(map, "steps", "when") == null ? List.of()
+            : steps(map.get("steps"), s.loopScope, "when");
+        final List<Step> otherwise = map.has("else") ? steps(map.get("else"), s.loopScope, "when's else")
+            : List.of();
+        return new Step.When(pics, condition, steps, otherwise, map.line());
     }
 
     private static Long constant(final Expr expr) {

@@ -204,6 +204,13 @@ final class Applicability {
         }
 
         @Override
+        public Void visit(final Step.When step) {
+            scan(step.steps(), out, onPeer); // both branches: which one runs is known only with the case's names
+            scan(step.otherwise(), out, onPeer);
+            return null;
+        }
+
+        @Override
         public Void visit(final Step.PostSend step) {
             out.add(Capability.REQUESTER_CONTROL);
             return null;

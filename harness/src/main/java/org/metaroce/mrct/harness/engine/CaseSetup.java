@@ -67,16 +67,63 @@ final class CaseSetup {
 
     // ---------------------------------------------------------------- parameters
 
-    /** Binds the profile's parameters, the seed, the case's parameters and the table row, in that order. */
+    /**
+     * Binds the profile's parameters, the seed, the PICS claims ({@code pics.atomics} 1 when claimed, else 0; a hyphen
+     * in an item's name is an underscore), the case's parameters and the table row, in that order.
+     */
     void bindParameters(final Map<String, Expr> row) {
         names.bindAll(run.profile().numericParameters(run.spec()));
         names.bindAll(enumerationIndices(run.profile(), run.spec()));
         names.bind("seed", caseSeed);
+        for (final org.metaroce.mrct.harness.spec.PicsItem item : run.spec().picsItems()) {
+            names.bind(StepDispatch.picsName(item.name()), run.profile().pics().contains(item.name()) ? 1 : 0);
+        }
         for (final Map.Entry<String, Expr> entry : def.params().entrySet()) {
             names.bind(entry.getKey(), names.eval(entry.getValue()));
         }
         for (final Map.Entry<String, Expr> entry : row.entrySet()) {
             names.bind(entry.getKey(), names.eval(entry.getValue()));
+        }
+        for (final String name : def.params().keySet()) {
+            allowed(name, names.bound(name), "the case sets");
+        }
+        for (final Expr condition : def.requires()) {
+            if (names.eval(condition) == 0) {
+                throw new OutsideProfile("the case's expectations assume " + condition + ", which the profile's "
+                    + "parameters do not meet");
+            }
+        }
+        for (final String name : row.keySet()) {
+            allowed(name, names.bound(name), "the table row sets");
+        }
+    }
+
+    /**
+     * Throws {@link OutsideProfile} when {@code value} of the parameter (or the QP attribute of the same name) {@code
+     * name} is outside its Table B-1 range under the profile's declared parameters and the case's own values: a legal
+     * device need not accept it (MR-CONF-002), so the case does not apply to that profile.
+     */
+    private void allowed(final String name, final Long value, final String who) {
+        allowed(name, value, who, Map.of());
+    }
+
+    /** As above, a bound naming another parameter taken first from {@code own} (the connection's own attributes). */
+    private void allowed(final String name, final Long value, final String who, final Map<String, Long> own) {
+        final Parameter parameter = run.spec().parameter(name);
+        if (parameter == null || value == null || !parameter.isNumeric()) {
+            return;
+        }
+        final Map<String, Object> declared = run.profile().effectiveParameters(run.spec());
+        final String problem = parameter.check(value, other -> {
+            if (own.containsKey(other)) {
+                return own.get(other);
+            }
+            final Long bound = names.bound(other);
+            return bound != null && declared.get(other) instanceof Long ? bound : declared.get(other);
+        });
+        if (problem != null) {
+            throw new OutsideProfile(who + " " + name + " to " + value + ", which the profile's declared "
+                + "parameters do not allow (" + problem + "; Table B-1)");
         }
     }
 
@@ -121,6 +168,15 @@ final class CaseSetup {
     /** Creates every connection (each QP of one with a count), then registers every region. */
     void createConnectionsAndRegions() {
         final SplittableRandom random = new SplittableRandom(caseSeed);
+        long qps = 0;
+        for (final ConnectionDef cd : def.connections()) {
+            qps += cd.count() == null ? 1 : Math.max(0, names.eval(cd.count()));
+        }
+        final Long maxQp = names.bound("max_qp");
+        if (maxQp != null && qps > maxQp) {
+            throw new OutsideProfile("the case needs " + qps + " QPs at once and the profile declares max_qp " + maxQp
+                + " (Table B-1)");
+        }
         for (final ConnectionDef cd : def.connections()) {
             final int count = cd.count() == null ? 1 : (int) names.eval(cd.count());
             for (int k = 0; k < count; k++) {
@@ -190,10 +246,18 @@ final class CaseSetup {
             .with(QpAttribute.TVER, 1).with(QpAttribute.PKEY, 0xFFFF)
             .with(QpAttribute.ACCESS, Set.of(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC));
         QpAttributes fromCase = QpAttributes.empty();
+        final Map<String, Long> numeric = new LinkedHashMap<>();
         for (final Map.Entry<QpAttribute, AttributeValue> entry : cd.attributes().entrySet()) {
-            fromCase = fromCase.with(entry.getKey(), entry.getValue().resolve(names::eval));
+            final Object value = entry.getValue().resolve(names::eval);
+            if (value instanceof Number number) {
+                numeric.put(entry.getKey().label(), number.longValue());
+            }
+            fromCase = fromCase.with(entry.getKey(), value);
         }
-        QpAttributes attributes = profileAttributes().with(own).with(fromCase);
+        for (final Map.Entry<String, Long> entry : numeric.entrySet()) {
+            allowed(entry.getKey(), entry.getValue(), "connection " + cd.name() + " sets", numeric);
+        }
+        QpAttributes attributes = withinCaseBounds(profileAttributes(), fromCase).with(own).with(fromCase);
         Encapsulation encapsulation = baseEncapsulations.computeIfAbsent(ipv6, v6 -> (v6
             ? Encapsulation.ipv6(harnessIp, deviceIp) : Encapsulation.ipv4(harnessIp, deviceIp))
             .withMacs(endpoints.harnessMac(), endpoints.deviceMac())
@@ -232,6 +296,27 @@ final class CaseSetup {
             names.bind(name + ".device_psn", devicePsnBase);
             names.bind(name + ".pmtu", connection.pmtu);
         }
+    }
+
+    /**
+     * Attributes bounded by another one (Table B-1: ack_req_interval and n_low at most send_window, reorder_time_ns
+     * at most rto_low_ns, rto_low_ns at most rto_high_ns) that the case leaves at the profile's value are lowered to
+     * the bound the case sets: a case that gives its QP send_window 16 gets ack_req_interval min(profile's, 16), as
+     * any application setting send_window alone would have to, instead of a combination the device may refuse.
+     */
+    private static QpAttributes withinCaseBounds(final QpAttributes profile, final QpAttributes fromCase) {
+        QpAttributes out = profile;
+        final QpAttribute[][] bounded = {
+            {QpAttribute.ACK_REQ_INTERVAL, QpAttribute.SEND_WINDOW}, {QpAttribute.N_LOW, QpAttribute.SEND_WINDOW},
+            {QpAttribute.RTO_LOW_NS, QpAttribute.RTO_HIGH_NS}, {QpAttribute.REORDER_TIME_NS, QpAttribute.RTO_LOW_NS}};
+        for (final QpAttribute[] pair : bounded) {
+            final QpAttributes bounds = out.with(fromCase);
+            if (!fromCase.has(pair[0]) && out.has(pair[0]) && bounds.has(pair[1])
+                && out.getLong(pair[0], 0) > bounds.getLong(pair[1], Long.MAX_VALUE)) {
+                out = out.with(pair[0], bounds.getLong(pair[1], 0));
+            }
+        }
+        return out;
     }
 
     /**

@@ -5,8 +5,8 @@ import org.metaroce.mrct.harness.cases.Step;
 
 /**
  * Runs steps: every kind of step goes to the executor of its family through {@link Step.Visitor}, so a new kind does
- * not compile until it is handled here. {@code repeat} is control flow and stays here: its steps run once per value
- * of its variable, each counted as a step of its own.
+ * not compile until it is handled here. {@code repeat} and {@code when} are control flow and stay here: a repeat's
+ * steps run once per value of its variable, a when's steps or else-steps once, each counted as a step of its own.
  */
 final class StepDispatch implements Step.Visitor<Void> {
     private final Names names;
@@ -29,10 +29,13 @@ final class StepDispatch implements Step.Visitor<Void> {
         this.networkSteps = networkSteps;
     }
 
-    /** Runs {@code steps} in order, each (but a {@code repeat}, whose steps count instead) as the cursor's step. */
+    /**
+     * Runs {@code steps} in order, each (but a {@code repeat} or a {@code when}, whose steps count instead) as the
+     * cursor's step.
+     */
     void runSteps(final List<Step> steps) {
         for (final Step step : steps) {
-            if (!(step instanceof Step.Repeat)) {
+            if (!(step instanceof Step.Repeat) && !(step instanceof Step.When)) {
                 cursor.enter(step);
             }
             run(step);
@@ -182,5 +185,20 @@ final class StepDispatch implements Step.Visitor<Void> {
             names.inLoop(step.variable(), v, () -> runSteps(step.steps()));
         }
         return null;
+    }
+
+    @Override
+    public Void visit(final Step.When step) {
+        boolean holds = step.condition() == null || names.eval(step.condition()) != 0;
+        for (final String item : step.pics()) {
+            holds &= names.bound(picsName(item), 0L) != 0;
+        }
+        runSteps(holds ? step.steps() : step.otherwise());
+        return null;
+    }
+
+    /** The name under which a PICS item's claim is bound (1 claimed, 0 not): {@code pics.legacy_rocev2}. */
+    static String picsName(final String item) {
+        return "pics." + item.replace('-', '_');
     }
 }

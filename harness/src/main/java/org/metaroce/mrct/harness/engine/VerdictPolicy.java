@@ -93,6 +93,9 @@ final class VerdictPolicy {
         if (e instanceof AdapterException) {
             return new Outcome(Verdict.ERROR, "adapter: " + e.getMessage(), null);
         }
+        if (e instanceof OutsideProfile) {
+            return new Outcome(Verdict.NOT_APPLICABLE, e.getMessage(), null);
+        }
         if (e instanceof UnsupportedOperationException) {
             // an operation the adapter cannot do, found only when the case asks for it (a UDP data plane cannot send
             // a frame with IPv4 options): like a missing capability, it says nothing about the device

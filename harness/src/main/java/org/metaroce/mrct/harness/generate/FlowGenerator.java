@@ -9,7 +9,7 @@ import org.metaroce.mrct.harness.cases.FlowSpec;
 /**
  * Generates random multi-message flows from a seed (a small generator of our own: property tests here are seeded
  * JUnit tests, not jqwik, whose maintainer forbids use by automated agents from 1.10). Every flow stays inside the
- * responder's window (at most 48 PSNs against a window of at least 64), so a conforming responder must accept every
+ * responder's window (at most 48 PSNs, and at most recv_window), so a conforming responder must accept every
  * packet whatever the order; packets are permuted (near-sorted or fully shuffled), some are held back to the end as a
  * lost packet's retransmission would be, some duplicated, some CE-marked, and the last one carries AckReq.
  */
@@ -20,18 +20,28 @@ public final class FlowGenerator {
     private FlowGenerator() {
     }
 
-    /** The {@code index}-th flow of a run seeded with {@code seed}. */
+    /** The {@code index}-th flow of a run seeded with {@code seed}, for a device of the specification's defaults. */
     public static GeneratedFlow generate(final long seed, final int index) {
+        return generate(seed, index, 4096, 128);
+    }
+
+    /**
+     * The {@code index}-th flow of a run seeded with {@code seed} for a device declaring {@code maxPmtu} and {@code
+     * recvWindow}: the PMTU is one of those up to max_pmtu and the flow spans at most min(48, recv_window) PSNs. With
+     * the defaults (4096, at least 48) the flows are those of {@link #generate(long, int)}.
+     */
+    public static GeneratedFlow generate(final long seed, final int index, final long maxPmtu, final long recvWindow) {
         final long flowSeed = seed * 0x9E3779B97F4A7C15L + index;
         final SplittableRandom random = new SplittableRandom(flowSeed);
-        final int pmtu = PMTUS[random.nextInt(PMTUS.length)];
+        final int pmtu = PMTUS[random.nextInt(allowed(maxPmtu))];
+        final int span = (int) Math.min(48, recvWindow);
         final int count = 1 + random.nextInt(6);
         final List<GeneratedFlow.Message> messages = new ArrayList<>();
         int psns = 0;
         int writeOffset = 0;
-        for (int i = 0; i < count && psns < 40; i++) {
+        for (int i = 0; i < count && psns < span - 8; i++) {
             final String op = OPS[random.nextInt(OPS.length)];
-            final int maxPackets = Math.min(8, 48 - psns);
+            final int maxPackets = Math.min(8, span - psns);
             int length = switch (random.nextInt(5)) {
                 case 0 -> 0;
                 case 1 -> pmtu * (1 + random.nextInt(maxPackets));
@@ -61,6 +71,15 @@ public final class FlowGenerator {
         }
         final int psn = random.nextInt(4) == 0 ? 0xFFFFFF - random.nextInt(64) : random.nextInt(1 << 24);
         return new GeneratedFlow(flowSeed, pmtu, psn, messages, packets);
+    }
+
+    /** How many of the PMTUs (256, 512, ...) are at most {@code maxPmtu}: the first that many are allowed. */
+    static int allowed(final long maxPmtu) {
+        int n = 0;
+        while (n < PMTUS.length && PMTUS[n] <= maxPmtu) {
+            n++;
+        }
+        return Math.max(1, n);
     }
 
     private static void permute(final List<FlowSpec.Packet> order, final SplittableRandom random) {

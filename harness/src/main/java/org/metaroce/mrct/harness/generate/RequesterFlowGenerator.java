@@ -18,11 +18,19 @@ public final class RequesterFlowGenerator {
     private RequesterFlowGenerator() {
     }
 
-    /** The {@code index}-th workload of a run seeded with {@code seed}. */
+    /** The {@code index}-th workload of a run seeded with {@code seed}, for a device of the default max_pmtu. */
     public static RequesterFlow generate(final long seed, final int index) {
+        return generate(seed, index, 4096);
+    }
+
+    /**
+     * The {@code index}-th workload of a run seeded with {@code seed} for a device declaring {@code maxPmtu}: the PMTU
+     * is one of those up to max_pmtu (with 4096, the workloads of {@link #generate(long, int)}).
+     */
+    public static RequesterFlow generate(final long seed, final int index, final long maxPmtu) {
         final long flowSeed = (seed ^ 0x5EED_0F_4E9L) * 0x9E3779B97F4A7C15L + index;
         final SplittableRandom random = new SplittableRandom(flowSeed);
-        final int pmtu = PMTUS[random.nextInt(PMTUS.length)];
+        final int pmtu = PMTUS[random.nextInt(FlowGenerator.allowed(maxPmtu))];
         final int count = 1 + random.nextInt(6);
         final List<RequesterFlow.Message> messages = new ArrayList<>();
         int local = 0;
