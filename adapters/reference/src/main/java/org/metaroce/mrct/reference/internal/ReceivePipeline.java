@@ -149,10 +149,8 @@ final class ReceivePipeline {
             }
             return;
         }
-        // responses: the requester's part (Table 11-4)
-        if (ce) {
-            device.count(Counter.CE_RECEIVED, qp);
-        }
+        // responses: the requester's part (Table 11-4), which counts a CE mark only on a response it does not drop
+        // silently (rule MR-CC-009)
         if (qp.state != QpState.RTS || qp.requester == null) {
             device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
             return;

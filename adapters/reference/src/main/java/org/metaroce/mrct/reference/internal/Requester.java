@@ -231,7 +231,7 @@ final class Requester {
         final SendWork work = state.work;
         device.count(Counter.RETRANSMITTED, qp);
         if (work.isRead()) {
-            final boolean arrived = readArrived(work);
+            final boolean arrived = work.requestArrived(cumulative);
             final int from = arrived ? state.index : 0;
             final int at = Psn.add(work.firstPsn, from);
             // one frame retransmits every PSN it asks for: they share one transmission (section 13.6), so a later
@@ -253,16 +253,6 @@ final class Requester {
         }
         state.txSeq = ++txSeq;
         return writer().request(work, state.index, psn, work.isAtomic() ? 0 : (long) state.index * qp.pmtu, true);
-    }
-
-    /** Section 13.6: evidence that the READ REQUEST reached the responder. */
-    private boolean readArrived(final SendWork work) {
-        for (final boolean responded : work.responded) {
-            if (responded) {
-                return true;
-            }
-        }
-        return work.requestArrived || Psn.isAfter(cumulative, work.firstPsn);
     }
 
     // ------------------------------------------------------------------ receiving (checked by ResponseReceiver)
@@ -340,10 +330,6 @@ final class Requester {
                 }
             }
         }
-    }
-
-    private boolean isBefore(final PsnState a, final PsnState b) {
-        return Psn.isBefore(psnOf(a), psnOf(b));
     }
 
     private static int psnOf(final PsnState state) {
@@ -585,13 +571,23 @@ final class Requester {
         device.scheduler.at(device.scheduler.now() + RnrTimer.nanos(code), this::rnrEnd);
     }
 
+    /**
+     * Section 13.5: the end of an RNR wait. Losses inferred before it and not yet answered keep their place, every
+     * in-flight PSN from the resume PSN is queued, the losses the wait held back are inferred now, and all of them
+     * leave in increasing PSN order.
+     */
     private void rnrEnd() {
         rnrWaiting = false;
         if (qp.state != QpState.RTS) {
             return;
         }
-        retransmit.clear();
+        retransmit.removeIf(p -> !Psn.isBefore(p, rnrResume) && PsnState.unqueue(flight.get(p)));
         queueFrom(rnrResume);
+        lossInference().inferLoss();
+        if (qp.state != QpState.RTS) {
+            return;
+        }
+        PsnState.sortByPsn(retransmit, una);
         if (!flight.isEmpty()) {
             startTimer();
         }

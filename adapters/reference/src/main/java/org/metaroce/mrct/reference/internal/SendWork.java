@@ -3,6 +3,7 @@ package org.metaroce.mrct.reference.internal;
 import org.metaroce.mrct.spi.CompletionStatus;
 import org.metaroce.mrct.spi.SendWqe;
 import org.metaroce.mrct.spi.WorkOpcode;
+import org.metaroce.mrct.wire.Psn;
 
 /** A posted send WQE and what the requester knows of it (MetaRoCE v1 sections 12 and 13). */
 final class SendWork {
@@ -63,6 +64,16 @@ final class SendWork {
     }
 
     /** True when PSN lies in this message's span. */
+    /** Section 13.6: evidence that this READ's REQUEST reached the responder, given the highest cumulative point. */
+    boolean requestArrived(final int cumulative) {
+        for (final boolean r : responded) {
+            if (r) {
+                return true;
+            }
+        }
+        return requestArrived || Psn.isAfter(cumulative, firstPsn);
+    }
+
     boolean contains(final int psn) {
         return firstPsn >= 0 && org.metaroce.mrct.wire.Psn.inWindow(psn, firstPsn, span);
     }
