@@ -165,7 +165,7 @@ final class Execution {
             FrameWriter.NOT_ECT, device.sourcePort(qp), qp.destQpn, qp.pkey, psn, false);
         w.aeth(d, AethSyndrome.ACK.value(), device.reportedMsn(qp));
         w.atomicAck(d, original);
-        device.emit(w.finish(d));
+        device.emitAcknowledgement(qp, w.finish(d));
     }
 
     // ------------------------------------------------------------------ completion

@@ -104,7 +104,8 @@ final class ReceivePipeline {
             drop(Counter.DROP_UNKNOWN_QP, null);
             return;
         }
-        if (!device.has(Fault.PKEY_NOT_CHECKED) && !pkeyMatches(f.bth().pkey(), qp.pkey)) {
+        // a CNP is not P_Key checked (section 10.2, v1.1): RoCEv2 NICs send it with P_Key 0xFFFF whatever the QP's
+        if (opcode != Opcode.CNP && !device.has(Fault.PKEY_NOT_CHECKED) && !pkeyMatches(f.bth().pkey(), qp.pkey)) {
             drop(Counter.DROP_PKEY_MISMATCH, qp);
             return;
         }

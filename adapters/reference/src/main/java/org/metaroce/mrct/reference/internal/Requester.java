@@ -619,8 +619,10 @@ final class Requester {
             state.retransmitQueued = false;
         }
         afterDelivery();
-        queueFrom(psn);
-        device.kick(qp);
+        if (countRetry()) { // a go-back counts against retry_cnt as a timeout does (section 16, v1.1; rxe does)
+            queueFrom(psn);
+            device.kick(qp);
+        }
     }
 
     void legacyReadGap(final SendWork work, final int k) {
@@ -631,7 +633,9 @@ final class Requester {
         }
         final int psn = Psn.add(work.firstPsn, missing);
         final PsnState state = flight.get(psn);
-        if (state != null && !state.retransmitQueued) {
+        // once per gap (MR-LEG-010, v1.1), and counted against retry_cnt like a go-back
+        if (state != null && !state.retransmitQueued && work.legacyAsked != missing && countRetry()) {
+            work.legacyAsked = missing;
             state.retransmitQueued = true;
             retransmit.addLast(psn);
             device.kick(qp);

@@ -24,6 +24,8 @@ final class SendWork {
     boolean requestArrived;
     /** tver 0 READ: index in the span of the latest READ REQUEST, whose responses start with FIRST there. */
     int legacyFrom;
+    /** TVer 0: the response index a READ REQUEST for the rest of this read was last sent for (once per gap). */
+    int legacyAsked = -1;
     boolean completed;
     CompletionStatus status;
     /** Atomic: the original value returned. */
