@@ -37,7 +37,7 @@ final class RequesterChecker {
     /** Requester parameters of the QP (Appendix B values in force for the case). */
     record Parameters(int pmtu, int sendWindow, int ackReqInterval, int reorderThreshold, long reorderTimeNs,
                       long rtoLowNs, long rtoHighNs, int nLow, int retryCnt, int maxRdAtomic, boolean legacy,
-                      long toleranceNs) {
+                      long toleranceNs, double lineRateMbps, double minRateMbps) {
     }
 
     /** One request frame the device sent. */
@@ -135,7 +135,12 @@ final class RequesterChecker {
         if (una >= nextFirst && awaited(true) < 0) {
             return null;
         }
-        final long due = timerStart + timerDuration + timerDuration / 10 + 2000 + p.toleranceNs();
+        long due = timerStart + timerDuration + timerDuration / 10 + 2000 + p.toleranceNs();
+        if (!sent.isEmpty()) { // section 13.4 (v1.1): the resend leaves when the pacer lets it, Rc down to the min rate
+            final Sent last = sent.get(sent.size() - 1);
+            due = Math.max(due, last.time() + 2000 + p.toleranceNs() + (long) Math.ceil(last.wireBytes() * 8000.0
+                / (cnps.isEmpty() ? p.lineRateMbps() : p.minRateMbps())));
+        }
         if (now <= due) {
             return null;
         }

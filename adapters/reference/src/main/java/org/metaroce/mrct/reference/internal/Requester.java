@@ -80,6 +80,7 @@ final class Requester {
     private boolean rnrWaiting;
     private int rnrResume;
     private Scheduler.Event timer;
+    private boolean awaitingTimerResend; // section 13.4 (v1.1): expired; restarts as una's retransmission leaves
 
     Requester(final Device device, final QueuePair qp) {
         this.device = device;
@@ -177,6 +178,10 @@ final class Requester {
             // by a READ re-request of an earlier PSN of its span
             if (state == null || state.delivered && !device.has(Fault.GO_BACK_N_RETRANSMIT) || !state.retransmitQueued) {
                 continue;
+            }
+            if (awaitingTimerResend && psn == una) { // rule MR-RTX-008 (v1.1): restart as it leaves the pacer
+                awaitingTimerResend = false;
+                startTimer();
             }
             return resend(psn, state, now);
         }
@@ -372,6 +377,7 @@ final class Requester {
         }
         completeInOrder();
         if (una != before) {
+            awaitingTimerResend = false;
             retries = 0;
             rnrRetries = 0;
             if (flight.isEmpty()) {
@@ -482,7 +488,7 @@ final class Requester {
     /** Counts a timeout or loss event for una; false when the retries are exhausted (the QP is then in ERROR). */
     private boolean countRetry() {
         if (retries >= qp.retryCnt && !device.has(Fault.RETRY_INFINITE)) {
-            exhaust(una, CompletionStatus.RETRY_EXCEEDED);
+            failFrom(una, CompletionStatus.RETRY_EXCEEDED);
             return false;
         }
         retries++;
@@ -522,7 +528,7 @@ final class Requester {
             }
             device.count(Counter.TIMEOUTS, qp);
             if (retries >= qp.retryCnt && !device.has(Fault.RETRY_INFINITE)) {
-                exhaust(probe, CompletionStatus.RETRY_EXCEEDED);
+                failFrom(probe, CompletionStatus.RETRY_EXCEEDED);
                 return;
             }
             retries++;
@@ -545,7 +551,7 @@ final class Requester {
                 retransmit.addFirst(una);
             }
         }
-        startTimer();
+        awaitingTimerResend = true; // the timer restarts when una's retransmission leaves (section 13.4)
         device.kick(qp);
     }
 
@@ -559,7 +565,7 @@ final class Requester {
             return;
         }
         if (qp.rnrRetry != 7 && rnrRetries >= qp.rnrRetry) {
-            exhaust(psn, CompletionStatus.RNR_RETRY_EXCEEDED);
+            failFrom(psn, CompletionStatus.RNR_RETRY_EXCEEDED);
             return;
         }
         if (qp.rnrRetry != 7) {
@@ -649,10 +655,6 @@ final class Requester {
         if (Psn.isAfter(base, cumulative)) {
             cumulative = base;
         }
-        failFrom(psn, status);
-    }
-
-    private void exhaust(final int psn, final CompletionStatus status) {
         failFrom(psn, status);
     }
 
