@@ -200,6 +200,28 @@ class RequesterCheckerLimitsTest {
     }
 
     @Test
+    void sportBalanceAcceptsUniformRandomSprayingOverManyPorts() {
+        // MR-MP-003 v1.1 (issue 9, review item 8): with 256 ports each expects 4 packets per 1024, so some get 0 and
+        // some 10 by chance; v1.0's "at most twice as often" failed every such trial. Seeded, so deterministic.
+        for (final int portCount : new int[] {16, 256, 1024, 16384}) {
+            final java.util.Random random = new java.util.Random(portCount);
+            final List<RequesterChecker.Sent> sent = new ArrayList<>();
+            for (int i = 0; i < 4096; i++) {
+                sent.add(new RequesterChecker.Sent(i, i, Opcode.RDMA_WRITE_ONLY, 100, false,
+                    0xC000 + random.nextInt(portCount), i));
+            }
+            assertThat(RequesterSteps.imbalance(sent)).as("uniform over %d ports", portCount).isNull();
+        }
+        // a biased sprayer still fails: one port of 64 carries a quarter of the packets
+        final List<RequesterChecker.Sent> biased = new ArrayList<>();
+        for (int i = 0; i < 2048; i++) {
+            biased.add(new RequesterChecker.Sent(i, i, Opcode.RDMA_WRITE_ONLY, 100, false,
+                0xC000 + (i % 4 == 0 ? 0 : 1 + i % 63), i));
+        }
+        assertThat(RequesterSteps.imbalance(biased)).isNotNull();
+    }
+
+    @Test
     void sportBalanceLooksAtEveryWindowNotOnlyTheWhole() {
         final List<RequesterChecker.Sent> sent = ports(1024, 1024);
         // 2048 packets alternating between two ports, then 1024 on the first alone: the last window uses one port

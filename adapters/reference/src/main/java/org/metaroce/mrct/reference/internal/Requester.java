@@ -424,7 +424,7 @@ final class Requester {
             it.remove();
             if (work.isRead()) {
                 completedReads.addLast(work);
-                if (completedReads.size() > 64) {
+                if (completedReads.size() > qp.maxRdAtomic) { // Table 11-4 (v1.1): the last max_rd_atomic
                     completedReads.pollFirst();
                 }
             }
