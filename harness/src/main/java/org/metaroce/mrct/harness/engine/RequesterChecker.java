@@ -136,11 +136,9 @@ final class RequesterChecker {
             return null;
         }
         long due = timerStart + timerDuration + timerDuration / 10 + 2000 + p.toleranceNs();
-        if (!sent.isEmpty()) { // section 13.4 (v1.1): the resend leaves when the pacer lets it, Rc down to the min rate
-            final Sent last = sent.get(sent.size() - 1);
-            due = Math.max(due, last.time() + 2000 + p.toleranceNs() + (long) Math.ceil(last.wireBytes() * 8000.0
-                / (cnps.isEmpty() ? p.lineRateMbps() : p.minRateMbps())));
-        }
+        // section 13.4 (v1.1): the resend waits for the frame the pacer was sending at the expiry (Rc down to min rate)
+        due = Math.max(due, Timing.pacerFree(sent, timerStart + timerDuration, cnps.isEmpty() ? p.lineRateMbps()
+            : p.minRateMbps()) + 2000 + p.toleranceNs());
         if (now <= due) {
             return null;
         }

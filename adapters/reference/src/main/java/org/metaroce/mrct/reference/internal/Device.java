@@ -135,6 +135,9 @@ public final class Device {
         if (onSent != null) {
             onSent.run();
         }
+        while (!tx.frames.isEmpty() && !tx.frames.peekFirst().data()) {
+            emit(tx.frames.pollFirst().frame()); // TVer 0 acknowledgements right behind the response they follow
+        }
         kick(qp);
     }
 
