@@ -136,9 +136,9 @@ final class RequesterChecker {
             return null;
         }
         long due = timerStart + timerDuration + timerDuration / 10 + 2000 + p.toleranceNs();
-        // section 13.4 (v1.1): the resend waits for the frame the pacer was sending at the expiry (Rc down to min rate)
-        due = Math.max(due, Timing.pacerFree(sent, timerStart + timerDuration, cnps.isEmpty() ? p.lineRateMbps()
-            : p.minRateMbps()) + 2000 + p.toleranceNs());
+        // section 13.4 (v1.1): the resend waits for the frame the pacer was sending at the expiry, at Rc's floor
+        due = Math.max(due, Timing.pacerFree(sent, timerStart + timerDuration, Timing.rateFloor(cnps, timerStart
+            + timerDuration, p.lineRateMbps(), p.minRateMbps())) + 2000 + p.toleranceNs());
         if (now <= due) {
             return null;
         }
