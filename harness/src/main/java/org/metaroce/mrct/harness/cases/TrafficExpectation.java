@@ -16,7 +16,7 @@ import java.util.Map;
  * @param minGap the least time between two consecutive data packets (ns), as a matcher
  * @param sports the number of distinct udp.sport values of data packets, as a matcher
  * @param sportsBalanced whether every window of 1024 consecutive data packets uses its sport values about equally
- *     (MR-MP-003: each value's share within 50 percent of the mean)
+ *     (MR-MP-003: at most twice as often as another value, or within 10 x sqrt(1024 / N) of it)
  * @param maxQueue the switch queue's largest length (bytes), as a matcher
  * @param queueAfter with {@code queueBelow}: from this time (ns since case start) on, the queue stays below it
  * @param queueBelow bytes

@@ -37,7 +37,7 @@ final class RequesterChecker {
     /** Requester parameters of the QP (Appendix B values in force for the case). */
     record Parameters(int pmtu, int sendWindow, int ackReqInterval, int reorderThreshold, long reorderTimeNs,
                       long rtoLowNs, long rtoHighNs, int nLow, int retryCnt, int maxRdAtomic, boolean legacy,
-                      long toleranceNs) {
+                      long toleranceNs, double lineRateMbps, double minRateMbps) {
     }
 
     /** One request frame the device sent. */
@@ -135,7 +135,10 @@ final class RequesterChecker {
         if (una >= nextFirst && awaited(true) < 0) {
             return null;
         }
-        final long due = timerStart + timerDuration + timerDuration / 10 + 2000 + p.toleranceNs();
+        long due = timerStart + timerDuration + timerDuration / 10 + 2000 + p.toleranceNs();
+        // section 13.4 (v1.1): the resend waits for the frame the pacer was sending at the expiry, at Rc's floor
+        due = Math.max(due, Timing.pacerFree(sent, timerStart + timerDuration, Timing.rateFloor(cnps, timerStart
+            + timerDuration, p.lineRateMbps(), p.minRateMbps())) + 2000 + p.toleranceNs());
         if (now <= due) {
             return null;
         }

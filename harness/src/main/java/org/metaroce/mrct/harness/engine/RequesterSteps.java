@@ -67,7 +67,7 @@ final class RequesterSteps {
                 parameter(c, "rto_low_ns", 100_000), parameter(c, "rto_high_ns", 320_000),
                 (int) parameter(c, "n_low", 3), (int) parameter(c, "retry_cnt", 7),
                 (int) parameter(c, "max_rd_atomic", 16), c.tver == 0,
-                toleranceNs), start));
+                toleranceNs, parameter(c, "line_rate_mbps", 100_000), parameter(c, "dcqcn_min_rate_mbps", 10)), start));
         }
         return c.requester();
     }
@@ -219,9 +219,9 @@ final class RequesterSteps {
     }
 
     /**
-     * Null when, in every window of 1024 consecutive data packets, no udp.sport value occurs more than twice as often
-     * as any other value the window uses (MR-MP-003); otherwise the first offending window. Fewer than 1024 packets
-     * make no window.
+     * Null when, in every window of 1024 consecutive data packets using N udp.sport values, no value occurs both more
+     * than twice as often as another and more than 10 x sqrt(1024 / N) times more often (MR-MP-003, v1.1: a uniform
+     * random choice passes); otherwise the first offending window. Fewer than 1024 packets make no window.
      */
     static String imbalance(final List<RequesterChecker.Sent> sent) {
         final Map<Integer, Integer> counts = new HashMap<>();
@@ -243,7 +243,9 @@ final class RequesterSteps {
                     least = entry;
                 }
             }
-            if (most.getValue() > 2 * least.getValue()) {
+            // v1.1: twice as often, or by more than ten standard deviations of a uniform random choice (sqrt(1024/N))
+            if (most.getValue() > 2 * least.getValue()
+                && most.getValue() - least.getValue() > 10 * Math.sqrt(1024.0 / counts.size())) {
                 final int from = i - 1023;
                 return String.format(Locale.ROOT, "in data packets %d..%d udp.sport 0x%04x occurs %d times and 0x%04x "
                     + "%d times", from, i, most.getKey(), most.getValue(), least.getKey(), least.getValue());

@@ -45,6 +45,35 @@ final class Timing {
     }
 
     /** A duration in the largest unit that divides it: "3 ms", "250 us", "17 ns". */
+    /**
+     * When the pacer is free again after {@code at}: the last request sent at or before {@code at} holds it for its
+     * bits at {@code mbps} (section 14.4); {@code Long.MIN_VALUE} when none was sent by then.
+     */
+    static long pacerFree(final java.util.List<RequesterChecker.Sent> sent, final long at, final double mbps) {
+        for (int i = sent.size() - 1; i >= 0; i--) {
+            final RequesterChecker.Sent busy = sent.get(i);
+            if (busy.time() <= at) {
+                return busy.time() + (long) Math.ceil(busy.wireBytes() * 8000.0 / mbps);
+            }
+        }
+        return Long.MIN_VALUE / 2;
+    }
+
+    /**
+     * The lowest Rc a QP can have at {@code at}: each CNP received by then at most halves it (alpha is at most 1, rule
+     * MR-CC-010) and it never falls below the minimum rate (MR-CC-015).
+     */
+    static double rateFloor(final java.util.List<Long> cnps, final long at, final double lineMbps,
+                            final double minMbps) {
+        int n = 0;
+        for (final long time : cnps) {
+            if (time <= at) {
+                n++;
+            }
+        }
+        return Math.max(minMbps, lineMbps / Math.pow(2, Math.min(n, 60)));
+    }
+
     static String nanos(final long nanos) {
         if (nanos % 1_000_000 == 0 && nanos != 0) {
             return nanos / 1_000_000 + " ms";

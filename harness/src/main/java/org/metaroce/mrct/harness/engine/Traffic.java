@@ -91,7 +91,7 @@ final class Traffic {
 
         FrameBuilder frame = FrameBuilder.of(encapsulation(spec, c, names), opcode).tver(tver).payload(payload)
             .ecn(spec.ecn() != null ? (int) spec.ecn().eval(names) : 2)
-            .with("bth.dqpn", c.deviceQpn).with("bth.pkey", c.pkey)
+            .with("bth.dqpn", c.deviceQpn).with("bth.pkey", opcode == Opcode.CNP ? 0xFFFF : c.pkey) // Table 2-11
             .with("bth.ackreq", (spec.ackReq() != null ? spec.ackReq() : ends && !response) ? 1 : 0);
         if (opcode != Opcode.CNP) {
             frame = frame.with("bth.psn", absolute(c, psn, response));

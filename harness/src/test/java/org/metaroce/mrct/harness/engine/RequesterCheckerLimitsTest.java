@@ -30,7 +30,7 @@ class RequesterCheckerLimitsTest {
 
     private static RequesterChecker checker(final Connection c, final SendQueueModel model, final int retryCnt) {
         return new RequesterChecker(c, model, new RequesterChecker.Parameters(PMTU, 128, 64, 16, 25_000, RTO_LOW,
-            320_000, 3, retryCnt, 16, c.tver == 0, 0), 0);
+            320_000, 3, retryCnt, 16, c.tver == 0, 0, 100_000, 10), 0);
     }
 
     private static SendQueueModel.Work work(final SendQueueModel model, final WorkOpcode op, final long length) {
@@ -197,6 +197,28 @@ class RequesterCheckerLimitsTest {
         assertThat(RequesterSteps.imbalance(ports(682, 342))).as("682 is at most twice 342").isNull();
         assertThat(RequesterSteps.imbalance(ports(700, 324))).contains("0xc000").contains("700");
         assertThat(RequesterSteps.imbalance(ports(700, 300))).as("fewer than 1024 packets make no window").isNull();
+    }
+
+    @Test
+    void sportBalanceAcceptsUniformRandomSprayingOverManyPorts() {
+        // MR-MP-003 v1.1 (issue 9, review item 8): with 256 ports each expects 4 packets per 1024, so some get 0 and
+        // some 10 by chance; v1.0's "at most twice as often" failed every such trial. Seeded, so deterministic.
+        for (final int portCount : new int[] {16, 256, 1024, 16384}) {
+            final java.util.Random random = new java.util.Random(portCount);
+            final List<RequesterChecker.Sent> sent = new ArrayList<>();
+            for (int i = 0; i < 4096; i++) {
+                sent.add(new RequesterChecker.Sent(i, i, Opcode.RDMA_WRITE_ONLY, 100, false,
+                    0xC000 + random.nextInt(portCount), i));
+            }
+            assertThat(RequesterSteps.imbalance(sent)).as("uniform over %d ports", portCount).isNull();
+        }
+        // a biased sprayer still fails: one port of 64 carries a quarter of the packets
+        final List<RequesterChecker.Sent> biased = new ArrayList<>();
+        for (int i = 0; i < 2048; i++) {
+            biased.add(new RequesterChecker.Sent(i, i, Opcode.RDMA_WRITE_ONLY, 100, false,
+                0xC000 + (i % 4 == 0 ? 0 : 1 + i % 63), i));
+        }
+        assertThat(RequesterSteps.imbalance(biased)).isNotNull();
     }
 
     @Test

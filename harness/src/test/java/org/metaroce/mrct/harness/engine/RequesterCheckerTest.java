@@ -39,7 +39,7 @@ class RequesterCheckerTest {
         model = new SendQueueModel(PMTU);
         // reorder_threshold 3, reorder_time 10 us, rto_low 100 us, rto_high 300 us, n_low 2, send_window 8
         checker = new RequesterChecker(connection, model, new RequesterChecker.Parameters(PMTU, 8, 64, 3, 10_000,
-            100_000, 300_000, 2, 7, 4, false, 0), 0);
+            100_000, 300_000, 2, 7, 4, false, 0, 100_000, 10), 0);
         payload = new byte[PMTU * 8];
         for (int i = 0; i < payload.length; i++) {
             payload[i] = (byte) (i * 7);

@@ -14,7 +14,7 @@ class SpecificationTest {
     void theBundledSpecificationHasNoProblems() throws IOException {
         final Specification spec = Specification.load(Fixtures.root().resolve("spec/metaroce-v1.md"));
         assertThat(spec.problems()).as("problems in spec/metaroce-v1.md").isEmpty();
-        assertThat(spec.version()).isEqualTo("1.0");
+        assertThat(spec.version()).isEqualTo("1.1");
         assertThat(spec.rules()).hasSizeGreaterThan(150);
         final Map<String, Long> perArea = spec.rules().values().stream()
             .collect(Collectors.groupingBy(Rule::area, Collectors.counting()));

@@ -73,8 +73,7 @@ public final class TransportChecks {
     }
 
     /**
-     * MR-HDR-012, a CNP: the values of Table 2-11 (TVer 0, BECN 1, PSN 0, every other BTH bit 0, the QP's pkey when
-     * known) and exactly 16 reserved bytes of 0 before the ICRC (not judged on a frame the capture cut).
+     * MR-HDR-012, a CNP: the values of Table 2-11 (TVer 0, BECN 1, PSN 0, every other BTH bit 0, P_Key 0xFFFF) and exactly 16 reserved bytes of 0 before the ICRC (not judged on a frame the capture cut).
      */
     public static void hdr012(final DecodedFrame f, final QpFacts qp, final boolean truncated, final Collector out) {
         if (f.opcode() != Opcode.CNP) {
@@ -94,7 +93,9 @@ public final class TransportChecks {
         zero(out, FrameRule.HDR_012, "bth.ackreq", bth.ackReq() ? 1 : 0);
         zero(out, FrameRule.HDR_012, "bth.resv7", bth.resv7());
         zero(out, FrameRule.HDR_012, "bth.psn", bth.psn());
-        pkey(f, qp, FrameRule.HDR_012, out);
+        if (bth.pkey() != 0xFFFF) { // the default P_Key whatever the QP's (Table 2-11, v1.1)
+            out.add(FrameRule.HDR_012, "bth.pkey", "0xFFFF", Text.hex(bth.pkey()));
+        }
         if (truncated) {
             return;
         }

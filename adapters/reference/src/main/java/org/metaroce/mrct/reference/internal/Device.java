@@ -31,6 +31,8 @@ import org.metaroce.mrct.wire.Psn;
  * Everything runs on the caller's thread; nothing here is thread-safe.
  */
 public final class Device {
+    /** bth.pkey of every CNP sent (Table 2-11, v1.1). */
+    static final int CNP_PKEY = 0xFFFF;
     final DeviceConfig config;
     final Scheduler scheduler = new Scheduler();
     final MemoryTable memory = new MemoryTable();
@@ -111,6 +113,9 @@ public final class Device {
         final long now = scheduler.now();
         byte[] frame = null;
         Runnable onSent = null;
+        while (!tx.frames.isEmpty() && !tx.frames.peekFirst().data()) {
+            emit(tx.frames.pollFirst().frame()); // a TVer 0 acknowledgement whose turn has come (not paced)
+        }
         if (!tx.frames.isEmpty()) {
             final TxQueue.Pending pending = tx.frames.pollFirst();
             frame = pending.frame();
@@ -129,6 +134,9 @@ public final class Device {
         tx.nextFree = now + (long) Math.ceil(bytes * 8 * 1000.0 / rate);
         if (onSent != null) {
             onSent.run();
+        }
+        while (!tx.frames.isEmpty() && !tx.frames.peekFirst().data()) {
+            emit(tx.frames.pollFirst().frame()); // TVer 0 acknowledgements right behind the response they follow
         }
         kick(qp);
     }
@@ -204,7 +212,25 @@ public final class Device {
             qp.lastReportedBase = qp.ePsn;
             writer.sacketh(d, base, bitmap);
         }
-        emit(writer.finish(d));
+        if (syndrome >= 0x61 && syndrome <= 0x63) {
+            emit(writer.finish(d)); // a NAK that ends the QP leaves at once (the QP's queue is dropped with it)
+        } else {
+            emitAcknowledgement(qp, writer.finish(d));
+        }
+    }
+
+    /**
+     * Sends an acknowledgement frame (ACK, NAK 0x60, RNR NAK, ATOMIC ACKNOWLEDGE). On a TVer 0 QP it waits behind the
+     * read responses queued before it, so that responses leave in PSN order as a RoCEv2 requester expects (rule
+     * MR-LEG-012); it is not paced itself.
+     */
+    void emitAcknowledgement(final QueuePair qp, final byte[] frame) {
+        if (qp.tver == 0 && qp.tx != null && !qp.tx.frames.isEmpty()) {
+            qp.tx.frames.addLast(new TxQueue.Pending(frame, null, false));
+            kick(qp);
+            return;
+        }
+        emit(frame);
     }
 
     /** aeth.msn as sent (faults aside, the responder MSN). */
@@ -212,11 +238,11 @@ public final class Device {
         return (qp.msn + (has(Fault.MSN_OFF_BY_ONE) ? 1 : 0)) & Psn.MASK;
     }
 
-    /** Sends a CNP to the peer of {@code qp} (Table 2-11). */
+    /** Sends a CNP to the peer of {@code qp} (Table 2-11: P_Key 0xFFFF whatever the QP's, as RoCEv2 NICs do). */
     void sendCnp(final QueuePair qp) {
         final Encapsulation cnpPath = qp.encapsulation.withDscp((int) config.number("cnp_dscp", 48));
         final FrameWriter.Draft d = writer.begin(cnpPath, Opcode.CNP, 0, 0, FrameWriter.NOT_ECT, sourcePort(qp),
-            qp.destQpn, qp.pkey, 0, false);
+            qp.destQpn, CNP_PKEY, 0, false);
         writer.skip(d, 16);
         emit(writer.finish(d));
         count(Counter.CNP_SENT, qp);

@@ -51,8 +51,27 @@ final class Execution {
             }
         }
         qp.msn = Psn.add(qp.msn, 1);
+        if (qp.heldReads == null) {
+            qp.heldReads = new ArrayDeque<>();
+        }
+        qp.heldReads.addLast(new int[] {p.psn, (int) Math.max(1, (length + qp.pmtu - 1) / qp.pmtu)});
+        while (qp.heldReads.size() > qp.maxDestRdAtomic) {
+            qp.heldReads.pollFirst();
+        }
         respond(qp, p, mr, 0, p.psn, true);
         return true;
+    }
+
+    /** Section 8.4 (v1.1): whether {@code psn} is in the span of a READ the responder still holds. */
+    private static boolean holds(final QueuePair qp, final int psn) {
+        if (qp.heldReads != null) {
+            for (final int[] span : qp.heldReads) {
+                if (Psn.distance(span[0], psn) < span[1]) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Fault READ_BEFORE_LOWER_PSNS: executes on arrival. */
@@ -62,6 +81,11 @@ final class Execution {
 
     /** Duplicate READ before ePSN: re-executed from pleth.offset (section 8.4). */
     void reExecuteRead(final QueuePair qp, final Recorded p) {
+        if (!holds(qp, p.psn)) { // not a READ still held (section 8.4, v1.1): a duplicate answered with the current ACK
+            device.count(Counter.DUPLICATE_RECEIVED, qp);
+            device.sendAck(qp);
+            return;
+        }
         final long offset = p.offset;
         final long length = p.rethLength;
         final boolean offsetOk = length == 0 ? offset == 0 : offset % qp.pmtu == 0 && offset < length;
@@ -165,7 +189,7 @@ final class Execution {
             FrameWriter.NOT_ECT, device.sourcePort(qp), qp.destQpn, qp.pkey, psn, false);
         w.aeth(d, AethSyndrome.ACK.value(), device.reportedMsn(qp));
         w.atomicAck(d, original);
-        device.emit(w.finish(d));
+        device.emitAcknowledgement(qp, w.finish(d));
     }
 
     // ------------------------------------------------------------------ completion

@@ -1,5 +1,10 @@
 package org.metaroce.mrct.reference.internal;
 
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Comparator;
+import org.metaroce.mrct.wire.Psn;
+
 /** What the requester knows of one sent PSN until una passes it (MetaRoCE v1 section 13.1). */
 final class PsnState {
     final SendWork work;
@@ -17,5 +22,21 @@ final class PsnState {
         this.work = work;
         this.index = index;
         this.txSeq = txSeq;
+    }
+
+    /** Clears the queued mark of {@code state} (when there is one) as its PSN leaves the retransmission queue. */
+    static boolean unqueue(final PsnState state) {
+        if (state != null) {
+            state.retransmitQueued = false;
+        }
+        return true;
+    }
+
+    /** Puts the queued retransmissions in increasing PSN order from {@code una} (section 13.5). */
+    static void sortByPsn(final ArrayDeque<Integer> queue, final int una) {
+        final Integer[] order = queue.toArray(new Integer[0]);
+        Arrays.sort(order, Comparator.comparingInt(p -> Psn.distance(una, p)));
+        queue.clear();
+        queue.addAll(Arrays.asList(order));
     }
 }

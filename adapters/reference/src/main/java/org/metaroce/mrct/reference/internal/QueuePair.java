@@ -72,6 +72,8 @@ final class QueuePair {
     RxWindow window;
     int rdAtomicOutstanding;
     ArrayDeque<long[]> replayCache;
+    /** Section 8.4 (v1.1): the spans {first PSN, PSNs} of the last max_dest_rd_atomic READs executed. */
+    ArrayDeque<int[]> heldReads;
     /** Legacy responder: a NAK 0x60 was sent and no in-order packet accepted since. */
     boolean legacyNakSent;
     /** Legacy responder: the open message's write address, running offset and family. */

@@ -104,7 +104,8 @@ final class ReceivePipeline {
             drop(Counter.DROP_UNKNOWN_QP, null);
             return;
         }
-        if (!device.has(Fault.PKEY_NOT_CHECKED) && !pkeyMatches(f.bth().pkey(), qp.pkey)) {
+        // a CNP is not P_Key checked (section 10.2, v1.1): RoCEv2 NICs send it with P_Key 0xFFFF whatever the QP's
+        if (opcode != Opcode.CNP && !device.has(Fault.PKEY_NOT_CHECKED) && !pkeyMatches(f.bth().pkey(), qp.pkey)) {
             drop(Counter.DROP_PKEY_MISMATCH, qp);
             return;
         }
@@ -149,10 +150,8 @@ final class ReceivePipeline {
             }
             return;
         }
-        // responses: the requester's part (Table 11-4)
-        if (ce) {
-            device.count(Counter.CE_RECEIVED, qp);
-        }
+        // responses: the requester's part (Table 11-4), which counts a CE mark only on a response it does not drop
+        // silently (rule MR-CC-009)
         if (qp.state != QpState.RTS || qp.requester == null) {
             device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
             return;

@@ -80,6 +80,7 @@ final class Requester {
     private boolean rnrWaiting;
     private int rnrResume;
     private Scheduler.Event timer;
+    private boolean awaitingTimerResend; // section 13.4 (v1.1): expired; restarts as una's retransmission leaves
 
     Requester(final Device device, final QueuePair qp) {
         this.device = device;
@@ -178,6 +179,10 @@ final class Requester {
             if (state == null || state.delivered && !device.has(Fault.GO_BACK_N_RETRANSMIT) || !state.retransmitQueued) {
                 continue;
             }
+            if (awaitingTimerResend && psn == una) { // rule MR-RTX-008 (v1.1): restart as it leaves the pacer
+                awaitingTimerResend = false;
+                startTimer();
+            }
             return resend(psn, state, now);
         }
         final SendWork work = nextNew();
@@ -231,7 +236,7 @@ final class Requester {
         final SendWork work = state.work;
         device.count(Counter.RETRANSMITTED, qp);
         if (work.isRead()) {
-            final boolean arrived = readArrived(work);
+            final boolean arrived = work.requestArrived(cumulative);
             final int from = arrived ? state.index : 0;
             final int at = Psn.add(work.firstPsn, from);
             // one frame retransmits every PSN it asks for: they share one transmission (section 13.6), so a later
@@ -253,16 +258,6 @@ final class Requester {
         }
         state.txSeq = ++txSeq;
         return writer().request(work, state.index, psn, work.isAtomic() ? 0 : (long) state.index * qp.pmtu, true);
-    }
-
-    /** Section 13.6: evidence that the READ REQUEST reached the responder. */
-    private boolean readArrived(final SendWork work) {
-        for (final boolean responded : work.responded) {
-            if (responded) {
-                return true;
-            }
-        }
-        return work.requestArrived || Psn.isAfter(cumulative, work.firstPsn);
     }
 
     // ------------------------------------------------------------------ receiving (checked by ResponseReceiver)
@@ -342,10 +337,6 @@ final class Requester {
         }
     }
 
-    private boolean isBefore(final PsnState a, final PsnState b) {
-        return Psn.isBefore(psnOf(a), psnOf(b));
-    }
-
     private static int psnOf(final PsnState state) {
         return Psn.add(state.work.firstPsn, state.index);
     }
@@ -386,6 +377,7 @@ final class Requester {
         }
         completeInOrder();
         if (una != before) {
+            awaitingTimerResend = false;
             retries = 0;
             rnrRetries = 0;
             if (flight.isEmpty()) {
@@ -432,7 +424,7 @@ final class Requester {
             it.remove();
             if (work.isRead()) {
                 completedReads.addLast(work);
-                if (completedReads.size() > 64) {
+                if (completedReads.size() > qp.maxRdAtomic) { // Table 11-4 (v1.1): the last max_rd_atomic
                     completedReads.pollFirst();
                 }
             }
@@ -496,7 +488,7 @@ final class Requester {
     /** Counts a timeout or loss event for una; false when the retries are exhausted (the QP is then in ERROR). */
     private boolean countRetry() {
         if (retries >= qp.retryCnt && !device.has(Fault.RETRY_INFINITE)) {
-            exhaust(una, CompletionStatus.RETRY_EXCEEDED);
+            failFrom(una, CompletionStatus.RETRY_EXCEEDED);
             return false;
         }
         retries++;
@@ -536,7 +528,7 @@ final class Requester {
             }
             device.count(Counter.TIMEOUTS, qp);
             if (retries >= qp.retryCnt && !device.has(Fault.RETRY_INFINITE)) {
-                exhaust(probe, CompletionStatus.RETRY_EXCEEDED);
+                failFrom(probe, CompletionStatus.RETRY_EXCEEDED);
                 return;
             }
             retries++;
@@ -559,7 +551,7 @@ final class Requester {
                 retransmit.addFirst(una);
             }
         }
-        startTimer();
+        awaitingTimerResend = true; // the timer restarts when una's retransmission leaves (section 13.4)
         device.kick(qp);
     }
 
@@ -573,7 +565,7 @@ final class Requester {
             return;
         }
         if (qp.rnrRetry != 7 && rnrRetries >= qp.rnrRetry) {
-            exhaust(psn, CompletionStatus.RNR_RETRY_EXCEEDED);
+            failFrom(psn, CompletionStatus.RNR_RETRY_EXCEEDED);
             return;
         }
         if (qp.rnrRetry != 7) {
@@ -585,13 +577,23 @@ final class Requester {
         device.scheduler.at(device.scheduler.now() + RnrTimer.nanos(code), this::rnrEnd);
     }
 
+    /**
+     * Section 13.5: the end of an RNR wait. Losses inferred before it and not yet answered keep their place, every
+     * in-flight PSN from the resume PSN is queued, the losses the wait held back are inferred now, and all of them
+     * leave in increasing PSN order.
+     */
     private void rnrEnd() {
         rnrWaiting = false;
         if (qp.state != QpState.RTS) {
             return;
         }
-        retransmit.clear();
+        retransmit.removeIf(p -> !Psn.isBefore(p, rnrResume) && PsnState.unqueue(flight.get(p)));
         queueFrom(rnrResume);
+        lossInference().inferLoss();
+        if (qp.state != QpState.RTS) {
+            return;
+        }
+        PsnState.sortByPsn(retransmit, una);
         if (!flight.isEmpty()) {
             startTimer();
         }
@@ -623,8 +625,10 @@ final class Requester {
             state.retransmitQueued = false;
         }
         afterDelivery();
-        queueFrom(psn);
-        device.kick(qp);
+        if (countRetry()) { // a go-back counts against retry_cnt as a timeout does (section 16, v1.1; rxe does)
+            queueFrom(psn);
+            device.kick(qp);
+        }
     }
 
     void legacyReadGap(final SendWork work, final int k) {
@@ -635,7 +639,9 @@ final class Requester {
         }
         final int psn = Psn.add(work.firstPsn, missing);
         final PsnState state = flight.get(psn);
-        if (state != null && !state.retransmitQueued) {
+        // once per gap (MR-LEG-010, v1.1), and counted against retry_cnt like a go-back
+        if (state != null && !state.retransmitQueued && work.legacyAsked != missing && countRetry()) {
+            work.legacyAsked = missing;
             state.retransmitQueued = true;
             retransmit.addLast(psn);
             device.kick(qp);
@@ -649,10 +655,6 @@ final class Requester {
         if (Psn.isAfter(base, cumulative)) {
             cumulative = base;
         }
-        failFrom(psn, status);
-    }
-
-    private void exhaust(final int psn, final CompletionStatus status) {
         failFrom(psn, status);
     }
 

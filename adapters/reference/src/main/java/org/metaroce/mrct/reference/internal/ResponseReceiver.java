@@ -40,6 +40,9 @@ final class ResponseReceiver {
             device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
             return;
         }
+        if (f.isCongestionExperienced()) {
+            device.count(Counter.CE_RECEIVED, qp); // counted, causes nothing else (section 14.2)
+        }
         if (legacy && type == AethSyndrome.Type.NAK && syndrome.code() == 0) {
             requester.goBackN(psn);
             return;
@@ -74,7 +77,13 @@ final class ResponseReceiver {
         final PsnState state = requester.inFlight(psn);
         if (state == null) {
             final SendWork done = requester.completedReadContaining(psn);
-            device.count(done != null ? Counter.DUPLICATE_RECEIVED : Counter.DROP_UNEXPECTED_RESPONSE, qp);
+            if (done == null) {
+                device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
+                return;
+            }
+            // a duplicate is discarded, not dropped silently: its CE mark is a congestion indication (section 14.2)
+            congestion(f);
+            device.count(Counter.DUPLICATE_RECEIVED, qp);
             return;
         }
         final SendWork work = state.work;
@@ -96,6 +105,9 @@ final class ResponseReceiver {
             device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
             return;
         }
+        // from here on the response is not dropped silently: accepted, a duplicate, or a TVer 0 response after a gap
+        // (answered by a re-request), so a CE mark on it is a congestion indication (section 14.2)
+        congestion(f);
         if (state.delivered) {
             device.count(Counter.DUPLICATE_RECEIVED, qp);
             return;
@@ -103,9 +115,6 @@ final class ResponseReceiver {
         if (qp.tver == 0 && k > 0 && !work.responded[k - 1]) {
             requester.legacyReadGap(work, k);
             return;
-        }
-        if (f.isCongestionExperienced()) {
-            device.congestionIndication(qp);
         }
         final MemoryRegionState mr = device.memory.byLkey(work.wqe.lkey());
         if (mr != null && expectedLength > 0) {
@@ -126,6 +135,9 @@ final class ResponseReceiver {
             device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
             return;
         }
+        if (f.isCongestionExperienced()) {
+            device.count(Counter.CE_RECEIVED, qp); // an acknowledgement frame: counted only (section 14.2)
+        }
         if (state.delivered) {
             device.count(Counter.DUPLICATE_RECEIVED, qp);
             return;
@@ -141,5 +153,13 @@ final class ResponseReceiver {
         requester.markDelivered(state);
         requester.acknowledgeForCompletion(psn);
         requester.afterDelivery();
+    }
+
+    /** A CE-marked read response that is not dropped silently: counted, and a congestion indication (Table 14-1). */
+    private void congestion(final DecodedFrame f) {
+        if (f.isCongestionExperienced()) {
+            device.count(Counter.CE_RECEIVED, qp);
+            device.congestionIndication(qp);
+        }
     }
 }

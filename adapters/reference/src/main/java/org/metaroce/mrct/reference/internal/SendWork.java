@@ -3,6 +3,7 @@ package org.metaroce.mrct.reference.internal;
 import org.metaroce.mrct.spi.CompletionStatus;
 import org.metaroce.mrct.spi.SendWqe;
 import org.metaroce.mrct.spi.WorkOpcode;
+import org.metaroce.mrct.wire.Psn;
 
 /** A posted send WQE and what the requester knows of it (MetaRoCE v1 sections 12 and 13). */
 final class SendWork {
@@ -23,6 +24,8 @@ final class SendWork {
     boolean requestArrived;
     /** tver 0 READ: index in the span of the latest READ REQUEST, whose responses start with FIRST there. */
     int legacyFrom;
+    /** TVer 0: the response index a READ REQUEST for the rest of this read was last sent for (once per gap). */
+    int legacyAsked = -1;
     boolean completed;
     CompletionStatus status;
     /** Atomic: the original value returned. */
@@ -63,6 +66,16 @@ final class SendWork {
     }
 
     /** True when PSN lies in this message's span. */
+    /** Section 13.6: evidence that this READ's REQUEST reached the responder, given the highest cumulative point. */
+    boolean requestArrived(final int cumulative) {
+        for (final boolean r : responded) {
+            if (r) {
+                return true;
+            }
+        }
+        return requestArrived || Psn.isAfter(cumulative, firstPsn);
+    }
+
     boolean contains(final int psn) {
         return firstPsn >= 0 && org.metaroce.mrct.wire.Psn.inWindow(psn, firstPsn, span);
     }

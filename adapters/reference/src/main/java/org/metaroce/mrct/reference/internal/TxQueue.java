@@ -7,8 +7,15 @@ import java.util.ArrayDeque;
  * one's bits at the QP's current rate Rc allow.
  */
 final class TxQueue {
-    /** A frame waiting for the pacer, and what to do once it has left. */
-    record Pending(byte[] frame, Runnable onSent) {
+    /**
+     * A frame waiting for the pacer, and what to do once it has left. A frame that is not {@code data} (a TVer 0 ACK
+     * queued behind read responses so that responses leave in PSN order, section 16) leaves in its turn without
+     * spending the rate.
+     */
+    record Pending(byte[] frame, Runnable onSent, boolean data) {
+        Pending(final byte[] frame, final Runnable onSent) {
+            this(frame, onSent, true);
+        }
     }
 
     final ArrayDeque<Pending> frames = new ArrayDeque<>();
