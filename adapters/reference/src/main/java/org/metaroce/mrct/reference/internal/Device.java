@@ -168,20 +168,21 @@ public final class Device {
 
     /** Sends the current ACK of a TVer 1 QP (Table 5-1, column ACK). */
     void sendAck(final QueuePair qp) {
-        sendAcknowledge(qp, Psn.add(qp.ePsn, -1), AethSyndrome.ACK.value());
+        sendAcknowledge(qp, Psn.add(qp.ePsn, has(Fault.ACK_PSN_EPSN) ? 0 : -1), AethSyndrome.ACK.value());
         count(Counter.ACK_SENT, qp);
     }
 
     /** Sends a NAK (0x61, 0x62, 0x63) for the packet at {@code psn}. */
     void sendNak(final QueuePair qp, final int psn, final int syndrome) {
-        sendAcknowledge(qp, psn, syndrome);
+        sendAcknowledge(qp, has(Fault.NAK_PSN_EPSN) ? Psn.add(qp.ePsn, -1) : psn, syndrome);
         count(Counter.NAK_SENT, qp);
     }
 
     /** Sends an RNR NAK for the packet at {@code psn}. */
     void sendRnrNak(final QueuePair qp, final int psn) {
-        sendAcknowledge(qp, psn, AethSyndrome.rnrNak(qp.minRnrTimer).value());
-        count(Counter.RNR_NAK_SENT, qp);
+        sendAcknowledge(qp, psn, AethSyndrome.rnrNak(has(Fault.RNR_TIMER_DEVICE_DEFAULT)
+            ? (int) config.number("min_rnr_timer", 1) : qp.minRnrTimer).value());
+        count(has(Fault.RNR_NAK_COUNTED_AS_NAK) ? Counter.NAK_SENT : Counter.RNR_NAK_SENT, qp);
     }
 
     private void sendAcknowledge(final QueuePair qp, final int psn, final int syndrome) {
@@ -216,7 +217,7 @@ public final class Device {
     void sendCnp(final QueuePair qp) {
         final Encapsulation cnpPath = qp.encapsulation.withDscp((int) config.number("cnp_dscp", 48));
         final FrameWriter.Draft d = writer.begin(cnpPath, Opcode.CNP, 0, 0, FrameWriter.NOT_ECT, sourcePort(qp),
-            qp.destQpn, qp.pkey, 0, false);
+            qp.destQpn, qp.pkey, has(Fault.CNP_PSN_FROM_QP) ? qp.ePsn : 0, false);
         writer.skip(d, 16);
         emit(writer.finish(d));
         count(Counter.CNP_SENT, qp);
@@ -425,7 +426,7 @@ public final class Device {
             throw new RejectedException("receive buffer [0x" + Long.toHexString(wqe.va()) + ", +" + wqe.length()
                 + ") is not inside a region of the QP's PD with that L_Key");
         }
-        if (qp.state == QpState.ERROR) {
+        if (qp.state == QpState.ERROR && !has(Fault.RECEIVE_QUEUED_IN_ERROR)) {
             qp.completions().addLast(new Completion(qp.qpn, wqe.wrId(), WorkOpcode.RECV, CompletionStatus.FLUSHED, 0,
                 0, false, 0, false, false, scheduler.now()));
             return;

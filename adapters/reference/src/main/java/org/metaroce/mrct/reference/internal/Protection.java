@@ -24,16 +24,16 @@ final class Protection {
                 return null;
             }
         }
-        if (mr.pd != qp.pd) {
+        if (mr.pd != qp.pd && !(device.has(Fault.PD_CHECKED_ON_WRITE_ONLY) && right != QueuePair.ACCESS_WRITE)) {
             return null; // P2
         }
-        if ((qp.access & right) == 0) {
+        if ((qp.access & right) == 0 && !device.has(Fault.QP_ACCESS_UNCHECKED)) {
             return null; // P3
         }
         final Access needed = switch (right) {
             case QueuePair.ACCESS_WRITE -> Access.REMOTE_WRITE;
             case QueuePair.ACCESS_READ -> Access.REMOTE_READ;
-            default -> Access.REMOTE_ATOMIC;
+            default -> device.has(Fault.ATOMIC_NEEDS_READ_RIGHT) ? Access.REMOTE_READ : Access.REMOTE_ATOMIC;
         };
         if (!mr.access.contains(needed)) {
             return null; // P4
