@@ -132,7 +132,82 @@ public enum Fault {
         "applies each attribute as it checks it, so a rejected modification leaves the earlier ones changed"),
     READ_RESPONSE_FIXED_SPORT("MR-MP-004", "sends read responses from the QP's fixed UDP source port although "
         + "spraying is on"),
-    CNP_PSN_FROM_QP("MR-HDR-012", "puts the QP's ePSN in a CNP's bth.psn instead of 0");
+    CNP_PSN_FROM_QP("MR-HDR-012", "puts the QP's ePSN in a CNP's bth.psn instead of 0"),
+
+    // TVer 0 responder (appendix D)
+    LEGACY_NAK_FLAG_NOT_RESET("MR-LEG-003",
+        "does not re-arm its NAK 0x60 after an in-order acceptance, so a second gap gets no NAK"),
+    LEGACY_GAP_COUNTED_AS_DUPLICATE("MR-LEG-002",
+        "counts a TVer 0 request after ePSN in duplicate_received instead of drop_outside_window"),
+    LEGACY_DUPLICATE_ACK_ONLY_ON_ACKREQ("MR-LEG-004", "answers a TVer 0 duplicate only when it carries AckReq"),
+    LEGACY_ACK_LAST_ONLY("MR-LEG-005", "acknowledges TVer 0 packets with AckReq only when they end a message"),
+    LEGACY_MIDDLE_WITHOUT_FIRST("MR-LEG-006", "accepts a TVer 0 MIDDLE or LAST packet when no message is open"),
+
+    // requester: packet building (section 12), a field from the wrong source, a header bit set after the ICRC
+    LAST_PACKET_OFF_BY_ONE("MR-REQ-006",
+        "tests for a message's last packet with index == packets, so multi-packet messages end with a MIDDLE"),
+    IMMEDIATE_BYTE_SWAPPED("MR-HDR-010", "writes the immediate data in host (little-endian) byte order"),
+    IETH_FROM_RKEY_FIELD("MR-HDR-011", "puts the WQE's remote R_Key in ieth.rkey instead of the key to invalidate"),
+    ATOMIC_OPERANDS_SWAPPED("MR-HDR-009", "puts the compare operand of a COMPARE SWAP in atomiceth.swap and the swap "
+        + "operand in atomiceth.compare"),
+    RETH_VA_PER_PACKET("MR-HDR-007", "puts the packet's own address in the RETH of later WRITE packets, not the "
+        + "message's"),
+    RSN_ON_FIRST_PACKET_ONLY("MR-HDR-005", "puts the RSN in the first packet of a message only, 0 in the others"),
+    READ_PLETH_FLAGS_FROM_POSITION("MR-HDR-002",
+        "takes pleth.first and pleth.last of READ and atomic requests from the opcode position, leaving them 0"),
+    READ_VA_LOCAL("MR-REQ-009", "puts the WQE's local address in a READ REQUEST's reth.va"),
+    ACKREQ_AFTER_ICRC("MR-WIRE-014", "sets bth.ackreq after sealing the ICRC, so those packets carry a wrong ICRC"),
+    MIGREQ_SET("MR-WIRE-013", "sends every request with bth.m 1, copied from a template"),
+    SPORT_WITHOUT_HIGH_BITS("MR-WIRE-010", "derives udp.sport from the QPN without setting bits 15 and 14"),
+    CNP_TO_OWN_QPN("MR-MP-007", "addresses CNPs to its own QPN instead of the QP's dest_qpn"),
+
+    // requester: sequencing, limits and retransmission (sections 12, 13)
+    MSN_ONLY_FOR_WQE_MESSAGES("MR-REQ-007", "increments pleth.msn only for messages that consume a receive WQE"),
+    RSN_COUNTS_EVERY_MESSAGE("MR-REQ-008", "increments pleth.rsn for every message, not only those that consume a "
+        + "receive WQE"),
+    READ_TAKES_ONE_PSN("MR-REQ-002", "gives a READ REQUEST one PSN, not the span of its responses"),
+    ACKREQ_INTERVAL_PLUS_ONE("MR-REQ-011", "sets AckReq after ack_req_interval + 1 packets instead of "
+        + "ack_req_interval"),
+    MAX_RD_ATOMIC_OFF_BY_ONE("MR-REQ-013", "lets max_rd_atomic + 1 READ and atomic WQEs be outstanding"),
+    FENCE_IGNORES_ATOMICS("MR-REQ-014", "holds a fenced WQE behind earlier READs but not behind earlier atomics"),
+    RETRIES_NOT_RESET_ON_PROGRESS("MR-RTX-011", "does not reset the retry counter when una moves"),
+    RNR_RETRY_OFF_BY_ONE("MR-RTX-014", "allows rnr_retry + 1 RNR waits before giving up"),
+    RNR_NAK_RESTARTS_WAIT("MR-RTX-015", "restarts the RNR wait, and counts a retry, on an RNR NAK during the wait"),
+    RNR_WAIT_OWN_TIMER("MR-RTX-012", "waits its own min_rnr_timer after an RNR NAK instead of the NAK's timer code"),
+    RNR_RESUME_NOT_LOWERED("MR-RTX-013",
+        "keeps the first RNR NAK's resume PSN when a later one during the wait names an earlier PSN"),
+    TIMEOUT_RESENDS_ALL("MR-RTX-009", "on a timeout of a TVer 1 QP resends every in-flight PSN from una, go-back-N"),
+    TIMER_NOT_RESTARTED_ON_PROGRESS("MR-RTX-008", "keeps the retransmission timer of the old una running after "
+        + "progress"),
+    READ_RECOVERY_FROM_START("MR-RTX-016",
+        "recovers a READ from its first PSN even when a response or SACK bit shows its request arrived"),
+    READ_RECOVERY_WITHOUT_EVIDENCE("MR-RTX-017",
+        "re-requests a READ from the lost PSN although nothing shows its READ REQUEST arrived"),
+    READ_RETRY_COUNTED_AS_TIMEOUT("MR-RTX-019", "counts a READ re-request in timeouts instead of retransmitted"),
+    THRESHOLD_OFF_BY_ONE("MR-RTX-003", "infers a loss after reorder_threshold + 1 later deliveries"),
+    REORDER_TIMER_RESTARTED("MR-RTX-004",
+        "restarts a PSN's reorder timer at every later delivery instead of starting it at the first"),
+    RETRANSMISSION_KEEPS_TX_ORDER("MR-RTX-005", "keeps a retransmitted PSN's original send order, so deliveries "
+        + "seen before the retransmission infer it lost again"),
+    LEGACY_TIMEOUT_UNA_ONLY("MR-LEG-009", "on a timeout of a TVer 0 QP resends una only instead of every in-flight PSN"),
+    LEGACY_READ_GAP_ACCEPTED("MR-LEG-010", "places a TVer 0 read response that follows a missing one"),
+    LEGACY_NAK_SEQ_ERR_AS_ERROR("MR-LEG-008", "takes NAK 0x60 for a fatal NAK instead of resending from its PSN"),
+
+    // requester: responses (Table 11-4)
+    DUPLICATE_READ_RESPONSE_PLACED("MR-ROB-010", "places a read response for an already delivered PSN again"),
+    READ_RESPONSE_OPCODE_UNCHECKED("MR-ROB-009", "accepts a read response whose opcode does not fit its place in the "
+        + "read"),
+
+    // congestion control (section 14)
+    CE_READ_RESPONSE_IGNORED("MR-CC-004", "takes no congestion indication from a CE-marked read response"),
+    INITIAL_ALPHA_ZERO("MR-CC-011", "starts a QP with alpha 0 instead of dcqcn_alpha_init"),
+    RATE_TIMER_RESTARTED_ON_SEND("MR-CC-013", "restarts the rate increase timer at every packet sent"),
+    FAST_RECOVERY_OFF_BY_ONE("MR-CC-014", "stays in fast recovery while T or BC equals F, one step too long"),
+    PACED_AT_TARGET_RATE("MR-CC-017", "paces its packets at the target rate Rt instead of the current rate Rc"),
+    READ_RESPONSES_UNPACED("MR-CC-018", "sends read responses at once, outside the QP's pacer"),
+    READ_RESPONSES_NOT_ECT("MR-CC-001", "sends read responses with ip.ecn Not-ECT, built from the acknowledgement "
+        + "template"),
+    CNP_MARKED_CE("MR-CC-002", "sends its CNPs with ip.ecn CE");
 
     private final String rule;
     private final String description;

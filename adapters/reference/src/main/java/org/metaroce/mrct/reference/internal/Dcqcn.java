@@ -24,7 +24,7 @@ final class Dcqcn {
         this.faults = faults;
         this.rc = parameters.lineRateMbps();
         this.rt = parameters.lineRateMbps();
-        this.alpha = parameters.alphaInit();
+        this.alpha = faults.contains(org.metaroce.mrct.reference.Fault.INITIAL_ALPHA_ZERO) ? 0 : parameters.alphaInit();
         this.nextAlpha = now + parameters.alphaTimerNs();
         this.nextRate = now + parameters.rateTimerNs();
     }
@@ -65,6 +65,9 @@ final class Dcqcn {
     /** A data packet of {@code frameBytes} (frame length plus 4 for the FCS) left the port. */
     void onSent(final long now, final long frameBytes) {
         catchUp(now);
+        if (faults.contains(org.metaroce.mrct.reference.Fault.RATE_TIMER_RESTARTED_ON_SEND)) {
+            nextRate = now + p.rateTimerNs();
+        }
         bytes += frameBytes;
         while (bytes >= p.byteCounter()) {
             bytes -= p.byteCounter();
@@ -102,7 +105,8 @@ final class Dcqcn {
     }
 
     private void increase() {
-        if (timerEvents < p.f() && byteEvents < p.f()) {
+        final int f = p.f() + (faults.contains(org.metaroce.mrct.reference.Fault.FAST_RECOVERY_OFF_BY_ONE) ? 1 : 0);
+        if (timerEvents < f && byteEvents < f) {
             rc = (rt + rc) / 2;
         } else if (timerEvents > p.f() && byteEvents > p.f()) {
             final int i = Math.min(timerEvents, byteEvents) - p.f();

@@ -71,6 +71,11 @@ public final class Device {
         return config.has(fault);
     }
 
+    /** 1 with the fault on, else 0: the "one too many" of off-by-one faults. */
+    int plus(final Fault fault) {
+        return has(fault) ? 1 : 0;
+    }
+
     /** Sends a frame now, outside the pacer (acknowledgements, CNPs). */
     void emit(final byte[] frame) {
         outbox.addLast(new CapturedFrame(frame, scheduler.now()));
@@ -80,6 +85,13 @@ public final class Device {
     void transmitData(final QueuePair qp, final byte[] frame, final Runnable onSent) {
         if (qp.tx == null) {
             qp.tx = new TxQueue();
+        }
+        if (has(Fault.READ_RESPONSES_UNPACED)) {
+            emit(frame);
+            if (onSent != null) {
+                onSent.run();
+            }
+            return;
         }
         qp.tx.frames.addLast(new TxQueue.Pending(frame, onSent));
         kick(qp);
@@ -125,7 +137,7 @@ public final class Device {
         final long bytes = frame.length + 4L;
         final Dcqcn dcqcn = dcqcn(qp);
         dcqcn.onSent(now, bytes);
-        final double rate = dcqcn.rate(now);
+        final double rate = has(Fault.PACED_AT_TARGET_RATE) ? dcqcn.target(now) : dcqcn.rate(now);
         tx.nextFree = now + (long) Math.ceil(bytes * 8 * 1000.0 / rate);
         if (onSent != null) {
             onSent.run();
@@ -149,7 +161,7 @@ public final class Device {
 
     /** UDP source port of a QP's frames (spraying varies it per data packet elsewhere). */
     int sourcePort(final QueuePair qp) {
-        return qp.udpSport >= 0 ? qp.udpSport : 0xC000 | (qp.qpn & 0x3FFF);
+        return qp.udpSport >= 0 ? qp.udpSport : (has(Fault.SPORT_WITHOUT_HIGH_BITS) ? 0 : 0xC000) | (qp.qpn & 0x3FFF);
     }
 
     /**
@@ -216,8 +228,9 @@ public final class Device {
     /** Sends a CNP to the peer of {@code qp} (Table 2-11). */
     void sendCnp(final QueuePair qp) {
         final Encapsulation cnpPath = qp.encapsulation.withDscp((int) config.number("cnp_dscp", 48));
-        final FrameWriter.Draft d = writer.begin(cnpPath, Opcode.CNP, 0, 0, FrameWriter.NOT_ECT, sourcePort(qp),
-            qp.destQpn, qp.pkey, has(Fault.CNP_PSN_FROM_QP) ? qp.ePsn : 0, false);
+        final FrameWriter.Draft d = writer.begin(cnpPath, Opcode.CNP, 0, 0, has(Fault.CNP_MARKED_CE) ? 3
+            : FrameWriter.NOT_ECT, sourcePort(qp), has(Fault.CNP_TO_OWN_QPN) ? qp.qpn : qp.destQpn, qp.pkey,
+            has(Fault.CNP_PSN_FROM_QP) ? qp.ePsn : 0, false);
         writer.skip(d, 16);
         emit(writer.finish(d));
         count(Counter.CNP_SENT, qp);

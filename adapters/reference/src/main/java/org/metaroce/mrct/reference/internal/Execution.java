@@ -113,7 +113,8 @@ final class Execution {
     private byte[] readResponse(final QueuePair qp, final Opcode opcode, final int psn, final int msn,
                                 final long offset, final byte[] data, final int from, final int size) {
         final FrameWriter w = device.writer;
-        final FrameWriter.Draft d = w.begin(qp.encapsulation, opcode, qp.tver, size, FrameWriter.ECT0,
+        final FrameWriter.Draft d = w.begin(qp.encapsulation, opcode, qp.tver, size,
+            device.has(Fault.READ_RESPONSES_NOT_ECT) ? FrameWriter.NOT_ECT : FrameWriter.ECT0,
             device.has(Fault.READ_RESPONSE_FIXED_SPORT) ? device.sourcePort(qp) : device.dataSourcePort(qp),
             qp.destQpn, qp.pkey, psn, false);
         if (qp.tver == 1) {

@@ -1,5 +1,6 @@
 package org.metaroce.mrct.reference.internal;
 
+import org.metaroce.mrct.reference.Fault;
 import org.metaroce.mrct.spi.CompletionStatus;
 import org.metaroce.mrct.spi.ReceiveWqe;
 import org.metaroce.mrct.wire.AethSyndrome;
@@ -31,7 +32,8 @@ final class LegacyResponder {
             return;
         }
         if (d != 0) {
-            device.count(Counter.DROP_OUTSIDE_WINDOW, qp);
+            device.count(device.has(Fault.LEGACY_GAP_COUNTED_AS_DUPLICATE) ? Counter.DUPLICATE_RECEIVED
+                : Counter.DROP_OUTSIDE_WINDOW, qp);
             if (!qp.legacyNakSent) {
                 qp.legacyNakSent = true;
                 device.sendNak(qp, qp.ePsn, AethSyndrome.NAK_PSN_SEQUENCE_ERROR.value());
@@ -56,7 +58,9 @@ final class LegacyResponder {
                 return;
             }
         }
-        device.sendAck(qp);
+        if (!device.has(Fault.LEGACY_DUPLICATE_ACK_ONLY_ON_ACKREQ) || f.bth().ackReq()) {
+            device.sendAck(qp);
+        }
     }
 
     private void inOrder(final DecodedFrame f, final QueuePair qp, final int psn) {
@@ -66,7 +70,8 @@ final class LegacyResponder {
         final int family = Responder.family(kind);
         final boolean open = qp.legacyFamily >= 0;
         final boolean continues = position == Position.MIDDLE || position == Position.LAST;
-        final boolean sequenceOk = continues ? open && qp.legacyFamily == family : !open;
+        final boolean sequenceOk = continues ? open && qp.legacyFamily == family
+            || !open && device.has(Fault.LEGACY_MIDDLE_WITHOUT_FIRST) : !open;
         final int payload = f.payloadLength();
         final boolean data = kind == OpKind.SEND || kind == OpKind.RDMA_WRITE;
         final boolean lengthOk = !data || (position == Position.FIRST || position == Position.MIDDLE
@@ -116,7 +121,7 @@ final class LegacyResponder {
                 f.buffer().get(f.payloadOffset(), mr.data, (int) (wqe.va() + messageOffset - mr.va), payload);
             }
         }
-        qp.legacyNakSent = false;
+        qp.legacyNakSent = qp.legacyNakSent && device.has(Fault.LEGACY_NAK_FLAG_NOT_RESET);
         qp.legacyFamily = position.isLast() || position == Position.NONE ? -1 : family;
         qp.legacyOffset = messageOffset + payload;
         final int span = kind == OpKind.RDMA_READ_REQUEST
@@ -134,7 +139,7 @@ final class LegacyResponder {
             return;
         }
         qp.ePsn = Psn.add(psn, span);
-        if (f.bth().ackReq()) {
+        if (f.bth().ackReq() && (p.last || !device.has(Fault.LEGACY_ACK_LAST_ONLY))) {
             device.sendAck(qp);
         }
     }

@@ -84,7 +84,6 @@ final class Requester {
     Requester(final Device device, final QueuePair qp) {
         this.device = device;
         this.qp = qp;
-
         this.nextPsn = qp.sqPsn;
         this.una = qp.sqPsn;
         this.cumulative = qp.sqPsn;
@@ -101,8 +100,8 @@ final class Requester {
             throw new RejectedException(wqe.opcode() + " is not a send operation");
         }
         final SendWork work = new SendWork(wqe, nextMsn, consumes ? nextRsn : 0, qp.pmtu);
-        nextMsn = Psn.add(nextMsn, 1);
-        if (consumes) {
+        nextMsn = Psn.add(nextMsn, consumes || !device.has(Fault.MSN_ONLY_FOR_WQE_MESSAGES) ? 1 : 0);
+        if (consumes || device.has(Fault.RSN_COUNTS_EVERY_MESSAGE)) {
             nextRsn = Psn.add(nextRsn, 1);
         }
         queue.addLast(work);
@@ -125,14 +124,14 @@ final class Requester {
                     return null;
                 }
                 if ((work.isRead() || work.isAtomic()) && work.sent == 0
-                    && readsAndAtomics >= qp.maxRdAtomic) {
+                    && readsAndAtomics >= qp.maxRdAtomic + device.plus(Fault.MAX_RD_ATOMIC_OFF_BY_ONE)) {
                     return null;
                 }
                 return work;
             }
             if (work.isRead() || work.isAtomic()) {
                 readsAndAtomics++;
-                unfinishedReadOrAtomicBefore = true;
+                unfinishedReadOrAtomicBefore |= work.isRead() || !device.has(Fault.FENCE_IGNORES_ATOMICS);
             }
         }
         return null;
@@ -193,11 +192,11 @@ final class Requester {
         }
         if (work.sent == 0) {
             work.firstPsn = psn;
-            nextPsn = Psn.add(psn, work.span);
+            nextPsn = Psn.add(psn, device.has(Fault.READ_TAKES_ONE_PSN) ? 1 : work.span);
         }
         final int index = work.sent++;
         final boolean lastPacket = index == work.packets - 1;
-        boolean ackReq = lastPacket || ++sinceAckReq >= qp.ackReqInterval;
+        boolean ackReq = lastPacket || ++sinceAckReq >= qp.ackReqInterval + device.plus(Fault.ACKREQ_INTERVAL_PLUS_ONE);
         if (device.has(Fault.NO_ACKREQ)) {
             ackReq = false;
         }
@@ -229,10 +228,12 @@ final class Requester {
         state.retransmitQueued = false;
         state.eligibleSince = -1;
         final SendWork work = state.work;
-        device.count(Counter.RETRANSMITTED, qp);
+        device.count(work.isRead() && device.has(Fault.READ_RETRY_COUNTED_AS_TIMEOUT) ? Counter.TIMEOUTS
+            : Counter.RETRANSMITTED, qp);
         if (work.isRead()) {
             final boolean arrived = readArrived(work);
-            final int from = arrived ? state.index : 0;
+            final int from = arrived && !device.has(Fault.READ_RECOVERY_FROM_START)
+                || device.has(Fault.READ_RECOVERY_WITHOUT_EVIDENCE) ? state.index : 0;
             final int at = Psn.add(work.firstPsn, from);
             // one frame retransmits every PSN it asks for: they share one transmission (section 13.6), so a later
             // response of the same re-request is no fresh evidence about an earlier PSN of it (section 13.3)
@@ -251,7 +252,7 @@ final class Requester {
             }
             return writer().request(work, 0, at, (long) from * qp.pmtu, true);
         }
-        state.txSeq = ++txSeq;
+        state.txSeq = device.has(Fault.RETRANSMISSION_KEEPS_TX_ORDER) ? state.txSeq : ++txSeq;
         return writer().request(work, state.index, psn, work.isAtomic() ? 0 : (long) state.index * qp.pmtu, true);
     }
 
@@ -335,7 +336,8 @@ final class Requester {
             final int psn = psnOf(state);
             for (int p = una; Psn.isBefore(p, psn); p = Psn.add(p, 1)) {
                 final PsnState other = flight.get(p);
-                if (other != null && !other.delivered && other.eligibleSince < 0 && other.txSeq < state.txSeq) {
+                if (other != null && !other.delivered && other.txSeq < state.txSeq
+                    && (other.eligibleSince < 0 || device.has(Fault.REORDER_TIMER_RESTARTED))) {
                     other.eligibleSince = now;
                 }
             }
@@ -386,7 +388,7 @@ final class Requester {
         }
         completeInOrder();
         if (una != before) {
-            retries = 0;
+            retries = device.has(Fault.RETRIES_NOT_RESET_ON_PROGRESS) ? retries : 0;
             rnrRetries = 0;
             if (flight.isEmpty()) {
                 if (awaitedPsn() >= 0 && !rnrWaiting) {
@@ -394,7 +396,7 @@ final class Requester {
                 } else {
                     stopTimer();
                 }
-            } else if (!rnrWaiting) {
+            } else if (!rnrWaiting && !device.has(Fault.TIMER_NOT_RESTARTED_ON_PROGRESS)) {
                 startTimer();
             }
         } else if (flight.isEmpty() && awaitedPsn() < 0) {
@@ -549,7 +551,7 @@ final class Requester {
         if (!countRetry()) {
             return;
         }
-        if (qp.tver == 0) {
+        if (qp.tver == 0 && !device.has(Fault.LEGACY_TIMEOUT_UNA_ONLY) || device.has(Fault.TIMEOUT_RESENDS_ALL)) {
             queueFrom(una);
         } else {
             final PsnState state = flight.get(una);
@@ -566,13 +568,13 @@ final class Requester {
     // ------------------------------------------------------------------ RNR, errors, legacy
 
     void rnr(final int psn, final int code) {
-        if (rnrWaiting) {
-            if (Psn.isBefore(psn, rnrResume)) {
+        if (rnrWaiting && !device.has(Fault.RNR_NAK_RESTARTS_WAIT)) {
+            if (Psn.isBefore(psn, rnrResume) && !device.has(Fault.RNR_RESUME_NOT_LOWERED)) {
                 rnrResume = psn;
             }
             return;
         }
-        if (qp.rnrRetry != 7 && rnrRetries >= qp.rnrRetry) {
+        if (qp.rnrRetry != 7 && rnrRetries >= qp.rnrRetry + device.plus(Fault.RNR_RETRY_OFF_BY_ONE)) {
             exhaust(psn, CompletionStatus.RNR_RETRY_EXCEEDED);
             return;
         }

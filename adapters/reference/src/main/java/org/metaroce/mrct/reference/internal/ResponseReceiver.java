@@ -2,6 +2,7 @@ package org.metaroce.mrct.reference.internal;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.metaroce.mrct.reference.Fault;
 import org.metaroce.mrct.wire.AethSyndrome;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.HeaderKind;
@@ -40,7 +41,8 @@ final class ResponseReceiver {
             device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
             return;
         }
-        if (legacy && type == AethSyndrome.Type.NAK && syndrome.code() == 0) {
+        if (legacy && type == AethSyndrome.Type.NAK && syndrome.code() == 0
+            && !device.has(Fault.LEGACY_NAK_SEQ_ERR_AS_ERROR)) {
             requester.goBackN(psn);
             return;
         }
@@ -63,7 +65,7 @@ final class ResponseReceiver {
             return;
         }
         if (type == AethSyndrome.Type.RNR_NAK) {
-            requester.rnr(psn, syndrome.code());
+            requester.rnr(psn, device.has(Fault.RNR_WAIT_OWN_TIMER) ? qp.minRnrTimer : syndrome.code());
         }
         requester.afterDelivery();
     }
@@ -92,19 +94,20 @@ final class ResponseReceiver {
             : Opcode.RDMA_READ_RESPONSE_MIDDLE;
         final boolean plethOk = qp.tver == 0 || f.has(HeaderKind.PLETH) && f.pleth().msn() == work.msn
             && f.pleth().messageOffset() == offset;
-        if (f.opcode() != expected || f.payloadLength() != expectedLength || !plethOk) {
+        if (f.opcode() != expected && !device.has(Fault.READ_RESPONSE_OPCODE_UNCHECKED)
+            || f.payloadLength() != expectedLength || !plethOk) {
             device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
             return;
         }
-        if (state.delivered) {
+        if (state.delivered && !device.has(Fault.DUPLICATE_READ_RESPONSE_PLACED)) {
             device.count(Counter.DUPLICATE_RECEIVED, qp);
             return;
         }
-        if (qp.tver == 0 && k > 0 && !work.responded[k - 1]) {
+        if (qp.tver == 0 && k > 0 && !work.responded[k - 1] && !device.has(Fault.LEGACY_READ_GAP_ACCEPTED)) {
             requester.legacyReadGap(work, k);
             return;
         }
-        if (f.isCongestionExperienced()) {
+        if (f.isCongestionExperienced() && !device.has(Fault.CE_READ_RESPONSE_IGNORED)) {
             device.congestionIndication(qp);
         }
         final MemoryRegionState mr = device.memory.byLkey(work.wqe.lkey());
