@@ -45,48 +45,37 @@ public enum Fault {
     NO_ALPHA_DECAY("MR-CC-012", "never decays alpha when no CNP comes"),
     RATE_ABOVE_LINE("MR-CC-015", "lets its rate recover above line_rate_mbps"),
     CONSTANT_SPORT_WITH_SPRAY("MR-MP-002", "keeps one UDP source port although spraying is on"),
-    NO_ACK_PROBE("MR-RTX-020", "sends no acknowledgement probe, so a WRITE whose cumulative ACK was lost never completes"),
+    NO_ACK_PROBE("MR-RTX-020",
+        "sends no acknowledgement probe, so a WRITE whose cumulative ACK was lost never completes"),
 
     // receive checks (Table 11-1): a field taken from the wrong header or width, a check on one path only
     UDP_CHECKSUM_IPV6_ONLY("MR-WIRE-012", "verifies a non-zero udp.checksum on IPv6 frames only, so IPv4 frames with a "
         + "wrong one are taken"),
     TVER_LOW_BIT_ONLY("MR-WIRE-017", "reads bth.tver as one bit, so TVer 2 and 3 pass as 0 and 1"),
     PAD_REGION_UNCHECKED("MR-WIRE-021", "does not check that the data region is a multiple of 4 bytes long"),
-    NONZERO_PAD_DROPPED("MR-WIRE-020", "drops packets whose pad bytes are not zero as badly padded"),
     QPN_LOW_16_BITS("MR-SEC-010", "looks the QP up by the low 16 bits of bth.dqpn, so an unknown QPN can alias a QP"),
     TVER_MISMATCH_ONE_WAY("MR-ROB-008", "checks a frame's bth.tver against its QP's only for TVer 0 frames"),
     PLETH_LAST_UNCHECKED("MR-ROB-007", "checks pleth.first against the opcode but not pleth.last"),
-    LOW_SPORT_DROPPED("MR-MP-005", "drops requests whose udp.sport is below 0xC000, applying a transmit rule on receive"),
     CE_ACK_TRIGGERS_CNP("MR-CC-008", "takes a CE mark on a received acknowledgement as a congestion indication"),
     CE_ON_CNP_NOT_COUNTED("MR-CC-009", "does not count a CE-marked CNP in ce_received"),
-    CNP_APPLIED_TO_PEER_QPS("MR-CC-016", "applies a CNP to every QP in RTS with the same peer address, matching on the "
-        + "wrong key"),
     ACK_FOR_READ_RESPONSE("MR-ACK-014", "acknowledges each READ RESPONSE it accepts, as a responder does a request"),
-    ZERO_LENGTH_ONLY_DROPPED("MR-CMP-007", "drops a SEND or RDMA WRITE ONLY packet with an empty payload as truncated"),
-    ERROR_QP_STILL_PLACES("MR-QP-006", "lets frames reach a QP in ERROR, which places their payload (and stays silent)"),
 
     // responder: classification, acknowledgement and counters (sections 4, 5)
     NO_ACK_BEYOND_WINDOW("MR-ACK-007", "drops a packet beyond the window without sending the current ACK"),
     NO_ACK_FOR_DUPLICATE_IN_WINDOW("MR-ACK-006", "counts a duplicate of a recorded packet but does not answer it"),
-    DUPLICATE_COUNTED_AS_DROP("MR-ORD-011",
-        "counts a duplicate SEND or WRITE packet before ePSN in drop_outside_window as well as duplicate_received"),
     OOO_ACK_ONLY_ON_ACKREQ("MR-ACK-004", "acknowledges a packet recorded out of order only when it carries AckReq"),
     OOO_SEQUENCE_UNCHECKED("MR-ORD-007", "skips the sequence check for packets that were recorded out of order"),
     HOLE_CLOSE_ADVANCES_ONE("MR-ORD-005", "when a hole closes, moves ePSN past the arriving packet only, not past the "
         + "recorded packets after it"),
-    BITMAP_CLEARED_BEYOND_WINDOW("MR-ORD-006", "clears its receive bitmap when a packet beyond the window arrives"),
-    NAK_SEQ_ERR_BEYOND_WINDOW("MR-ACK-013",
-        "answers a packet beyond the window with NAK 0x60, the TVer 0 sequence error, on a TVer 1 QP"),
     ACK_PSN_EPSN("MR-ACK-001", "puts ePSN in an ACK's bth.psn instead of ePSN - 1"),
     NAK_PSN_EPSN("MR-ACK-011", "puts ePSN - 1 in a NAK's bth.psn instead of the rejected packet's PSN"),
-    RNR_TIMER_DEVICE_DEFAULT("MR-ACK-012", "puts the device's default min_rnr_timer in RNR NAKs, not the QP's attribute"),
     RNR_NAK_COUNTED_AS_NAK("MR-ACK-015", "counts RNR NAKs in nak_sent instead of rnr_nak_sent"),
 
     // responder: validity and protection checks (Tables 6-2, 10-1), off by one or on one path only
     V1_FIRST_ONLY("MR-PLC-007", "checks the payload length of FIRST packets against PMTU but not that of MIDDLE ones"),
-    V2_AGAINST_MAX_PMTU("MR-PLC-008", "checks a LAST or ONLY packet's payload against max_pmtu instead of the QP's pmtu"),
+    V2_AGAINST_MAX_PMTU("MR-PLC-008",
+        "checks a LAST or ONLY packet's payload against max_pmtu instead of the QP's pmtu"),
     V3_WRITE_ONLY("MR-PLC-009", "checks pleth.offset 0 on the first packets of RDMA WRITEs only"),
-    V4_ZERO_OFFSET_ALLOWED("MR-PLC-010", "accepts a MIDDLE or LAST packet with pleth.offset 0"),
     V5_LAST_ONLY("MR-PLC-011", "checks that a WRITE packet ends inside reth.dmalen only on LAST and ONLY packets"),
     V6_WRITE_ONLY("MR-PLC-012", "checks reth.dmalen against max_msg_size on RDMA WRITEs but not on READ REQUESTs"),
     RSN_COMPARED_UNSIGNED("MR-PLC-013",
@@ -100,24 +89,19 @@ public enum Fault {
     ATOMIC_ALIGN_4("MR-ATM-007", "checks atomiceth.va for 4-byte alignment instead of 8"),
     ZERO_LENGTH_KEY_CHECKED("MR-SEC-008", "checks the R_Key of RDMA WRITE and READ requests with reth.dmalen 0"),
     QP_ACCESS_UNCHECKED("MR-SEC-003", "checks the region's rights but not the QP's access attribute"),
-    PD_CHECKED_ON_WRITE_ONLY("MR-SEC-002", "compares the region's protection domain with the QP's for RDMA WRITEs only"),
-    ATOMIC_NEEDS_READ_RIGHT("MR-SEC-004", "checks the region's remote-read right for atomics instead of remote-atomic"),
+    PD_CHECKED_ON_WRITE_ONLY("MR-SEC-002",
+        "compares the region's protection domain with the QP's for RDMA WRITEs only"),
 
     // responder: execution and completion (sections 7 to 9)
-    INVALIDATE_ON_ARRIVAL("MR-CMP-009",
-        "invalidates the R_Key of a SEND WITH INVALIDATE when its last packet arrives, not when it completes"),
     INVALIDATE_OTHER_PD("MR-CMP-010", "invalidates an R_Key of another protection domain"),
     PLAIN_WRITE_CONSUMES_WQE("MR-CMP-006", "treats a plain RDMA WRITE's last packet as one with immediate: it consumes "
         + "a receive WQE and completes it"),
     COMPLETION_LENGTH_LAST_PACKET("MR-CMP-004",
         "reports the byte length of a SEND's last packet, not the message's, in the receive completion"),
-    REEXECUTED_READ_COUNTS_MSN("MR-RD-011", "increments the responder MSN when it re-executes a duplicate READ"),
     REEXECUTE_FROM_START("MR-RD-009", "re-executes a duplicate READ from its first byte, ignoring pleth.offset"),
     DUPLICATE_READ_OFFSET_UNCHECKED("MR-RD-010", "re-executes a duplicate READ without checking its pleth.offset"),
     READ_RESPONSE_MSN_CURRENT("MR-RD-004",
         "puts the responder's current MSN in a read response's pleth.msn instead of the READ REQUEST's"),
-    READ_LAST_OFF_BY_ONE("MR-RD-003", "tests for the last response with k == n instead of k == n - 1, so a "
-        + "multi-packet read ends with a MIDDLE"),
     READ_COUNT_FLOOR_PLUS_ONE("MR-RD-002",
         "computes the number of read responses as L / PMTU + 1, one too many when L is a multiple of PMTU"),
     ATOMIC_ORIG_MEMORY_ORDER("MR-ATM-008", "sends atomicacketh.orig in memory byte order instead of big-endian"),
@@ -126,21 +110,13 @@ public enum Fault {
     FETCH_ADD_32_BIT("MR-ATM-002", "adds in 32-bit arithmetic, losing the carry into the upper half of the word"),
 
     // control plane and QP state (section 3)
-    RTR_EPSN_FROM_SQ_PSN("MR-QP-004", "takes ePSN from sq_psn instead of rq_psn on entering RTR"),
-    RECEIVE_QUEUED_IN_ERROR("MR-QP-007", "queues a receive WQE posted to a QP in ERROR instead of completing it FLUSHED"),
-    MODIFY_APPLIED_BEFORE_CHECK("MR-QP-009",
-        "applies each attribute as it checks it, so a rejected modification leaves the earlier ones changed"),
     READ_RESPONSE_FIXED_SPORT("MR-MP-004", "sends read responses from the QP's fixed UDP source port although "
         + "spraying is on"),
     CNP_PSN_FROM_QP("MR-HDR-012", "puts the QP's ePSN in a CNP's bth.psn instead of 0"),
 
     // TVer 0 responder (appendix D)
-    LEGACY_NAK_FLAG_NOT_RESET("MR-LEG-003",
-        "does not re-arm its NAK 0x60 after an in-order acceptance, so a second gap gets no NAK"),
     LEGACY_GAP_COUNTED_AS_DUPLICATE("MR-LEG-002",
         "counts a TVer 0 request after ePSN in duplicate_received instead of drop_outside_window"),
-    LEGACY_DUPLICATE_ACK_ONLY_ON_ACKREQ("MR-LEG-004", "answers a TVer 0 duplicate only when it carries AckReq"),
-    LEGACY_ACK_LAST_ONLY("MR-LEG-005", "acknowledges TVer 0 packets with AckReq only when they end a message"),
     LEGACY_MIDDLE_WITHOUT_FIRST("MR-LEG-006", "accepts a TVer 0 MIDDLE or LAST packet when no message is open"),
 
     // requester: packet building (section 12), a field from the wrong source, a header bit set after the ICRC
@@ -153,55 +129,27 @@ public enum Fault {
     RETH_VA_PER_PACKET("MR-HDR-007", "puts the packet's own address in the RETH of later WRITE packets, not the "
         + "message's"),
     RSN_ON_FIRST_PACKET_ONLY("MR-HDR-005", "puts the RSN in the first packet of a message only, 0 in the others"),
-    READ_PLETH_FLAGS_FROM_POSITION("MR-HDR-002",
-        "takes pleth.first and pleth.last of READ and atomic requests from the opcode position, leaving them 0"),
     READ_VA_LOCAL("MR-REQ-009", "puts the WQE's local address in a READ REQUEST's reth.va"),
-    ACKREQ_AFTER_ICRC("MR-WIRE-014", "sets bth.ackreq after sealing the ICRC, so those packets carry a wrong ICRC"),
-    MIGREQ_SET("MR-WIRE-013", "sends every request with bth.m 1, copied from a template"),
     SPORT_WITHOUT_HIGH_BITS("MR-WIRE-010", "derives udp.sport from the QPN without setting bits 15 and 14"),
     CNP_TO_OWN_QPN("MR-MP-007", "addresses CNPs to its own QPN instead of the QP's dest_qpn"),
 
     // requester: sequencing, limits and retransmission (sections 12, 13)
     MSN_ONLY_FOR_WQE_MESSAGES("MR-REQ-007", "increments pleth.msn only for messages that consume a receive WQE"),
-    RSN_COUNTS_EVERY_MESSAGE("MR-REQ-008", "increments pleth.rsn for every message, not only those that consume a "
-        + "receive WQE"),
-    READ_TAKES_ONE_PSN("MR-REQ-002", "gives a READ REQUEST one PSN, not the span of its responses"),
     ACKREQ_INTERVAL_PLUS_ONE("MR-REQ-011", "sets AckReq after ack_req_interval + 1 packets instead of "
         + "ack_req_interval"),
     MAX_RD_ATOMIC_OFF_BY_ONE("MR-REQ-013", "lets max_rd_atomic + 1 READ and atomic WQEs be outstanding"),
     FENCE_IGNORES_ATOMICS("MR-REQ-014", "holds a fenced WQE behind earlier READs but not behind earlier atomics"),
     RETRIES_NOT_RESET_ON_PROGRESS("MR-RTX-011", "does not reset the retry counter when una moves"),
-    RNR_RETRY_OFF_BY_ONE("MR-RTX-014", "allows rnr_retry + 1 RNR waits before giving up"),
-    RNR_NAK_RESTARTS_WAIT("MR-RTX-015", "restarts the RNR wait, and counts a retry, on an RNR NAK during the wait"),
     RNR_WAIT_OWN_TIMER("MR-RTX-012", "waits its own min_rnr_timer after an RNR NAK instead of the NAK's timer code"),
-    RNR_RESUME_NOT_LOWERED("MR-RTX-013",
-        "keeps the first RNR NAK's resume PSN when a later one during the wait names an earlier PSN"),
-    TIMEOUT_RESENDS_ALL("MR-RTX-009", "on a timeout of a TVer 1 QP resends every in-flight PSN from una, go-back-N"),
-    TIMER_NOT_RESTARTED_ON_PROGRESS("MR-RTX-008", "keeps the retransmission timer of the old una running after "
-        + "progress"),
-    READ_RECOVERY_FROM_START("MR-RTX-016",
-        "recovers a READ from its first PSN even when a response or SACK bit shows its request arrived"),
-    READ_RECOVERY_WITHOUT_EVIDENCE("MR-RTX-017",
-        "re-requests a READ from the lost PSN although nothing shows its READ REQUEST arrived"),
     READ_RETRY_COUNTED_AS_TIMEOUT("MR-RTX-019", "counts a READ re-request in timeouts instead of retransmitted"),
     THRESHOLD_OFF_BY_ONE("MR-RTX-003", "infers a loss after reorder_threshold + 1 later deliveries"),
-    REORDER_TIMER_RESTARTED("MR-RTX-004",
-        "restarts a PSN's reorder timer at every later delivery instead of starting it at the first"),
-    RETRANSMISSION_KEEPS_TX_ORDER("MR-RTX-005", "keeps a retransmitted PSN's original send order, so deliveries "
-        + "seen before the retransmission infer it lost again"),
-    LEGACY_TIMEOUT_UNA_ONLY("MR-LEG-009", "on a timeout of a TVer 0 QP resends una only instead of every in-flight PSN"),
+    LEGACY_TIMEOUT_UNA_ONLY("MR-LEG-009",
+        "on a timeout of a TVer 0 QP resends una only instead of every in-flight PSN"),
     LEGACY_READ_GAP_ACCEPTED("MR-LEG-010", "places a TVer 0 read response that follows a missing one"),
     LEGACY_NAK_SEQ_ERR_AS_ERROR("MR-LEG-008", "takes NAK 0x60 for a fatal NAK instead of resending from its PSN"),
 
-    // requester: responses (Table 11-4)
-    DUPLICATE_READ_RESPONSE_PLACED("MR-ROB-010", "places a read response for an already delivered PSN again"),
-    READ_RESPONSE_OPCODE_UNCHECKED("MR-ROB-009", "accepts a read response whose opcode does not fit its place in the "
-        + "read"),
-
     // congestion control (section 14)
     CE_READ_RESPONSE_IGNORED("MR-CC-004", "takes no congestion indication from a CE-marked read response"),
-    INITIAL_ALPHA_ZERO("MR-CC-011", "starts a QP with alpha 0 instead of dcqcn_alpha_init"),
-    RATE_TIMER_RESTARTED_ON_SEND("MR-CC-013", "restarts the rate increase timer at every packet sent"),
     FAST_RECOVERY_OFF_BY_ONE("MR-CC-014", "stays in fast recovery while T or BC equals F, one step too long"),
     PACED_AT_TARGET_RATE("MR-CC-017", "paces its packets at the target rate Rt instead of the current rate Rc"),
     READ_RESPONSES_UNPACED("MR-CC-018", "sends read responses at once, outside the QP's pacer"),

@@ -24,7 +24,7 @@ final class Dcqcn {
         this.faults = faults;
         this.rc = parameters.lineRateMbps();
         this.rt = parameters.lineRateMbps();
-        this.alpha = faults.contains(org.metaroce.mrct.reference.Fault.INITIAL_ALPHA_ZERO) ? 0 : parameters.alphaInit();
+        this.alpha = parameters.alphaInit();
         this.nextAlpha = now + parameters.alphaTimerNs();
         this.nextRate = now + parameters.rateTimerNs();
     }
@@ -65,9 +65,6 @@ final class Dcqcn {
     /** A data packet of {@code frameBytes} (frame length plus 4 for the FCS) left the port. */
     void onSent(final long now, final long frameBytes) {
         catchUp(now);
-        if (faults.contains(org.metaroce.mrct.reference.Fault.RATE_TIMER_RESTARTED_ON_SEND)) {
-            nextRate = now + p.rateTimerNs();
-        }
         bytes += frameBytes;
         while (bytes >= p.byteCounter()) {
             bytes -= p.byteCounter();

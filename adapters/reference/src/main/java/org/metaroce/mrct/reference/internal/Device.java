@@ -192,8 +192,7 @@ public final class Device {
 
     /** Sends an RNR NAK for the packet at {@code psn}. */
     void sendRnrNak(final QueuePair qp, final int psn) {
-        sendAcknowledge(qp, psn, AethSyndrome.rnrNak(has(Fault.RNR_TIMER_DEVICE_DEFAULT)
-            ? (int) config.number("min_rnr_timer", 1) : qp.minRnrTimer).value());
+        sendAcknowledge(qp, psn, AethSyndrome.rnrNak(qp.minRnrTimer).value());
         count(has(Fault.RNR_NAK_COUNTED_AS_NAK) ? Counter.NAK_SENT : Counter.RNR_NAK_SENT, qp);
     }
 
@@ -439,7 +438,7 @@ public final class Device {
             throw new RejectedException("receive buffer [0x" + Long.toHexString(wqe.va()) + ", +" + wqe.length()
                 + ") is not inside a region of the QP's PD with that L_Key");
         }
-        if (qp.state == QpState.ERROR && !has(Fault.RECEIVE_QUEUED_IN_ERROR)) {
+        if (qp.state == QpState.ERROR) {
             qp.completions().addLast(new Completion(qp.qpn, wqe.wrId(), WorkOpcode.RECV, CompletionStatus.FLUSHED, 0,
                 0, false, 0, false, false, scheduler.now()));
             return;

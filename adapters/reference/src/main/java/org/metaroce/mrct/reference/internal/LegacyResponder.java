@@ -58,9 +58,7 @@ final class LegacyResponder {
                 return;
             }
         }
-        if (!device.has(Fault.LEGACY_DUPLICATE_ACK_ONLY_ON_ACKREQ) || f.bth().ackReq()) {
-            device.sendAck(qp);
-        }
+        device.sendAck(qp);
     }
 
     private void inOrder(final DecodedFrame f, final QueuePair qp, final int psn) {
@@ -121,7 +119,7 @@ final class LegacyResponder {
                 f.buffer().get(f.payloadOffset(), mr.data, (int) (wqe.va() + messageOffset - mr.va), payload);
             }
         }
-        qp.legacyNakSent = qp.legacyNakSent && device.has(Fault.LEGACY_NAK_FLAG_NOT_RESET);
+        qp.legacyNakSent = false;
         qp.legacyFamily = position.isLast() || position == Position.NONE ? -1 : family;
         qp.legacyOffset = messageOffset + payload;
         final int span = kind == OpKind.RDMA_READ_REQUEST
@@ -139,7 +137,7 @@ final class LegacyResponder {
             return;
         }
         qp.ePsn = Psn.add(psn, span);
-        if (f.bth().ackReq() && (p.last || !device.has(Fault.LEGACY_ACK_LAST_ONLY))) {
+        if (f.bth().ackReq()) {
             device.sendAck(qp);
         }
     }

@@ -96,8 +96,7 @@ final class ReceivePipeline {
         }
         // step 12: pad
         if (f.error() == DecodeError.PAD_EXCEEDS_PAYLOAD || f.status() != DecodeStatus.ROCE
-            || region % 4 != 0 && !device.has(Fault.PAD_REGION_UNCHECKED)
-            || device.has(Fault.NONZERO_PAD_DROPPED) && padNonZero(f)) {
+            || region % 4 != 0 && !device.has(Fault.PAD_REGION_UNCHECKED)) {
             drop(Counter.DROP_BAD_PAD, null);
             return;
         }
@@ -115,8 +114,7 @@ final class ReceivePipeline {
             drop(Counter.DROP_WRONG_PEER, qp);
             return;
         }
-        if (!qp.isActive() && !(device.has(Fault.ERROR_QP_STILL_PLACES) && qp.state == QpState.ERROR
-            && opcode.kind().isRequest())) {
+        if (!qp.isActive()) {
             drop(Counter.DROP_QP_STATE, qp);
             return;
         }
@@ -132,12 +130,6 @@ final class ReceivePipeline {
         }
         // step 19: dispatch
         final boolean ce = f.isCongestionExperienced();
-        if (device.has(Fault.LOW_SPORT_DROPPED) && opcode.kind().isRequest() && f.udp().sourcePort() < 0xC000
-            || device.has(Fault.ZERO_LENGTH_ONLY_DROPPED) && f.payloadLength() == 0
-            && (opcode == Opcode.SEND_ONLY || opcode == Opcode.RDMA_WRITE_ONLY)) {
-            drop(Counter.DROP_LENGTH_MISMATCH, qp);
-            return;
-        }
         if (opcode == Opcode.CNP) {
             if (ce && !device.has(Fault.CE_ON_CNP_NOT_COUNTED)) {
                 device.count(Counter.CE_RECEIVED, qp);
@@ -145,13 +137,6 @@ final class ReceivePipeline {
             device.count(Counter.CNP_RECEIVED, qp);
             if (qp.state == QpState.RTS) {
                 device.dcqcn(qp).onCnp(device.scheduler.now());
-            }
-            if (device.has(Fault.CNP_APPLIED_TO_PEER_QPS)) {
-                for (final QueuePair other : device.qps.values()) {
-                    if (other != qp && other.state == QpState.RTS && Arrays.equals(other.destIp, qp.destIp)) {
-                        device.dcqcn(other).onCnp(device.scheduler.now());
-                    }
-                }
             }
             return;
         }
@@ -268,16 +253,7 @@ final class ReceivePipeline {
             && ((received | own) & 0x8000) != 0;
     }
 
-    /** Fault NONZERO_PAD_DROPPED: a pad byte is not zero. */
-    private static boolean padNonZero(final DecodedFrame f) {
-        for (int i = 0; i < f.padLength(); i++) {
-            if (f.buffer().get(f.payloadOffset() + f.payloadLength() + i) != 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
+    /** Fault PLETH_LAST_UNCHECKED: the pleth.last Table 2-2 gives for the opcode. */
     private static boolean expectsLast(final Opcode opcode) {
         final Position position = opcode.position();
         return position == Position.LAST || position == Position.ONLY || position == Position.NONE;

@@ -84,6 +84,7 @@ final class Requester {
     Requester(final Device device, final QueuePair qp) {
         this.device = device;
         this.qp = qp;
+
         this.nextPsn = qp.sqPsn;
         this.una = qp.sqPsn;
         this.cumulative = qp.sqPsn;
@@ -101,7 +102,7 @@ final class Requester {
         }
         final SendWork work = new SendWork(wqe, nextMsn, consumes ? nextRsn : 0, qp.pmtu);
         nextMsn = Psn.add(nextMsn, consumes || !device.has(Fault.MSN_ONLY_FOR_WQE_MESSAGES) ? 1 : 0);
-        if (consumes || device.has(Fault.RSN_COUNTS_EVERY_MESSAGE)) {
+        if (consumes) {
             nextRsn = Psn.add(nextRsn, 1);
         }
         queue.addLast(work);
@@ -192,7 +193,7 @@ final class Requester {
         }
         if (work.sent == 0) {
             work.firstPsn = psn;
-            nextPsn = Psn.add(psn, device.has(Fault.READ_TAKES_ONE_PSN) ? 1 : work.span);
+            nextPsn = Psn.add(psn, work.span);
         }
         final int index = work.sent++;
         final boolean lastPacket = index == work.packets - 1;
@@ -232,8 +233,7 @@ final class Requester {
             : Counter.RETRANSMITTED, qp);
         if (work.isRead()) {
             final boolean arrived = readArrived(work);
-            final int from = arrived && !device.has(Fault.READ_RECOVERY_FROM_START)
-                || device.has(Fault.READ_RECOVERY_WITHOUT_EVIDENCE) ? state.index : 0;
+            final int from = arrived ? state.index : 0;
             final int at = Psn.add(work.firstPsn, from);
             // one frame retransmits every PSN it asks for: they share one transmission (section 13.6), so a later
             // response of the same re-request is no fresh evidence about an earlier PSN of it (section 13.3)
@@ -252,7 +252,7 @@ final class Requester {
             }
             return writer().request(work, 0, at, (long) from * qp.pmtu, true);
         }
-        state.txSeq = device.has(Fault.RETRANSMISSION_KEEPS_TX_ORDER) ? state.txSeq : ++txSeq;
+        state.txSeq = ++txSeq;
         return writer().request(work, state.index, psn, work.isAtomic() ? 0 : (long) state.index * qp.pmtu, true);
     }
 
@@ -336,8 +336,7 @@ final class Requester {
             final int psn = psnOf(state);
             for (int p = una; Psn.isBefore(p, psn); p = Psn.add(p, 1)) {
                 final PsnState other = flight.get(p);
-                if (other != null && !other.delivered && other.txSeq < state.txSeq
-                    && (other.eligibleSince < 0 || device.has(Fault.REORDER_TIMER_RESTARTED))) {
+                if (other != null && !other.delivered && other.eligibleSince < 0 && other.txSeq < state.txSeq) {
                     other.eligibleSince = now;
                 }
             }
@@ -396,7 +395,7 @@ final class Requester {
                 } else {
                     stopTimer();
                 }
-            } else if (!rnrWaiting && !device.has(Fault.TIMER_NOT_RESTARTED_ON_PROGRESS)) {
+            } else if (!rnrWaiting) {
                 startTimer();
             }
         } else if (flight.isEmpty() && awaitedPsn() < 0) {
@@ -551,7 +550,7 @@ final class Requester {
         if (!countRetry()) {
             return;
         }
-        if (qp.tver == 0 && !device.has(Fault.LEGACY_TIMEOUT_UNA_ONLY) || device.has(Fault.TIMEOUT_RESENDS_ALL)) {
+        if (qp.tver == 0 && !device.has(Fault.LEGACY_TIMEOUT_UNA_ONLY)) {
             queueFrom(una);
         } else {
             final PsnState state = flight.get(una);
@@ -568,13 +567,13 @@ final class Requester {
     // ------------------------------------------------------------------ RNR, errors, legacy
 
     void rnr(final int psn, final int code) {
-        if (rnrWaiting && !device.has(Fault.RNR_NAK_RESTARTS_WAIT)) {
-            if (Psn.isBefore(psn, rnrResume) && !device.has(Fault.RNR_RESUME_NOT_LOWERED)) {
+        if (rnrWaiting) {
+            if (Psn.isBefore(psn, rnrResume)) {
                 rnrResume = psn;
             }
             return;
         }
-        if (qp.rnrRetry != 7 && rnrRetries >= qp.rnrRetry + device.plus(Fault.RNR_RETRY_OFF_BY_ONE)) {
+        if (qp.rnrRetry != 7 && rnrRetries >= qp.rnrRetry) {
             exhaust(psn, CompletionStatus.RNR_RETRY_EXCEEDED);
             return;
         }

@@ -94,12 +94,11 @@ final class ResponseReceiver {
             : Opcode.RDMA_READ_RESPONSE_MIDDLE;
         final boolean plethOk = qp.tver == 0 || f.has(HeaderKind.PLETH) && f.pleth().msn() == work.msn
             && f.pleth().messageOffset() == offset;
-        if (f.opcode() != expected && !device.has(Fault.READ_RESPONSE_OPCODE_UNCHECKED)
-            || f.payloadLength() != expectedLength || !plethOk) {
+        if (f.opcode() != expected || f.payloadLength() != expectedLength || !plethOk) {
             device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
             return;
         }
-        if (state.delivered && !device.has(Fault.DUPLICATE_READ_RESPONSE_PLACED)) {
+        if (state.delivered) {
             device.count(Counter.DUPLICATE_RECEIVED, qp);
             return;
         }
