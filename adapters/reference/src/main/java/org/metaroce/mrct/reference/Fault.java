@@ -150,7 +150,6 @@ public enum Fault {
 
     // congestion control (section 14)
     CE_READ_RESPONSE_IGNORED("MR-CC-004", "takes no congestion indication from a CE-marked read response"),
-    FAST_RECOVERY_OFF_BY_ONE("MR-CC-014", "stays in fast recovery while T or BC equals F, one step too long"),
     PACED_AT_TARGET_RATE("MR-CC-017", "paces its packets at the target rate Rt instead of the current rate Rc"),
     READ_RESPONSES_UNPACED("MR-CC-018", "sends read responses at once, outside the QP's pacer"),
     READ_RESPONSES_NOT_ECT("MR-CC-001", "sends read responses with ip.ecn Not-ECT, built from the acknowledgement "
