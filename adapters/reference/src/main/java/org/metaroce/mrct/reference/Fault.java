@@ -70,6 +70,8 @@ public enum Fault {
     ACK_PSN_EPSN("MR-ACK-001", "puts ePSN in an ACK's bth.psn instead of ePSN - 1"),
     NAK_PSN_EPSN("MR-ACK-011", "puts ePSN - 1 in a NAK's bth.psn instead of the rejected packet's PSN"),
     RNR_NAK_COUNTED_AS_NAK("MR-ACK-015", "counts RNR NAKs in nak_sent instead of rnr_nak_sent"),
+    NAK_SEQ_ERR_BEYOND_WINDOW("MR-ACK-013",
+        "answers a packet beyond the window with NAK 0x60, the TVer 0 sequence error, on a TVer 1 QP"),
 
     // responder: validity and protection checks (Tables 6-2, 10-1), off by one or on one path only
     V1_FIRST_ONLY("MR-PLC-007", "checks the payload length of FIRST packets against PMTU but not that of MIDDLE ones"),
@@ -117,6 +119,7 @@ public enum Fault {
     // TVer 0 responder (appendix D)
     LEGACY_GAP_COUNTED_AS_DUPLICATE("MR-LEG-002",
         "counts a TVer 0 request after ePSN in duplicate_received instead of drop_outside_window"),
+    LEGACY_DUPLICATE_ACK_ONLY_ON_ACKREQ("MR-LEG-004", "answers a TVer 0 duplicate only when it carries AckReq"),
     LEGACY_MIDDLE_WITHOUT_FIRST("MR-LEG-006", "accepts a TVer 0 MIDDLE or LAST packet when no message is open"),
 
     // requester: packet building (section 12), a field from the wrong source, a header bit set after the ICRC
@@ -130,6 +133,10 @@ public enum Fault {
         + "message's"),
     RSN_ON_FIRST_PACKET_ONLY("MR-HDR-005", "puts the RSN in the first packet of a message only, 0 in the others"),
     READ_VA_LOCAL("MR-REQ-009", "puts the WQE's local address in a READ REQUEST's reth.va"),
+    READ_PLETH_FLAGS_FROM_POSITION("MR-HDR-002",
+        "takes pleth.first and pleth.last of READ and atomic requests from the opcode position, leaving them 0"),
+    ACKREQ_AFTER_ICRC("MR-WIRE-014", "sets bth.ackreq after sealing the ICRC, so those packets carry a wrong ICRC"),
+    MIGREQ_SET("MR-WIRE-013", "sends every request with bth.m 1, copied from a template"),
     SPORT_WITHOUT_HIGH_BITS("MR-WIRE-010", "derives udp.sport from the QPN without setting bits 15 and 14"),
     CNP_TO_OWN_QPN("MR-MP-007", "addresses CNPs to its own QPN instead of the QP's dest_qpn"),
 

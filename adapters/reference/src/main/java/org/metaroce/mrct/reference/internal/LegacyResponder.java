@@ -51,6 +51,9 @@ final class LegacyResponder {
             return;
         }
         device.count(Counter.DUPLICATE_RECEIVED, qp);
+        if (device.has(Fault.LEGACY_DUPLICATE_ACK_ONLY_ON_ACKREQ) && !f.bth().ackReq() && !opcode.kind().isAtomic()) {
+            return;
+        }
         if (opcode.kind().isAtomic()) {
             final long[] cached = execution.replay(qp, f.bth().psn());
             if (cached != null) {

@@ -80,16 +80,23 @@ final class RequestWriter {
         final FrameWriter w = device.writer;
         final boolean solicited = work.wqe.solicited() && opcode.position().isLast();
         final FrameWriter.Draft d = w.begin(qp.encapsulation, opcode, qp.tver, size, FrameWriter.ECT0,
-            device.dataSourcePort(qp), qp.destQpn, qp.pkey, psn, ackReq);
+            device.dataSourcePort(qp), qp.destQpn, qp.pkey, psn, ackReq && !device.has(Fault.ACKREQ_AFTER_ICRC));
+        if (device.has(Fault.MIGREQ_SET)) {
+            d.buffer.put(d.bth + 1, (byte) (d.buffer.get(d.bth + 1) | 0x40));
+        }
         if (solicited) {
             d.buffer.put(d.bth + 1, (byte) (d.buffer.get(d.bth + 1) | 0x80));
         }
         final java.util.List<HeaderKind> headers = HeaderLayout.extensionHeaderList(opcode, qp.tver);
         for (final HeaderKind kind : headers) {
             switch (kind) {
-                case PLETH -> w.pleth(d, work.msn, opcode.position().isFirst() || read || work.isAtomic(),
-                    opcode.position().isLast() || read || work.isAtomic(), offset,
-                    work.consumesWqe() && (index == 0 || !device.has(Fault.RSN_ON_FIRST_PACKET_ONLY)) ? work.rsn : 0);
+                case PLETH -> {
+                    final boolean whole = (read || work.isAtomic())
+                        && !device.has(Fault.READ_PLETH_FLAGS_FROM_POSITION);
+                    w.pleth(d, work.msn, opcode.position().isFirst() || whole, opcode.position().isLast() || whole,
+                        offset, work.consumesWqe() && (index == 0 || !device.has(Fault.RSN_ON_FIRST_PACKET_ONLY))
+                        ? work.rsn : 0);
+                }
                 case RETH -> {
                     // a tver 0 READ REQUEST after the first PSN asks for the rest of the read (MR-LEG-010)
                     final long skip = read && qp.tver == 0 ? offset : 0;
@@ -129,6 +136,11 @@ final class RequestWriter {
                 w.skip(d, size);
             }
         }
-        return w.finish(d);
+        final byte[] frame = w.finish(d);
+        if (ackReq && device.has(Fault.ACKREQ_AFTER_ICRC)) {
+            // the bit is set after the ICRC was sealed over the frame without it
+            frame[d.bth + org.metaroce.mrct.wire.header.BthFlyweight.ACKREQ_OFFSET] |= (byte) 0x80;
+        }
+        return frame;
     }
 }

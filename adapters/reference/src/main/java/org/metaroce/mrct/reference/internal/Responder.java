@@ -71,7 +71,9 @@ final class Responder {
             newPacket(f, qp, psn, d != 0);
         } else {
             device.count(Counter.DROP_OUTSIDE_WINDOW, qp);
-            if (!device.has(Fault.NO_ACK_BEYOND_WINDOW)) {
+            if (device.has(Fault.NAK_SEQ_ERR_BEYOND_WINDOW)) {
+                device.sendNak(qp, qp.ePsn, AethSyndrome.NAK_PSN_SEQUENCE_ERROR.value());
+            } else if (!device.has(Fault.NO_ACK_BEYOND_WINDOW)) {
                 device.sendAck(qp);
             }
         }
