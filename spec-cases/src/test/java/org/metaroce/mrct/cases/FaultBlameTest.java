@@ -127,7 +127,6 @@ class FaultBlameTest {
                     final long blamed = failed.stream().filter(r -> r.failure() != null
                         && fault.rule().equals(r.failure().rule())).count();
                     final double share = (double) blamed / failed.size();
-                    System.out.printf("BLAME %s %d %d%n", fault.name(), blamed, failed.size());
                     final String others = failed.stream().filter(r -> r.failure() == null
                         || !fault.rule().equals(r.failure().rule())).limit(5)
                         .map(r -> r.id() + " -> " + (r.failure() == null ? "no failure" : r.failure().rootCause()))
