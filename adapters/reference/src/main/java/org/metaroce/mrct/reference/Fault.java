@@ -53,6 +53,8 @@ public enum Fault {
         + "wrong one are taken"),
     TVER_LOW_BIT_ONLY("MR-WIRE-017", "reads bth.tver as one bit, so TVer 2 and 3 pass as 0 and 1"),
     PAD_REGION_UNCHECKED("MR-WIRE-021", "does not check that the data region is a multiple of 4 bytes long"),
+    TAGGED_FRAGMENT_UNCOUNTED("MR-WIRE-006",
+        "recognises a later IPv4 fragment only in an untagged frame, so a tagged one goes uncounted"),
     QPN_LOW_16_BITS("MR-SEC-010", "looks the QP up by the low 16 bits of bth.dqpn, so an unknown QPN can alias a QP"),
     TVER_MISMATCH_ONE_WAY("MR-ROB-008", "checks a frame's bth.tver against its QP's only for TVer 0 frames"),
     PLETH_LAST_UNCHECKED("MR-ROB-007", "checks pleth.first against the opcode but not pleth.last"),

@@ -202,7 +202,7 @@ final class ReceivePipeline {
     private boolean isLaterFragment(final byte[] bytes) {
         final ByteBuffer b = ByteBuffer.wrap(bytes);
         int ip = 14;
-        if (bytes.length >= 18 && BigEndian.u16(b, 12) == 0x8100) {
+        if (bytes.length >= 18 && BigEndian.u16(b, 12) == 0x8100 && !device.has(Fault.TAGGED_FRAGMENT_UNCOUNTED)) {
             ip = 18;
         }
         if (bytes.length < ip + 20 || BigEndian.u16(b, ip - 2) != 0x0800) {
