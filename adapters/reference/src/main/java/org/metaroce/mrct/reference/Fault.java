@@ -45,7 +45,125 @@ public enum Fault {
     NO_ALPHA_DECAY("MR-CC-012", "never decays alpha when no CNP comes"),
     RATE_ABOVE_LINE("MR-CC-015", "lets its rate recover above line_rate_mbps"),
     CONSTANT_SPORT_WITH_SPRAY("MR-MP-002", "keeps one UDP source port although spraying is on"),
-    NO_ACK_PROBE("MR-RTX-020", "sends no acknowledgement probe, so a WRITE whose cumulative ACK was lost never completes");
+    NO_ACK_PROBE("MR-RTX-020",
+        "sends no acknowledgement probe, so a WRITE whose cumulative ACK was lost never completes"),
+
+    // receive checks (Table 11-1): a field taken from the wrong header or width, a check on one path only
+    UDP_CHECKSUM_IPV6_ONLY("MR-WIRE-012", "verifies a non-zero udp.checksum on IPv6 frames only, so IPv4 frames with a "
+        + "wrong one are taken"),
+    TVER_LOW_BIT_ONLY("MR-WIRE-017", "reads bth.tver as one bit, so TVer 2 and 3 pass as 0 and 1"),
+    PAD_REGION_UNCHECKED("MR-WIRE-021", "does not check that the data region is a multiple of 4 bytes long"),
+    TAGGED_FRAGMENT_UNCOUNTED("MR-WIRE-006",
+        "recognises a later IPv4 fragment only in an untagged frame, so a tagged one goes uncounted"),
+    QPN_LOW_16_BITS("MR-SEC-010", "looks the QP up by the low 16 bits of bth.dqpn, so an unknown QPN can alias a QP"),
+    TVER_MISMATCH_ONE_WAY("MR-ROB-008", "checks a frame's bth.tver against its QP's only for TVer 0 frames"),
+    PLETH_LAST_UNCHECKED("MR-ROB-007", "checks pleth.first against the opcode but not pleth.last"),
+    CE_ACK_TRIGGERS_CNP("MR-CC-008", "takes a CE mark on a received acknowledgement as a congestion indication"),
+    CE_ON_CNP_NOT_COUNTED("MR-CC-009", "does not count a CE-marked CNP in ce_received"),
+    ACK_FOR_READ_RESPONSE("MR-ACK-014", "acknowledges each READ RESPONSE it accepts, as a responder does a request"),
+
+    // responder: classification, acknowledgement and counters (sections 4, 5)
+    NO_ACK_BEYOND_WINDOW("MR-ACK-007", "drops a packet beyond the window without sending the current ACK"),
+    NO_ACK_FOR_DUPLICATE_IN_WINDOW("MR-ACK-006", "counts a duplicate of a recorded packet but does not answer it"),
+    OOO_ACK_ONLY_ON_ACKREQ("MR-ACK-004", "acknowledges a packet recorded out of order only when it carries AckReq"),
+    OOO_SEQUENCE_UNCHECKED("MR-ORD-007", "skips the sequence check for packets that were recorded out of order"),
+    HOLE_CLOSE_ADVANCES_ONE("MR-ORD-005", "when a hole closes, moves ePSN past the arriving packet only, not past the "
+        + "recorded packets after it"),
+    ACK_PSN_EPSN("MR-ACK-001", "puts ePSN in an ACK's bth.psn instead of ePSN - 1"),
+    NAK_PSN_EPSN("MR-ACK-011", "puts ePSN - 1 in a NAK's bth.psn instead of the rejected packet's PSN"),
+    RNR_NAK_COUNTED_AS_NAK("MR-ACK-015", "counts RNR NAKs in nak_sent instead of rnr_nak_sent"),
+    NAK_SEQ_ERR_BEYOND_WINDOW("MR-ACK-013",
+        "answers a packet beyond the window with NAK 0x60, the TVer 0 sequence error, on a TVer 1 QP"),
+
+    // responder: validity and protection checks (Tables 6-2, 10-1), off by one or on one path only
+    V1_FIRST_ONLY("MR-PLC-007", "checks the payload length of FIRST packets against PMTU but not that of MIDDLE ones"),
+    V2_AGAINST_MAX_PMTU("MR-PLC-008",
+        "checks a LAST or ONLY packet's payload against max_pmtu instead of the QP's pmtu"),
+    V3_WRITE_ONLY("MR-PLC-009", "checks pleth.offset 0 on the first packets of RDMA WRITEs only"),
+    V5_LAST_ONLY("MR-PLC-011", "checks that a WRITE packet ends inside reth.dmalen only on LAST and ONLY packets"),
+    V6_WRITE_ONLY("MR-PLC-012", "checks reth.dmalen against max_msg_size on RDMA WRITEs but not on READ REQUESTs"),
+    RSN_COMPARED_UNSIGNED("MR-PLC-013",
+        "compares pleth.rsn with the expected RSN unsigned, so an RSN before it looks far ahead"),
+    RNR_CHECK_OFF_BY_ONE("MR-PLC-014", "tests for a posted receive WQE with > instead of >=, so a packet for the first "
+        + "unposted WQE passes"),
+    V13_PACKET_LENGTH_ONLY("MR-PLC-015",
+        "compares only the packet's payload length, not pleth.offset plus it, with the receive buffer"),
+    READ_SPAN_FIRST_PSN_ONLY("MR-ORD-004", "checks V10 on the first PSN of a new READ's span only"),
+    RD_ATOMIC_LIMIT_OFF_BY_ONE("MR-RD-008", "admits max_dest_rd_atomic + 1 outstanding READ and atomic requests"),
+    ATOMIC_ALIGN_4("MR-ATM-007", "checks atomiceth.va for 4-byte alignment instead of 8"),
+    ZERO_LENGTH_KEY_CHECKED("MR-SEC-008", "checks the R_Key of RDMA WRITE and READ requests with reth.dmalen 0"),
+    QP_ACCESS_UNCHECKED("MR-SEC-003", "checks the region's rights but not the QP's access attribute"),
+    PD_CHECKED_ON_WRITE_ONLY("MR-SEC-002",
+        "compares the region's protection domain with the QP's for RDMA WRITEs only"),
+
+    // responder: execution and completion (sections 7 to 9)
+    INVALIDATE_OTHER_PD("MR-CMP-010", "invalidates an R_Key of another protection domain"),
+    PLAIN_WRITE_CONSUMES_WQE("MR-CMP-006", "treats a plain RDMA WRITE's last packet as one with immediate: it consumes "
+        + "a receive WQE and completes it"),
+    COMPLETION_LENGTH_LAST_PACKET("MR-CMP-004",
+        "reports the byte length of a SEND's last packet, not the message's, in the receive completion"),
+    REEXECUTE_FROM_START("MR-RD-009", "re-executes a duplicate READ from its first byte, ignoring pleth.offset"),
+    DUPLICATE_READ_OFFSET_UNCHECKED("MR-RD-010", "re-executes a duplicate READ without checking its pleth.offset"),
+    READ_RESPONSE_MSN_CURRENT("MR-RD-004",
+        "puts the responder's current MSN in a read response's pleth.msn instead of the READ REQUEST's"),
+    READ_COUNT_FLOOR_PLUS_ONE("MR-RD-002",
+        "computes the number of read responses as L / PMTU + 1, one too many when L is a multiple of PMTU"),
+    ATOMIC_ORIG_MEMORY_ORDER("MR-ATM-008", "sends atomicacketh.orig in memory byte order instead of big-endian"),
+    REPLAY_CACHE_ONE_ENTRY("MR-ATM-005", "keeps only the latest atomic in its replay cache, not max_dest_rd_atomic"),
+    COMPARE_LOW_32_BITS("MR-ATM-001", "compares only the low 32 bits of the word with atomiceth.compare"),
+    FETCH_ADD_32_BIT("MR-ATM-002", "adds in 32-bit arithmetic, losing the carry into the upper half of the word"),
+
+    // control plane and QP state (section 3)
+    READ_RESPONSE_FIXED_SPORT("MR-MP-004", "sends read responses from the QP's fixed UDP source port although "
+        + "spraying is on"),
+    CNP_PSN_FROM_QP("MR-HDR-012", "puts the QP's ePSN in a CNP's bth.psn instead of 0"),
+
+    // TVer 0 responder (appendix D)
+    LEGACY_GAP_COUNTED_AS_DUPLICATE("MR-LEG-002",
+        "counts a TVer 0 request after ePSN in duplicate_received instead of drop_outside_window"),
+    LEGACY_DUPLICATE_ACK_ONLY_ON_ACKREQ("MR-LEG-004", "answers a TVer 0 duplicate only when it carries AckReq"),
+    LEGACY_MIDDLE_WITHOUT_FIRST("MR-LEG-006", "accepts a TVer 0 MIDDLE or LAST packet when no message is open"),
+
+    // requester: packet building (section 12), a field from the wrong source, a header bit set after the ICRC
+    LAST_PACKET_OFF_BY_ONE("MR-REQ-006",
+        "tests for a message's last packet with index == packets, so multi-packet messages end with a MIDDLE"),
+    IMMEDIATE_BYTE_SWAPPED("MR-HDR-010", "writes the immediate data in host (little-endian) byte order"),
+    IETH_FROM_RKEY_FIELD("MR-HDR-011", "puts the WQE's remote R_Key in ieth.rkey instead of the key to invalidate"),
+    ATOMIC_OPERANDS_SWAPPED("MR-HDR-009", "puts the compare operand of a COMPARE SWAP in atomiceth.swap and the swap "
+        + "operand in atomiceth.compare"),
+    RETH_VA_PER_PACKET("MR-HDR-007", "puts the packet's own address in the RETH of later WRITE packets, not the "
+        + "message's"),
+    RSN_ON_FIRST_PACKET_ONLY("MR-HDR-005", "puts the RSN in the first packet of a message only, 0 in the others"),
+    READ_VA_LOCAL("MR-REQ-009", "puts the WQE's local address in a READ REQUEST's reth.va"),
+    READ_PLETH_FLAGS_FROM_POSITION("MR-HDR-002",
+        "takes pleth.first and pleth.last of READ and atomic requests from the opcode position, leaving them 0"),
+    ACKREQ_AFTER_ICRC("MR-WIRE-014", "sets bth.ackreq after sealing the ICRC, so those packets carry a wrong ICRC"),
+    MIGREQ_SET("MR-WIRE-013", "sends every request with bth.m 1, copied from a template"),
+    SPORT_WITHOUT_HIGH_BITS("MR-WIRE-010", "derives udp.sport from the QPN without setting bits 15 and 14"),
+    CNP_TO_OWN_QPN("MR-MP-007", "addresses CNPs to its own QPN instead of the QP's dest_qpn"),
+
+    // requester: sequencing, limits and retransmission (sections 12, 13)
+    MSN_ONLY_FOR_WQE_MESSAGES("MR-REQ-007", "increments pleth.msn only for messages that consume a receive WQE"),
+    ACKREQ_INTERVAL_PLUS_ONE("MR-REQ-011", "sets AckReq after ack_req_interval + 1 packets instead of "
+        + "ack_req_interval"),
+    MAX_RD_ATOMIC_OFF_BY_ONE("MR-REQ-013", "lets max_rd_atomic + 1 READ and atomic WQEs be outstanding"),
+    FENCE_IGNORES_ATOMICS("MR-REQ-014", "holds a fenced WQE behind earlier READs but not behind earlier atomics"),
+    RETRIES_NOT_RESET_ON_PROGRESS("MR-RTX-011", "does not reset the retry counter when una moves"),
+    RNR_WAIT_OWN_TIMER("MR-RTX-012", "waits its own min_rnr_timer after an RNR NAK instead of the NAK's timer code"),
+    READ_RETRY_COUNTED_AS_TIMEOUT("MR-RTX-019", "counts a READ re-request in timeouts instead of retransmitted"),
+    THRESHOLD_OFF_BY_ONE("MR-RTX-003", "infers a loss after reorder_threshold + 1 later deliveries"),
+    LEGACY_TIMEOUT_UNA_ONLY("MR-LEG-009",
+        "on a timeout of a TVer 0 QP resends una only instead of every in-flight PSN"),
+    LEGACY_READ_GAP_ACCEPTED("MR-LEG-010", "places a TVer 0 read response that follows a missing one"),
+    LEGACY_NAK_SEQ_ERR_AS_ERROR("MR-LEG-008", "takes NAK 0x60 for a fatal NAK instead of resending from its PSN"),
+
+    // congestion control (section 14)
+    CE_READ_RESPONSE_IGNORED("MR-CC-004", "takes no congestion indication from a CE-marked read response"),
+    PACED_AT_TARGET_RATE("MR-CC-017", "paces its packets at the target rate Rt instead of the current rate Rc"),
+    READ_RESPONSES_UNPACED("MR-CC-018", "sends read responses at once, outside the QP's pacer"),
+    READ_RESPONSES_NOT_ECT("MR-CC-001", "sends read responses with ip.ecn Not-ECT, built from the acknowledgement "
+        + "template"),
+    CNP_MARKED_CE("MR-CC-002", "sends its CNPs with ip.ecn CE");
 
     private final String rule;
     private final String description;

@@ -33,15 +33,17 @@ final class Owed {
             return null;
         }
         if (opcodes.contains("ACKNOWLEDGE") && expectsPlainAck(c)) {
+            // a TVer 0 acknowledgement is owed under the legacy rules (appendix D), not those of section 5
+            final boolean legacy = Long.valueOf(0).equals(c.expectedValues().get("bth.tver"));
             return switch (view.lastArrival()) {
                 case IN_ORDER -> view.lastPacket().ackReq()
-                    ? choice.cause(List.of("MR-ACK-005"), "", "no ACK for an in-order packet with AckReq",
-                        Cause.Basis.MODEL)
+                    ? choice.cause(List.of(legacy ? "MR-LEG-005" : "MR-ACK-005"), "",
+                        "no ACK for an in-order packet with AckReq", Cause.Basis.MODEL)
                     : null;
                 case OUT_OF_ORDER -> choice.cause(List.of("MR-ACK-004"), "", "no ACK for a packet after ePSN",
                     Cause.Basis.MODEL);
-                case DUPLICATE -> choice.cause(List.of("MR-ACK-006"), "", "no ACK for a duplicate",
-                    Cause.Basis.MODEL);
+                case DUPLICATE -> choice.cause(List.of(legacy ? "MR-LEG-004" : "MR-ACK-006"), "",
+                    "no ACK for a duplicate", Cause.Basis.MODEL);
                 case BEYOND_WINDOW -> choice.cause(List.of("MR-ACK-007"), "",
                     "no ACK for a packet beyond the window", Cause.Basis.MODEL);
                 case NONE -> null;

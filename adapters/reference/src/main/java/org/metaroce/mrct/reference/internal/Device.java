@@ -73,6 +73,11 @@ public final class Device {
         return config.has(fault);
     }
 
+    /** 1 with the fault on, else 0: the "one too many" of off-by-one faults. */
+    int plus(final Fault fault) {
+        return has(fault) ? 1 : 0;
+    }
+
     /** Sends a frame now, outside the pacer (acknowledgements, CNPs). */
     void emit(final byte[] frame) {
         outbox.addLast(new CapturedFrame(frame, scheduler.now()));
@@ -82,6 +87,13 @@ public final class Device {
     void transmitData(final QueuePair qp, final byte[] frame, final Runnable onSent) {
         if (qp.tx == null) {
             qp.tx = new TxQueue();
+        }
+        if (has(Fault.READ_RESPONSES_UNPACED)) {
+            emit(frame);
+            if (onSent != null) {
+                onSent.run();
+            }
+            return;
         }
         qp.tx.frames.addLast(new TxQueue.Pending(frame, onSent));
         kick(qp);
@@ -130,7 +142,7 @@ public final class Device {
         final long bytes = frame.length + 4L;
         final Dcqcn dcqcn = dcqcn(qp);
         dcqcn.onSent(now, bytes);
-        final double rate = dcqcn.rate(now);
+        final double rate = has(Fault.PACED_AT_TARGET_RATE) ? dcqcn.target(now) : dcqcn.rate(now);
         tx.nextFree = now + (long) Math.ceil(bytes * 8 * 1000.0 / rate);
         if (onSent != null) {
             onSent.run();
@@ -157,7 +169,7 @@ public final class Device {
 
     /** UDP source port of a QP's frames (spraying varies it per data packet elsewhere). */
     int sourcePort(final QueuePair qp) {
-        return qp.udpSport >= 0 ? qp.udpSport : 0xC000 | (qp.qpn & 0x3FFF);
+        return qp.udpSport >= 0 ? qp.udpSport : (has(Fault.SPORT_WITHOUT_HIGH_BITS) ? 0 : 0xC000) | (qp.qpn & 0x3FFF);
     }
 
     /**
@@ -176,20 +188,20 @@ public final class Device {
 
     /** Sends the current ACK of a TVer 1 QP (Table 5-1, column ACK). */
     void sendAck(final QueuePair qp) {
-        sendAcknowledge(qp, Psn.add(qp.ePsn, -1), AethSyndrome.ACK.value());
+        sendAcknowledge(qp, Psn.add(qp.ePsn, has(Fault.ACK_PSN_EPSN) ? 0 : -1), AethSyndrome.ACK.value());
         count(Counter.ACK_SENT, qp);
     }
 
     /** Sends a NAK (0x61, 0x62, 0x63) for the packet at {@code psn}. */
     void sendNak(final QueuePair qp, final int psn, final int syndrome) {
-        sendAcknowledge(qp, psn, syndrome);
+        sendAcknowledge(qp, has(Fault.NAK_PSN_EPSN) ? Psn.add(qp.ePsn, -1) : psn, syndrome);
         count(Counter.NAK_SENT, qp);
     }
 
     /** Sends an RNR NAK for the packet at {@code psn}. */
     void sendRnrNak(final QueuePair qp, final int psn) {
         sendAcknowledge(qp, psn, AethSyndrome.rnrNak(qp.minRnrTimer).value());
-        count(Counter.RNR_NAK_SENT, qp);
+        count(has(Fault.RNR_NAK_COUNTED_AS_NAK) ? Counter.NAK_SENT : Counter.RNR_NAK_SENT, qp);
     }
 
     private void sendAcknowledge(final QueuePair qp, final int psn, final int syndrome) {
@@ -241,8 +253,9 @@ public final class Device {
     /** Sends a CNP to the peer of {@code qp} (Table 2-11: P_Key 0xFFFF whatever the QP's, as RoCEv2 NICs do). */
     void sendCnp(final QueuePair qp) {
         final Encapsulation cnpPath = qp.encapsulation.withDscp((int) config.number("cnp_dscp", 48));
-        final FrameWriter.Draft d = writer.begin(cnpPath, Opcode.CNP, 0, 0, FrameWriter.NOT_ECT, sourcePort(qp),
-            qp.destQpn, CNP_PKEY, 0, false);
+        final FrameWriter.Draft d = writer.begin(cnpPath, Opcode.CNP, 0, 0, has(Fault.CNP_MARKED_CE) ? 3
+            : FrameWriter.NOT_ECT, sourcePort(qp), has(Fault.CNP_TO_OWN_QPN) ? qp.qpn : qp.destQpn, CNP_PKEY,
+            has(Fault.CNP_PSN_FROM_QP) ? qp.ePsn : 0, false);
         writer.skip(d, 16);
         emit(writer.finish(d));
         count(Counter.CNP_SENT, qp);

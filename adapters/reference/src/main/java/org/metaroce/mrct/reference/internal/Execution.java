@@ -3,6 +3,7 @@ package org.metaroce.mrct.reference.internal;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayDeque;
+import org.metaroce.mrct.reference.Fault;
 import org.metaroce.mrct.spi.CompletionStatus;
 import org.metaroce.mrct.spi.ReceiveWqe;
 import org.metaroce.mrct.spi.WorkOpcode;
@@ -43,7 +44,7 @@ final class Execution {
     private boolean executeRead(final QueuePair qp, final Recorded p) {
         final long length = p.rethLength;
         MemoryRegionState mr = null;
-        if (length > 0) {
+        if (length > 0 || device.has(Fault.ZERO_LENGTH_KEY_CHECKED)) {
             mr = Protection.check(device, qp, p.rethRkey, p.rethVa, length, QueuePair.ACCESS_READ);
             if (mr == null) {
                 reject(qp, p.psn, AethSyndrome.NAK_REMOTE_ACCESS_ERROR.value(), Counter.DROP_ACCESS_ERROR);
@@ -86,9 +87,10 @@ final class Execution {
             device.sendAck(qp);
             return;
         }
-        final long offset = p.offset;
+        final long offset = device.has(Fault.REEXECUTE_FROM_START) ? 0 : p.offset;
         final long length = p.rethLength;
-        final boolean offsetOk = length == 0 ? offset == 0 : offset % qp.pmtu == 0 && offset < length;
+        final boolean offsetOk = length == 0 ? offset == 0 : offset % qp.pmtu == 0 && offset < length
+            || device.has(Fault.DUPLICATE_READ_OFFSET_UNCHECKED) && offset < length;
         if (!offsetOk) {
             reject(qp, p.psn, AethSyndrome.NAK_INVALID_REQUEST.value(), Counter.DROP_INVALID_REQUEST);
             return;
@@ -110,7 +112,8 @@ final class Execution {
     private void respond(final QueuePair qp, final Recorded p, final MemoryRegionState mr, final int from,
                          final int firstPsn, final boolean counts) {
         final long length = p.rethLength;
-        final int n = (int) Math.max(1, (length + qp.pmtu - 1) / qp.pmtu);
+        final int n = device.has(Fault.READ_COUNT_FLOOR_PLUS_ONE) ? (int) (length / qp.pmtu + 1)
+            : (int) Math.max(1, (length + qp.pmtu - 1) / qp.pmtu);
         final byte[] data = new byte[(int) Math.max(0, length - (long) from * qp.pmtu)];
         if (mr != null && data.length > 0) {
             System.arraycopy(mr.data, (int) (p.rethVa + (long) from * qp.pmtu - mr.va), data, 0, data.length);
@@ -119,7 +122,8 @@ final class Execution {
             final Opcode opcode = n == 1 ? Opcode.RDMA_READ_RESPONSE_ONLY : k == 0 ? Opcode.RDMA_READ_RESPONSE_FIRST
                 : k == n - 1 ? Opcode.RDMA_READ_RESPONSE_LAST : Opcode.RDMA_READ_RESPONSE_MIDDLE;
             final int size = (int) Math.min(qp.pmtu, length - (long) k * qp.pmtu);
-            final byte[] frame = readResponse(qp, opcode, Psn.add(firstPsn, k), p.msn, (long) k * qp.pmtu, data,
+            final int msn = device.has(Fault.READ_RESPONSE_MSN_CURRENT) ? qp.msn : p.msn;
+            final byte[] frame = readResponse(qp, opcode, Psn.add(firstPsn, k), msn, (long) k * qp.pmtu, data,
                 (k - from) * qp.pmtu, Math.max(0, size));
             final boolean lastOne = k == n - 1;
             device.transmitData(qp, frame, counts && lastOne ? () -> qp.rdAtomicOutstanding-- : null);
@@ -129,8 +133,10 @@ final class Execution {
     private byte[] readResponse(final QueuePair qp, final Opcode opcode, final int psn, final int msn,
                                 final long offset, final byte[] data, final int from, final int size) {
         final FrameWriter w = device.writer;
-        final FrameWriter.Draft d = w.begin(qp.encapsulation, opcode, qp.tver, size, FrameWriter.ECT0,
-            device.dataSourcePort(qp), qp.destQpn, qp.pkey, psn, false);
+        final FrameWriter.Draft d = w.begin(qp.encapsulation, opcode, qp.tver, size,
+            device.has(Fault.READ_RESPONSES_NOT_ECT) ? FrameWriter.NOT_ECT : FrameWriter.ECT0,
+            device.has(Fault.READ_RESPONSE_FIXED_SPORT) ? device.sourcePort(qp) : device.dataSourcePort(qp),
+            qp.destQpn, qp.pkey, psn, false);
         if (qp.tver == 1) {
             w.pleth(d, msn, opcode.position().isFirst(), opcode.position().isLast(), offset, 0);
         }
@@ -154,15 +160,18 @@ final class Execution {
             ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
         final ByteBuffer word = ByteBuffer.wrap(mr.data, (int) (p.atomicVa - mr.va), 8).order(order);
         final long original = word.getLong(word.position());
-        final long replacement = p.opcode == Opcode.COMPARE_SWAP
-            ? (original == p.atomicCompare ? p.atomicSwap : original) : original + p.atomicSwap;
+        final boolean equal = device.has(Fault.COMPARE_LOW_32_BITS) ? (int) original == (int) p.atomicCompare
+            : original == p.atomicCompare;
+        final long sum = device.has(Fault.FETCH_ADD_32_BIT)
+            ? original & 0xFFFF_FFFF_0000_0000L | original + p.atomicSwap & 0xFFFF_FFFFL : original + p.atomicSwap;
+        final long replacement = p.opcode == Opcode.COMPARE_SWAP ? (equal ? p.atomicSwap : original) : sum;
         word.putLong(word.position(), replacement);
         qp.msn = Psn.add(qp.msn, 1);
         if (qp.replayCache == null) {
             qp.replayCache = new ArrayDeque<>();
         }
         qp.replayCache.addLast(new long[] {p.psn, original});
-        while (qp.replayCache.size() > qp.maxDestRdAtomic) {
+        while (qp.replayCache.size() > (device.has(Fault.REPLAY_CACHE_ONE_ENTRY) ? 1 : qp.maxDestRdAtomic)) {
             qp.replayCache.pollFirst();
         }
         sendAtomicAck(qp, p.psn, original);
@@ -188,7 +197,7 @@ final class Execution {
         final FrameWriter.Draft d = w.begin(qp.encapsulation, Opcode.ATOMIC_ACKNOWLEDGE, qp.tver, 0,
             FrameWriter.NOT_ECT, device.sourcePort(qp), qp.destQpn, qp.pkey, psn, false);
         w.aeth(d, AethSyndrome.ACK.value(), device.reportedMsn(qp));
-        w.atomicAck(d, original);
+        w.atomicAck(d, device.has(Fault.ATOMIC_ORIG_MEMORY_ORDER) ? Long.reverseBytes(original) : original);
         device.emitAcknowledgement(qp, w.finish(d));
     }
 
@@ -196,7 +205,7 @@ final class Execution {
 
     private boolean completeMessage(final QueuePair qp, final Recorded last) {
         qp.msn = Psn.add(qp.msn, 1);
-        if (!last.consumesWqe()) {
+        if (!last.consumesWqe() && !(device.has(Fault.PLAIN_WRITE_CONSUMES_WQE) && last.kind() == OpKind.RDMA_WRITE)) {
             return true;
         }
         final long index = qp.expectedRsnIndex;
@@ -208,7 +217,8 @@ final class Execution {
         }
         if (last.hasInvalidate) {
             final MemoryRegionState mr = device.memory.byRkey(last.invalidateRkey);
-            if (mr == null || !mr.registered || !mr.rkeyValid || mr.pd != qp.pd) {
+            if (mr == null || !mr.registered || !mr.rkeyValid
+                || mr.pd != qp.pd && !device.has(Fault.INVALIDATE_OTHER_PD)) {
                 device.count(Counter.DROP_ACCESS_ERROR, qp);
                 device.sendNak(qp, last.psn, AethSyndrome.NAK_REMOTE_ACCESS_ERROR.value());
                 device.fatal(qp, index, CompletionStatus.LOCAL_ACCESS_ERROR);
@@ -218,7 +228,8 @@ final class Execution {
         }
         consumeHead(qp, index);
         if (!last.completedEarly) {
-            final long length = last.kind() == OpKind.SEND ? last.offset + last.payloadLength : last.rethLength;
+            final long length = last.kind() == OpKind.SEND ? (device.has(Fault.COMPLETION_LENGTH_LAST_PACKET) ? 0
+                : last.offset) + last.payloadLength : last.rethLength;
             device.completeReceive(qp, wqe, last.kind() == OpKind.SEND ? WorkOpcode.RECV
                 : WorkOpcode.RECV_RDMA_WITH_IMM, length, last);
         }

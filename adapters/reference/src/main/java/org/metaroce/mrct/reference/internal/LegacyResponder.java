@@ -1,5 +1,6 @@
 package org.metaroce.mrct.reference.internal;
 
+import org.metaroce.mrct.reference.Fault;
 import org.metaroce.mrct.spi.CompletionStatus;
 import org.metaroce.mrct.spi.ReceiveWqe;
 import org.metaroce.mrct.wire.AethSyndrome;
@@ -31,7 +32,8 @@ final class LegacyResponder {
             return;
         }
         if (d != 0) {
-            device.count(Counter.DROP_OUTSIDE_WINDOW, qp);
+            device.count(device.has(Fault.LEGACY_GAP_COUNTED_AS_DUPLICATE) ? Counter.DUPLICATE_RECEIVED
+                : Counter.DROP_OUTSIDE_WINDOW, qp);
             if (!qp.legacyNakSent) {
                 qp.legacyNakSent = true;
                 device.sendNak(qp, qp.ePsn, AethSyndrome.NAK_PSN_SEQUENCE_ERROR.value());
@@ -49,6 +51,9 @@ final class LegacyResponder {
             return;
         }
         device.count(Counter.DUPLICATE_RECEIVED, qp);
+        if (device.has(Fault.LEGACY_DUPLICATE_ACK_ONLY_ON_ACKREQ) && !f.bth().ackReq() && !opcode.kind().isAtomic()) {
+            return;
+        }
         if (opcode.kind().isAtomic()) {
             final long[] cached = execution.replay(qp, f.bth().psn());
             if (cached != null) {
@@ -66,7 +71,8 @@ final class LegacyResponder {
         final int family = Responder.family(kind);
         final boolean open = qp.legacyFamily >= 0;
         final boolean continues = position == Position.MIDDLE || position == Position.LAST;
-        final boolean sequenceOk = continues ? open && qp.legacyFamily == family : !open;
+        final boolean sequenceOk = continues ? open && qp.legacyFamily == family
+            || !open && device.has(Fault.LEGACY_MIDDLE_WITHOUT_FIRST) : !open;
         final int payload = f.payloadLength();
         final boolean data = kind == OpKind.SEND || kind == OpKind.RDMA_WRITE;
         final boolean lengthOk = !data || (position == Position.FIRST || position == Position.MIDDLE

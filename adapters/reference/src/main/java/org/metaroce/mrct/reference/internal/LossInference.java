@@ -81,7 +81,7 @@ final class LossInference {
             final int p = Psn.add(una, i);
             final int later = laterCounts[i];
             final boolean eager = device.has(Fault.EAGER_RETRANSMIT) && later > 0;
-            if (later >= qp.reorderThreshold || eager) {
+            if (later >= qp.reorderThreshold + (device.has(Fault.THRESHOLD_OFF_BY_ONE) ? 1 : 0) || eager) {
                 requester.lossEvent(p, x);
             } else if (later > 0 && x.eligibleSince >= 0) {
                 if (now - x.eligibleSince >= qp.reorderTimeNs) {

@@ -25,7 +25,8 @@ final class Placement {
     static void send(final Device device, final ReceiveWqe wqe, final Recorded p, final DecodedFrame f) {
         final MemoryRegionState mr = device.memory.byLkey(wqe.lkey());
         final long at = wqe.va() + p.offset - mr.va;
-        f.buffer().get(f.payloadOffset(), mr.data, (int) at, p.payloadLength);
+        // within the region even when a fault lets a packet overrun its buffer (V13_PACKET_LENGTH_ONLY)
+        f.buffer().get(f.payloadOffset(), mr.data, (int) at, (int) Math.min(p.payloadLength, mr.data.length - at));
     }
 
     /** Fault PARTIAL_PLACEMENT: the part of a SEND packet that fits the buffer. */

@@ -24,10 +24,10 @@ final class Protection {
                 return null;
             }
         }
-        if (mr.pd != qp.pd) {
+        if (mr.pd != qp.pd && !(device.has(Fault.PD_CHECKED_ON_WRITE_ONLY) && right != QueuePair.ACCESS_WRITE)) {
             return null; // P2
         }
-        if ((qp.access & right) == 0) {
+        if ((qp.access & right) == 0 && !device.has(Fault.QP_ACCESS_UNCHECKED)) {
             return null; // P3
         }
         final Access needed = switch (right) {

@@ -52,7 +52,8 @@ final class ReceivePipeline {
             return;
         }
         // step 4: UDP checksum
-        if (f.has(HeaderKind.UDP) && !f.udpChecksumValid()) {
+        if (f.has(HeaderKind.UDP) && !f.udpChecksumValid()
+            && !(device.has(Fault.UDP_CHECKSUM_IPV6_ONLY) && f.has(HeaderKind.IPV4))) {
             drop(Counter.DROP_BAD_UDP_CHECKSUM, null);
             return;
         }
@@ -66,7 +67,7 @@ final class ReceivePipeline {
             drop(Counter.DROP_BAD_ICRC, null);
             return;
         }
-        final int tver = f.bth().tver();
+        final int tver = device.has(Fault.TVER_LOW_BIT_ONLY) ? f.bth().tver() & 1 : f.bth().tver();
         final Opcode opcode = f.bth().opcode();
         // step 7, 8
         if (tver > 1) {
@@ -94,12 +95,13 @@ final class ReceivePipeline {
             return;
         }
         // step 12: pad
-        if (f.error() == DecodeError.PAD_EXCEEDS_PAYLOAD || f.status() != DecodeStatus.ROCE || region % 4 != 0) {
+        if (f.error() == DecodeError.PAD_EXCEEDS_PAYLOAD || f.status() != DecodeStatus.ROCE
+            || region % 4 != 0 && !device.has(Fault.PAD_REGION_UNCHECKED)) {
             drop(Counter.DROP_BAD_PAD, null);
             return;
         }
         // step 13..17: the QP
-        final QueuePair qp = device.qps.get(f.bth().destQp());
+        final QueuePair qp = device.qps.get(f.bth().destQp() & (device.has(Fault.QPN_LOW_16_BITS) ? 0xFFFF : -1));
         if (qp == null) {
             drop(Counter.DROP_UNKNOWN_QP, null);
             return;
@@ -117,19 +119,20 @@ final class ReceivePipeline {
             drop(Counter.DROP_QP_STATE, qp);
             return;
         }
-        if (opcode != Opcode.CNP && tver != qp.tver) {
+        if (opcode != Opcode.CNP && tver != qp.tver && !(device.has(Fault.TVER_MISMATCH_ONE_WAY) && tver == 1)) {
             drop(tver == 0 ? Counter.DROP_LEGACY_DISABLED : Counter.DROP_TVER_MISMATCH, qp);
             return;
         }
         // step 18: PLETH flags against the opcode
-        if (tver == 1 && f.has(HeaderKind.PLETH) && !flagsAgree(opcode, f.pleth().first(), f.pleth().last())) {
+        if (tver == 1 && f.has(HeaderKind.PLETH) && !flagsAgree(opcode, f.pleth().first(),
+            device.has(Fault.PLETH_LAST_UNCHECKED) ? expectsLast(opcode) : f.pleth().last())) {
             drop(Counter.DROP_INVALID_SEQUENCE, qp);
             return;
         }
         // step 19: dispatch
         final boolean ce = f.isCongestionExperienced();
         if (opcode == Opcode.CNP) {
-            if (ce) {
+            if (ce && !device.has(Fault.CE_ON_CNP_NOT_COUNTED)) {
                 device.count(Counter.CE_RECEIVED, qp);
             }
             device.count(Counter.CNP_RECEIVED, qp);
@@ -158,7 +161,12 @@ final class ReceivePipeline {
         }
         switch (opcode.kind()) {
             case ACKNOWLEDGE -> qp.requester.acknowledge(f);
-            case RDMA_READ_RESPONSE -> qp.requester.readResponse(f);
+            case RDMA_READ_RESPONSE -> {
+                qp.requester.readResponse(f);
+                if (device.has(Fault.ACK_FOR_READ_RESPONSE)) {
+                    device.sendAck(qp);
+                }
+            }
             case ATOMIC_ACKNOWLEDGE -> qp.requester.atomicAck(f);
             default -> device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
         }
@@ -190,7 +198,7 @@ final class ReceivePipeline {
     private boolean isLaterFragment(final byte[] bytes) {
         final ByteBuffer b = ByteBuffer.wrap(bytes);
         int ip = 14;
-        if (bytes.length >= 18 && BigEndian.u16(b, 12) == 0x8100) {
+        if (bytes.length >= 18 && BigEndian.u16(b, 12) == 0x8100 && !device.has(Fault.TAGGED_FRAGMENT_UNCOUNTED)) {
             ip = 18;
         }
         if (bytes.length < ip + 20 || BigEndian.u16(b, ip - 2) != 0x0800) {
@@ -239,6 +247,12 @@ final class ReceivePipeline {
     static boolean pkeyMatches(final int received, final int own) {
         return (received & 0x7FFF) == (own & 0x7FFF) && (received & 0x7FFF) != 0
             && ((received | own) & 0x8000) != 0;
+    }
+
+    /** Fault PLETH_LAST_UNCHECKED: the pleth.last Table 2-2 gives for the opcode. */
+    private static boolean expectsLast(final Opcode opcode) {
+        final Position position = opcode.position();
+        return position == Position.LAST || position == Position.ONLY || position == Position.NONE;
     }
 
     /** Table 2-2. */

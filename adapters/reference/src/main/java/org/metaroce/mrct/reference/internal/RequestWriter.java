@@ -1,5 +1,6 @@
 package org.metaroce.mrct.reference.internal;
 
+import org.metaroce.mrct.reference.Fault;
 import org.metaroce.mrct.spi.WorkOpcode;
 import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.HeaderLayout;
@@ -71,42 +72,56 @@ final class RequestWriter {
      * offset of the first byte asked for).
      */
     byte[] request(final SendWork work, final int index, final int psn, final long offset, final boolean ackReq) {
-        final Opcode opcode = opcode(work.wqe.opcode(), index, work.packets);
+        final Opcode opcode = opcode(work.wqe.opcode(), index, work.packets
+            + (device.has(Fault.LAST_PACKET_OFF_BY_ONE) && work.packets > 1 ? 1 : 0));
         final boolean read = work.isRead();
         final int size = read || work.isAtomic() ? 0
             : (int) Math.max(0, Math.min(qp.pmtu, work.wqe.length() - (long) index * qp.pmtu));
         final FrameWriter w = device.writer;
         final boolean solicited = work.wqe.solicited() && opcode.position().isLast();
         final FrameWriter.Draft d = w.begin(qp.encapsulation, opcode, qp.tver, size, FrameWriter.ECT0,
-            device.dataSourcePort(qp), qp.destQpn, qp.pkey, psn, ackReq);
+            device.dataSourcePort(qp), qp.destQpn, qp.pkey, psn, ackReq && !device.has(Fault.ACKREQ_AFTER_ICRC));
+        if (device.has(Fault.MIGREQ_SET)) {
+            d.buffer.put(d.bth + 1, (byte) (d.buffer.get(d.bth + 1) | 0x40));
+        }
         if (solicited) {
             d.buffer.put(d.bth + 1, (byte) (d.buffer.get(d.bth + 1) | 0x80));
         }
         final java.util.List<HeaderKind> headers = HeaderLayout.extensionHeaderList(opcode, qp.tver);
         for (final HeaderKind kind : headers) {
             switch (kind) {
-                case PLETH -> w.pleth(d, work.msn, opcode.position().isFirst() || read || work.isAtomic(),
-                    opcode.position().isLast() || read || work.isAtomic(), offset, work.consumesWqe() ? work.rsn : 0);
+                case PLETH -> {
+                    final boolean whole = (read || work.isAtomic())
+                        && !device.has(Fault.READ_PLETH_FLAGS_FROM_POSITION);
+                    w.pleth(d, work.msn, opcode.position().isFirst() || whole, opcode.position().isLast() || whole,
+                        offset, work.consumesWqe() && (index == 0 || !device.has(Fault.RSN_ON_FIRST_PACKET_ONLY))
+                        ? work.rsn : 0);
+                }
                 case RETH -> {
                     // a tver 0 READ REQUEST after the first PSN asks for the rest of the read (MR-LEG-010)
                     final long skip = read && qp.tver == 0 ? offset : 0;
-                    reth.wrap(d.buffer, d.cursor).va(work.wqe.remoteVa() + skip).rkey(work.wqe.rkey())
+                    final long va = (read && device.has(Fault.READ_VA_LOCAL) ? work.wqe.localVa()
+                        : work.wqe.remoteVa()) + (device.has(Fault.RETH_VA_PER_PACKET) && !read ? offset : 0);
+                    reth.wrap(d.buffer, d.cursor).va(va + skip).rkey(work.wqe.rkey())
                         .dmaLength(work.wqe.length() - skip);
                     w.skip(d, HeaderKind.RETH.length());
                 }
                 case IMMDT -> {
-                    immDt.wrap(d.buffer, d.cursor).immediate(work.wqe.immediate());
+                    immDt.wrap(d.buffer, d.cursor).immediate(device.has(Fault.IMMEDIATE_BYTE_SWAPPED)
+                        ? Integer.reverseBytes(work.wqe.immediate()) : work.wqe.immediate());
                     w.skip(d, HeaderKind.IMMDT.length());
                 }
                 case IETH -> {
-                    ieth.wrap(d.buffer, d.cursor).rkey(work.wqe.immediate());
+                    ieth.wrap(d.buffer, d.cursor).rkey(device.has(Fault.IETH_FROM_RKEY_FIELD) ? work.wqe.rkey()
+                        : work.wqe.immediate());
                     w.skip(d, HeaderKind.IETH.length());
                 }
                 case ATOMIC_ETH -> {
                     final boolean swap = work.wqe.opcode() == WorkOpcode.COMPARE_SWAP;
+                    final boolean crossed = swap && device.has(Fault.ATOMIC_OPERANDS_SWAPPED);
                     atomic.wrap(d.buffer, d.cursor).va(work.wqe.remoteVa()).rkey(work.wqe.rkey())
-                        .swapAdd(swap ? work.wqe.swap() : work.wqe.compareAdd())
-                        .compare(swap ? work.wqe.compareAdd() : 0);
+                        .swapAdd(swap && !crossed ? work.wqe.swap() : work.wqe.compareAdd())
+                        .compare(crossed ? work.wqe.swap() : swap ? work.wqe.compareAdd() : 0);
                     w.skip(d, HeaderKind.ATOMIC_ETH.length());
                 }
                 default -> w.skip(d, kind.length());
@@ -121,6 +136,11 @@ final class RequestWriter {
                 w.skip(d, size);
             }
         }
-        return w.finish(d);
+        final byte[] frame = w.finish(d);
+        if (ackReq && device.has(Fault.ACKREQ_AFTER_ICRC)) {
+            // the bit is set after the ICRC was sealed over the frame without it
+            frame[d.bth + org.metaroce.mrct.wire.header.BthFlyweight.ACKREQ_OFFSET] |= (byte) 0x80;
+        }
+        return frame;
     }
 }

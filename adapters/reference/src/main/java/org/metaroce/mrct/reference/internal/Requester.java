@@ -102,7 +102,7 @@ final class Requester {
             throw new RejectedException(wqe.opcode() + " is not a send operation");
         }
         final SendWork work = new SendWork(wqe, nextMsn, consumes ? nextRsn : 0, qp.pmtu);
-        nextMsn = Psn.add(nextMsn, 1);
+        nextMsn = Psn.add(nextMsn, consumes || !device.has(Fault.MSN_ONLY_FOR_WQE_MESSAGES) ? 1 : 0);
         if (consumes) {
             nextRsn = Psn.add(nextRsn, 1);
         }
@@ -126,14 +126,14 @@ final class Requester {
                     return null;
                 }
                 if ((work.isRead() || work.isAtomic()) && work.sent == 0
-                    && readsAndAtomics >= qp.maxRdAtomic) {
+                    && readsAndAtomics >= qp.maxRdAtomic + device.plus(Fault.MAX_RD_ATOMIC_OFF_BY_ONE)) {
                     return null;
                 }
                 return work;
             }
             if (work.isRead() || work.isAtomic()) {
                 readsAndAtomics++;
-                unfinishedReadOrAtomicBefore = true;
+                unfinishedReadOrAtomicBefore |= work.isRead() || !device.has(Fault.FENCE_IGNORES_ATOMICS);
             }
         }
         return null;
@@ -202,7 +202,7 @@ final class Requester {
         }
         final int index = work.sent++;
         final boolean lastPacket = index == work.packets - 1;
-        boolean ackReq = lastPacket || ++sinceAckReq >= qp.ackReqInterval;
+        boolean ackReq = lastPacket || ++sinceAckReq >= qp.ackReqInterval + device.plus(Fault.ACKREQ_INTERVAL_PLUS_ONE);
         if (device.has(Fault.NO_ACKREQ)) {
             ackReq = false;
         }
@@ -234,7 +234,8 @@ final class Requester {
         state.retransmitQueued = false;
         state.eligibleSince = -1;
         final SendWork work = state.work;
-        device.count(Counter.RETRANSMITTED, qp);
+        device.count(work.isRead() && device.has(Fault.READ_RETRY_COUNTED_AS_TIMEOUT) ? Counter.TIMEOUTS
+            : Counter.RETRANSMITTED, qp);
         if (work.isRead()) {
             final boolean arrived = work.requestArrived(cumulative);
             final int from = arrived ? state.index : 0;
@@ -378,7 +379,7 @@ final class Requester {
         completeInOrder();
         if (una != before) {
             awaitingTimerResend = false;
-            retries = 0;
+            retries = device.has(Fault.RETRIES_NOT_RESET_ON_PROGRESS) ? retries : 0;
             rnrRetries = 0;
             if (flight.isEmpty()) {
                 if (awaitedPsn() >= 0 && !rnrWaiting) {
@@ -541,7 +542,7 @@ final class Requester {
         if (!countRetry()) {
             return;
         }
-        if (qp.tver == 0) {
+        if (qp.tver == 0 && !device.has(Fault.LEGACY_TIMEOUT_UNA_ONLY)) {
             queueFrom(una);
         } else {
             final PsnState state = flight.get(una);

@@ -71,13 +71,19 @@ final class Responder {
             newPacket(f, qp, psn, d != 0);
         } else {
             device.count(Counter.DROP_OUTSIDE_WINDOW, qp);
-            device.sendAck(qp);
+            if (device.has(Fault.NAK_SEQ_ERR_BEYOND_WINDOW)) {
+                device.sendNak(qp, qp.ePsn, AethSyndrome.NAK_PSN_SEQUENCE_ERROR.value());
+            } else if (!device.has(Fault.NO_ACK_BEYOND_WINDOW)) {
+                device.sendAck(qp);
+            }
         }
     }
 
     private void duplicateInWindow(final QueuePair qp) {
         device.count(Counter.DUPLICATE_RECEIVED, qp);
-        device.sendAck(qp);
+        if (!device.has(Fault.NO_ACK_FOR_DUPLICATE_IN_WINDOW)) {
+            device.sendAck(qp);
+        }
     }
 
     private void duplicateBefore(final DecodedFrame f, final QueuePair qp) {
@@ -126,7 +132,7 @@ final class Responder {
         }
         // step 21: protection of RDMA WRITE packets
         MemoryRegionState target = null;
-        if (kind == OpKind.RDMA_WRITE && packet.rethLength > 0) {
+        if (kind == OpKind.RDMA_WRITE && (packet.rethLength > 0 || device.has(Fault.ZERO_LENGTH_KEY_CHECKED))) {
             target = Protection.check(device, qp, packet.rethRkey, packet.rethVa, packet.rethLength,
                 QueuePair.ACCESS_WRITE);
             if (target == null) {
@@ -140,21 +146,23 @@ final class Responder {
             || opcode == Opcode.RDMA_WRITE_ONLY_WITH_IMMEDIATE;
         if (usesWqe) {
             // step 22: V11
-            final int ahead = Psn.diff(packet.rsn, qp.expectedRsn);
+            final int ahead = device.has(Fault.RSN_COMPARED_UNSIGNED) ? Psn.distance(qp.expectedRsn, packet.rsn)
+                : Psn.diff(packet.rsn, qp.expectedRsn);
             if (ahead < 0) {
                 reject(qp, psn, AethSyndrome.NAK_INVALID_REQUEST.value(), Counter.DROP_INVALID_REQUEST, -1, null);
                 return;
             }
             // step 23: V12
             wqeIndex = qp.expectedRsnIndex + ahead;
-            if (wqeIndex >= qp.receivesPosted) {
+            if (wqeIndex >= qp.receivesPosted + (device.has(Fault.RNR_CHECK_OFF_BY_ONE) ? 1 : 0)) {
                 device.count(Counter.DROP_RNR, qp);
                 device.sendRnrNak(qp, psn);
                 return;
             }
             wqe = qp.receive(wqeIndex);
             // step 24: V13
-            if (kind == OpKind.SEND && (wqe == null || packet.offset + packet.payloadLength > wqe.length())) {
+            final long end = (device.has(Fault.V13_PACKET_LENGTH_ONLY) ? 0 : packet.offset) + packet.payloadLength;
+            if (kind == OpKind.SEND && (wqe == null || end > wqe.length())) {
                 if (device.has(Fault.PARTIAL_PLACEMENT) && wqe != null && packet.offset < wqe.length()) {
                     Placement.sendPrefix(device, wqe, packet, f);
                 }
@@ -193,7 +201,8 @@ final class Responder {
         if (!qp.isActive()) {
             return;
         }
-        if (outOfOrder || (ackReq && !device.has(Fault.NO_ACK_ON_ACKREQ)) || holeClosed) {
+        if (outOfOrder && !(device.has(Fault.OOO_ACK_ONLY_ON_ACKREQ) && !ackReq)
+            || (ackReq && !device.has(Fault.NO_ACK_ON_ACKREQ)) || holeClosed) {
             device.sendAck(qp);
         }
     }
@@ -218,7 +227,7 @@ final class Responder {
             if (packet.outOfOrder) {
                 closed = true;
             }
-            if (!sequenceCheck(qp, packet)) {
+            if (!(device.has(Fault.OOO_SEQUENCE_UNCHECKED) && packet.outOfOrder) && !sequenceCheck(qp, packet)) {
                 reject(qp, packet.psn, AethSyndrome.NAK_INVALID_REQUEST.value(), Counter.DROP_INVALID_REQUEST, -1,
                     null);
                 return closed;
@@ -227,7 +236,9 @@ final class Responder {
                 return closed;
             }
             qp.ePsn = Psn.add(packet.psn, packet.span);
-            packet = qp.window == null ? null : qp.window.take(qp.ePsn);
+            // the fault stops after the arriving packet when it closes a hole
+            packet = qp.window == null || device.has(Fault.HOLE_CLOSE_ADVANCES_ONE) && packet == arrived
+                ? null : qp.window.take(qp.ePsn);
         }
         if (qp.window != null && qp.window.isEmpty()) {
             qp.window = null;

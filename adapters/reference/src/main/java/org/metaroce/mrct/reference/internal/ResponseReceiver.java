@@ -2,9 +2,11 @@ package org.metaroce.mrct.reference.internal;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.metaroce.mrct.reference.Fault;
 import org.metaroce.mrct.wire.AethSyndrome;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.OpKind;
 import org.metaroce.mrct.wire.Opcode;
 import org.metaroce.mrct.wire.Psn;
 
@@ -42,8 +44,12 @@ final class ResponseReceiver {
         }
         if (f.isCongestionExperienced()) {
             device.count(Counter.CE_RECEIVED, qp); // counted, causes nothing else (section 14.2)
+            if (device.has(Fault.CE_ACK_TRIGGERS_CNP) && f.opcode().kind() == OpKind.ACKNOWLEDGE) {
+                device.congestionIndication(qp);
+            }
         }
-        if (legacy && type == AethSyndrome.Type.NAK && syndrome.code() == 0) {
+        if (legacy && type == AethSyndrome.Type.NAK && syndrome.code() == 0
+            && !device.has(Fault.LEGACY_NAK_SEQ_ERR_AS_ERROR)) {
             requester.goBackN(psn);
             return;
         }
@@ -66,7 +72,7 @@ final class ResponseReceiver {
             return;
         }
         if (type == AethSyndrome.Type.RNR_NAK) {
-            requester.rnr(psn, syndrome.code());
+            requester.rnr(psn, device.has(Fault.RNR_WAIT_OWN_TIMER) ? qp.minRnrTimer : syndrome.code());
         }
         requester.afterDelivery();
     }
@@ -112,7 +118,7 @@ final class ResponseReceiver {
             device.count(Counter.DUPLICATE_RECEIVED, qp);
             return;
         }
-        if (qp.tver == 0 && k > 0 && !work.responded[k - 1]) {
+        if (qp.tver == 0 && k > 0 && !work.responded[k - 1] && !device.has(Fault.LEGACY_READ_GAP_ACCEPTED)) {
             requester.legacyReadGap(work, k);
             return;
         }
@@ -159,7 +165,9 @@ final class ResponseReceiver {
     private void congestion(final DecodedFrame f) {
         if (f.isCongestionExperienced()) {
             device.count(Counter.CE_RECEIVED, qp);
-            device.congestionIndication(qp);
+            if (!device.has(Fault.CE_READ_RESPONSE_IGNORED)) {
+                device.congestionIndication(qp);
+            }
         }
     }
 }
