@@ -24,6 +24,11 @@ final class PsnState {
         this.txSeq = txSeq;
     }
 
+    /** The PSN this state is of. */
+    int psn() {
+        return Psn.add(work.firstPsn, index);
+    }
+
     /** Clears the queued mark of {@code state} (when there is one) as its PSN leaves the retransmission queue. */
     static boolean unqueue(final PsnState state) {
         if (state != null) {

@@ -328,7 +328,7 @@ final class Requester {
             undelivered--;
             final long now = device.scheduler.now();
             // the in-flight PSNs before this one (from una: below it everything left the flight delivered)
-            final int psn = psnOf(state);
+            final int psn = state.psn();
             for (int p = una; Psn.isBefore(p, psn); p = Psn.add(p, 1)) {
                 final PsnState other = flight.get(p);
                 if (other != null && !other.delivered && other.eligibleSince < 0 && other.txSeq < state.txSeq) {
@@ -336,10 +336,6 @@ final class Requester {
                 }
             }
         }
-    }
-
-    private static int psnOf(final PsnState state) {
-        return Psn.add(state.work.firstPsn, state.index);
     }
 
     /**
