@@ -160,7 +160,8 @@ class ProfileGatingTest {
             assertThat(small.pmtu()).isLessThanOrEqualTo(1024);
             assertThat(small.messages().stream().mapToInt(m -> m.packets(small.pmtu())).sum()).isLessThanOrEqualTo(16);
             assertThat(RequesterFlowGenerator.generate(Suite.SEED, i, 2048).pmtu()).isLessThanOrEqualTo(2048);
-            assertThat(FlowGenerator.generate(Suite.SEED, i, 4096, 128)).isEqualTo(FlowGenerator.generate(Suite.SEED, i));
+            assertThat(FlowGenerator.generate(Suite.SEED, i, 4096, 128))
+                .isEqualTo(FlowGenerator.generate(Suite.SEED, i));
             assertThat(RequesterFlowGenerator.generate(Suite.SEED, i, 4096))
                 .isEqualTo(RequesterFlowGenerator.generate(Suite.SEED, i));
         }

@@ -13,8 +13,9 @@ import java.util.function.Function;
  * A small integer expression used for numeric values in case files: literals (decimal, {@code 0x} hex, {@code 0b}
  * binary, {@code _} separators), durations ({@code 10us}, {@code 1.5ms}, {@code 2s}: nanoseconds), names (parameters
  * such as {@code pmtu}, loop variables, {@code q.qpn}, {@code m.va}), {@code + - * / %}, {@code << >> & |},
- * one comparison {@code < <= > >= == !=} (1 when it holds, else 0; it binds loosest), parentheses and the functions {@code min(a,b)}, {@code max(a,b)}, {@code ceil_div(a,b)} and {@code bits(i,...)} (a
- * 64-bit SACK bitmap with bits i set, most significant first).
+ * one comparison {@code < <= > >= == !=} (1 when it holds, else 0; it binds loosest), parentheses and the
+ * functions {@code min(a,b)}, {@code max(a,b)}, {@code ceil_div(a,b)} and {@code bits(i,...)} (a 64-bit SACK bitmap
+ * with bits i set, most significant first).
  *
  * <p>Hand-written: a few dozen lines cover what case files need, and an expression library would be far larger than
  * the language. Parsed once at load time (so syntax errors are reported with {@code file:line} before the run) and
@@ -93,8 +94,8 @@ public final class Expr {
     static final int MAX_DEPTH = 64;
 
     /**
-     * Recursive-descent parser: comparison > or > and > shift > sum > product > unary > primary. Operator chains are read in loops
-     * and evaluated in loops; only nesting recurses, and it is bounded by {@link #MAX_DEPTH}.
+     * Recursive-descent parser: comparison > or > and > shift > sum > product > unary > primary. Operator chains are
+     * read in loops and evaluated in loops; only nesting recurses, and it is bounded by {@link #MAX_DEPTH}.
      */
     private static final class Parser {
         private final String text;
