@@ -14,10 +14,13 @@ import org.metaroce.mrct.harness.cases.CaseLoadException;
 import org.metaroce.mrct.harness.cases.CaseLoader;
 import org.metaroce.mrct.harness.cases.Expr;
 import org.metaroce.mrct.harness.engine.Runner;
+import org.metaroce.mrct.harness.profile.DeviceProfile;
+import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.spec.Rule;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.harness.yaml.YamlProblem;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -47,6 +50,9 @@ final class ExplainCommand implements Callable<Integer> {
         + "(default 1, mrct run's; report.json has it as run.seed)")
     private long seed;
 
+    @Mixin
+    private ProfileOption profileOption = new ProfileOption();
+
     @Override
     public Integer call() {
         final Specification spec = Specification.bundled();
@@ -68,7 +74,14 @@ final class ExplainCommand implements Callable<Integer> {
                 return show(spec, def, Map.of(), source(def));
             }
         }
-        final String generated = new GeneratedCases(seed, 0, x -> true, d -> true, spec).text(id);
+        final DeviceProfile profile;
+        try {
+            profile = profileOption.load(spec); // generated cases depend on the profile, as in mrct run
+        } catch (ProfileLoader.ProfileException | RunCommand.UsageProblem e) {
+            main.err().println("mrct explain: " + e.getMessage().replace("\n", "\n  "));
+            return RunCommand.HARNESS_ERROR;
+        }
+        final String generated = new GeneratedCases(seed, 0, x -> true, d -> true, spec, profile).text(id);
         if (generated != null) {
             final List<YamlProblem> problems = new ArrayList<>();
             final CaseDef def = loader.parse("gen/" + id + ".yaml", "GEN", generated, problems);

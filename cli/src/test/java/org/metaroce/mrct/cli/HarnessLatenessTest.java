@@ -17,13 +17,9 @@ import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.reference.Fault;
 import org.metaroce.mrct.reference.ReferenceAdapter;
-import org.metaroce.mrct.spi.Adapter;
 import org.metaroce.mrct.spi.Capability;
 import org.metaroce.mrct.spi.CapturedFrame;
-import org.metaroce.mrct.spi.ControlPlane;
 import org.metaroce.mrct.spi.DataPlane;
-import org.metaroce.mrct.spi.DeviceIdentity;
-import org.metaroce.mrct.spi.Endpoints;
 
 /**
  * The harness's own lateness on a real-time adapter: when it kept the case's timeline worse than the run's tolerance,
@@ -40,8 +36,7 @@ class HarnessLatenessTest {
      * case runs take {@code sendNanos} (the device's clock runs on meanwhile, as a real one would), and the receive
      * path reports a pause of {@code pauseNanos} around every moment.
      */
-    private static final class LateHarness implements Adapter, DataPlane {
-        final ReferenceAdapter inner;
+    private static final class LateHarness extends ForwardingAdapter implements DataPlane {
         final int lateSend;
         final long sendNanos;
         final long pauseNanos;
@@ -51,7 +46,7 @@ class HarnessLatenessTest {
 
         LateHarness(final ReferenceAdapter inner, final int lateSend, final long sendNanos, final long pauseNanos,
                     final int lateAttempts) {
-            this.inner = inner;
+            super(inner);
             this.lateSend = lateSend;
             this.sendNanos = sendNanos;
             this.pauseNanos = pauseNanos;
@@ -111,28 +106,8 @@ class HarnessLatenessTest {
         }
 
         @Override
-        public DeviceIdentity identity() {
-            return inner.identity();
-        }
-
-        @Override
-        public Endpoints endpoints() {
-            return inner.endpoints();
-        }
-
-        @Override
         public DataPlane dataPlane() {
             return this;
-        }
-
-        @Override
-        public ControlPlane controlPlane() {
-            return inner.controlPlane();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
         }
     }
 

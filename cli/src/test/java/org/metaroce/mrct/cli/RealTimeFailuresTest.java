@@ -26,11 +26,6 @@ import org.metaroce.mrct.socket.SocketAdapter;
 import org.metaroce.mrct.socket.SocketOptions;
 import org.metaroce.mrct.socket.agent.AgentLimits;
 import org.metaroce.mrct.spi.Adapter;
-import org.metaroce.mrct.spi.Capability;
-import org.metaroce.mrct.spi.ControlPlane;
-import org.metaroce.mrct.spi.DataPlane;
-import org.metaroce.mrct.spi.DeviceIdentity;
-import org.metaroce.mrct.spi.Endpoints;
 
 /**
  * What the engine does when the path to a device fails: incomplete evidence reruns the case and ends INCONCLUSIVE,
@@ -50,13 +45,12 @@ class RealTimeFailuresTest {
     }
 
     /** The reference NIC, whose evidence is said to be incomplete a given number of times. */
-    private static final class Doubtful implements Adapter {
-        final ReferenceAdapter inner;
+    private static final class Doubtful extends ForwardingAdapter {
         int doubts;
         int asked;
 
         Doubtful(final ReferenceAdapter inner, final int doubts) {
-            this.inner = inner;
+            super(inner);
             this.doubts = doubts;
         }
 
@@ -69,36 +63,6 @@ class RealTimeFailuresTest {
         @Override
         public String name() {
             return "doubtful";
-        }
-
-        @Override
-        public Set<Capability> capabilities() {
-            return inner.capabilities();
-        }
-
-        @Override
-        public DeviceIdentity identity() {
-            return inner.identity();
-        }
-
-        @Override
-        public Endpoints endpoints() {
-            return inner.endpoints();
-        }
-
-        @Override
-        public DataPlane dataPlane() {
-            return inner.dataPlane();
-        }
-
-        @Override
-        public ControlPlane controlPlane() {
-            return inner.controlPlane();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
         }
     }
 
