@@ -43,8 +43,9 @@ import org.metaroce.mrct.reference.ReferencePeer;
  *
  * <p>Which cases: every profile runs every written case except the {@link #HEAVY} ones (65,536 QPs, millisecond-long
  * congestion runs: 90 % of the suite's time), which it runs only when the case's file names the changed parameter or
- * PICS item (the pmtu profiles run them all, as they all use pmtu); so each profile runs what the change can affect,
- * and CI pays a few seconds of CPU per profile. The profiles run two at a time.
+ * PICS item (the pmtu profiles run them all, as they all use pmtu), or, for a heavy congestion case, when the change
+ * is to a DCQCN or CNP parameter, the line rate, the rate tolerance or max_pmtu; so each profile runs what the change
+ * can affect, and CI pays a few seconds of CPU per profile. The profiles run two at a time.
  *
  * <p>{@link #KNOWN_FAILURES} lists the failures measured when this test was written that are not fixed yet (the open
  * work of issue 9): the test fails on any other FAIL or ERROR, and reports the listed ones that now pass.
@@ -52,6 +53,10 @@ import org.metaroce.mrct.reference.ReferencePeer;
 class ProfileMatrixTest {
     /** Cases that dominate the suite's time; range-end profiles run them only when their file names the parameter. */
     private static final List<String> HEAVY = List.of("QP-011", "CC-011", "CC-015", "CC-017");
+
+    /** Parameters every congestion case depends on, named in its file or not: their profiles run the heavy CC cases. */
+    private static final List<String> CONGESTION = List.of("dcqcn_", "cnp_", "line_rate_mbps", "rate_tolerance_pct",
+        "max_pmtu");
 
     /** Failures not fixed yet, by profile name: run IDs (measured 2026-12-02, seed {@link Suite#SEED}). */
     private static final Map<String, Set<String>> KNOWN_FAILURES = KnownProfileFailures.MAP;
@@ -187,7 +192,8 @@ class ProfileMatrixTest {
         for (final Variant variant : variants()) {
             final List<Runner.Planned> selected = plan.stream()
                 .filter(p -> HEAVY.stream().noneMatch(p.id()::startsWith)
-                    || variant.changed().stream().anyMatch(name -> texts.get(p.def().file()).contains(name)))
+                    || variant.changed().stream().anyMatch(name -> texts.get(p.def().file()).contains(name)
+                        || p.id().startsWith("CC-") && CONGESTION.stream().anyMatch(name::startsWith)))
                 .toList();
             final Future<Map<String, String>> bad = POOL.submit(() -> run(variant, selected));
             tests.add(DynamicTest.dynamicTest("profile " + variant.name() + " (" + selected.size() + " cases)", () -> {
