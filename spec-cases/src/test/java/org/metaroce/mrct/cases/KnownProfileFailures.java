@@ -46,7 +46,10 @@ final class KnownProfileFailures {
             "RTX-020-acknowledgement-probe")),
         Map.entry("reorder_time_ns=100000", Set.of("RTX-010-loss-event-counts-as-retry",
             "RTX-020-acknowledgement-probe")),
-        Map.entry("retry_cnt=0", Set.of("CC-010-cnp-cuts-rate", "CC-013-byte-counter-increase",
+        Map.entry("retry_cnt=0", Set.of(
+            "LEG-008-go-back-n-on-sequence-nak", "LEG-008-go-back-n-order", "LEG-010-read-gap-once",
+            "LEG-010-read-response-gap", "LEG-010-read-rest-request-shape", "RTX-013-rnr-end-infers-loss",
+            "CC-010-cnp-cuts-rate", "CC-013-byte-counter-increase",
             "HDR-007-reth-every-write-packet", "LEG-009-tail-loss-go-back-n", "LEG-009-timeout-go-back-n",
             "MP-002-requests-sprayed", "REQ-002-psn-wrap-with-loss[lost=7]", "REQ-002-psn-wrap-with-loss[lost=8]",
             "REQ-012-window-stall", "REQ-013-many-reads[limit=16]", "REQ-013-many-reads[limit=1]",
@@ -67,7 +70,9 @@ final class KnownProfileFailures {
             "RTX-018-atomic-recovery[lose_request=0,lose_ack=1]",
             "RTX-018-atomic-recovery[lose_request=1,lose_ack=0]", "RTX-018-atomic-resend-shape",
             "RTX-019-retransmitted-and-timeouts-counters", "RTX-020-acknowledgement-probe")),
-        Map.entry("rnr_retry=0", Set.of("MP-006-answers-from-any-source-port",
+        Map.entry("rnr_retry=0", Set.of(
+            "RTX-013-rnr-end-infers-loss",
+            "MP-006-answers-from-any-source-port",
             "RTX-012-rnr-wait-timing[code=0,wait=655.36ms]", "RTX-012-rnr-wait-timing[code=1,wait=10us]",
             "RTX-012-rnr-wait-timing[code=13,wait=960us]", "RTX-012-rnr-wait-timing[code=20,wait=10.24ms]",
             "RTX-012-rnr-wait-timing[code=31,wait=491.52ms]", "RTX-012-rnr-wait-timing[code=5,wait=60us]",
@@ -79,8 +84,7 @@ final class KnownProfileFailures {
         Map.entry("max_dest_rd_atomic=1", Set.of("ACK-003-msn-atomics", "ATM-005-replay-cache",
             "MP-002-requests-sprayed", "RD-001-read-sees-earlier-atomic", "RD-006-reordered-reads",
             "RD-006-successive-reads-in-order", "REQ-013-many-reads[limit=16]", "REQ-013-many-reads[limit=3]")),
-        Map.entry("line_rate_mbps=1000", Set.of("CC-011-initial-rate-and-first-cut[alpha_init=1,pmtu=max_pmtu]",
-            "CC-012-alpha-decay", "CC-012-alpha-decays-to-zero", "CC-013-byte-counter-increase",
+        Map.entry("line_rate_mbps=1000", Set.of("CC-012-alpha-decays-to-zero", "CC-013-byte-counter-increase",
             "CC-015-min-rate-clamp", "CC-016-cnp-slows-named-requester-only", "CC-017-burst-after-idle",
             "CC-017-burst-recovers-to-line-rate", "CC-017-incast-converges", "CC-017-long-flow-converges",
             "CC-017-retransmissions-paced", "LEG-008-go-back-n-on-sequence-nak", "MP-002-requests-sprayed",
@@ -114,7 +118,9 @@ final class KnownProfileFailures {
             "CC-012-alpha-decays-to-zero", "CC-013-byte-counter-increase", "CC-013-rate-timer-increase",
             "CC-014-increase-steps[f=1]", "CC-014-increase-steps[f=3]", "CC-016-cnp-slows-named-requester-only",
             "RD-002-read-responses-every-pmtu[pmtu=min(4096, max_pmtu),length=16 * pmtu + 1]")),
-        Map.entry("rto_low_ns=10000,reorder_time_ns=10000", Set.of("CMP-011-completion-order",
+        Map.entry("rto_low_ns=10000,reorder_time_ns=10000", Set.of(
+            "CC-004-cnp-for-ce-duplicate-read-response", "CC-009-ce-on-dropped-responses",
+            "CMP-011-completion-order",
             "CMP-012-not-before-ack", "CMP-013-read-after-every-response", "CMP-014-atomic-completion",
             "LEG-008-go-back-n-on-sequence-nak", "PLC-003-read-responses-any-order", "REQ-007-msn-rsn-mixed-kinds",
             "REQ-012-window-edge", "REQ-013-atomics-count", "REQ-013-max-rd-atomic", "REQ-014-fence",
@@ -129,7 +135,10 @@ final class KnownProfileFailures {
             "RTX-001-psn-wrap[start=16777215]", "RTX-001-psn-wrap[start=8388603]",
             "RTX-003-threshold-bound[reorder_threshold=16]", "RTX-003-threshold-bound[reorder_threshold=63]",
             "RTX-005-lost-retransmission-fresh-evidence")),
-        Map.entry("dcqcn_g=1.0", Set.of("CC-017-long-flow-converges"))
+        Map.entry("dcqcn_g=1.0", Set.of("CC-017-long-flow-converges")),
+        Map.entry("cnp_delay_max_ns=100000", Set.of(
+            "CC-004-cnp-for-ce-duplicate-read-response",
+            "CC-009-ce-on-dropped-responses"))
     );
 
     private KnownProfileFailures() {
