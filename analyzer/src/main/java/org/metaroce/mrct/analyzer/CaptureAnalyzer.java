@@ -55,7 +55,12 @@ public final class CaptureAnalyzer {
         /** Every connection is plain RoCEv2 (TVer 0), judged by section 16 and the common framing rules. */
         LEGACY,
         /** Every connection is MetaRoCE v1 (TVer 1). */
-        METAROCE
+        METAROCE;
+
+        /** The mode the command-line flags {@code --legacy} and {@code --metaroce} choose (neither: AUTO). */
+        public static Mode of(final boolean legacy, final boolean metaroce) {
+            return legacy ? LEGACY : metaroce ? METAROCE : AUTO;
+        }
     }
 
     /**

@@ -105,8 +105,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         boolean metaroce;
 
         CaptureAnalyzer.Mode value() {
-            return legacy ? CaptureAnalyzer.Mode.LEGACY : metaroce ? CaptureAnalyzer.Mode.METAROCE
-                : CaptureAnalyzer.Mode.AUTO;
+            return CaptureAnalyzer.Mode.of(legacy, metaroce);
         }
     }
 

@@ -97,8 +97,7 @@ public final class FleetCommand implements Callable<Integer> {
         boolean metaroce;
 
         CaptureAnalyzer.Mode value() {
-            return legacy ? CaptureAnalyzer.Mode.LEGACY : metaroce ? CaptureAnalyzer.Mode.METAROCE
-                : CaptureAnalyzer.Mode.AUTO;
+            return CaptureAnalyzer.Mode.of(legacy, metaroce);
         }
     }
 

@@ -75,14 +75,7 @@ public final class PcapngFileWriter extends AbstractCaptureWriter implements Pca
      * channel that fails as a full disk does.
      */
     public static PcapngWriter create(final FileChannel channel, final Options options) throws IOException {
-        final PcapngFileWriter writer = new PcapngFileWriter(channel, options);
-        try {
-            writer.writeSectionHeader(options);
-            return writer;
-        } catch (IOException | RuntimeException e) {
-            writer.close();
-            throw e;
-        }
+        return started(new PcapngFileWriter(channel, options), options);
     }
 
     /**
@@ -91,7 +84,11 @@ public final class PcapngFileWriter extends AbstractCaptureWriter implements Pca
      * @see PcapngWriter#create(Path, Options)
      */
     public static PcapngWriter create(final Path path, final Options options) throws IOException {
-        final PcapngFileWriter writer = new PcapngFileWriter(path, options);
+        return started(new PcapngFileWriter(path, options), options);
+    }
+
+    /** {@code writer} with its section header block written; closed when that fails. */
+    private static PcapngWriter started(final PcapngFileWriter writer, final Options options) throws IOException {
         try {
             writer.writeSectionHeader(options);
             return writer;
