@@ -20,6 +20,7 @@ import org.metaroce.mrct.socket.agent.AgentInfo;
 import org.metaroce.mrct.spi.Access;
 import org.metaroce.mrct.spi.AdapterException;
 import org.metaroce.mrct.spi.Capability;
+import org.metaroce.mrct.spi.DeviceTimeline;
 import org.metaroce.mrct.spi.Completion;
 import org.metaroce.mrct.spi.CompletionStatus;
 import org.metaroce.mrct.spi.MemoryRegion;
@@ -111,6 +112,7 @@ final class AgentCheck {
             case "counters" -> claims.contains(Capability.COUNTERS);
             case "pollCompletions" -> claims.contains(Capability.COMPLETIONS);
             case "postSend" -> claims.contains(Capability.REQUESTER_CONTROL);
+            case "deviceTimeline" -> client.offersDeviceTimeline();
             default -> false; // invalidateRkey, qpCounters: a device may lack them whatever it claims
         };
     }
@@ -221,6 +223,16 @@ final class AgentCheck {
         if (counters != null && counting) {
             rows.put("counters", new Row("counters", true, Outcome.OK, counters.isEmpty() ? "no counter kept"
                 : counters.size() + " kept: " + String.join(", ", counters.keySet())));
+        }
+        if (client.offersDeviceTimeline()) {
+            attempt("deviceTimeline", null, () -> {
+                final DeviceTimeline timeline = client.deviceTimeline();
+                rows.put("deviceTimeline", new Row("deviceTimeline", true, Outcome.OK, "worst lateness since the "
+                    + "reset " + timeline.worstLateNanos() + " ns, " + timeline.captureDrops() + " frame(s) dropped"));
+                return timeline;
+            });
+        } else {
+            skip("deviceTimeline", "not offered (a software device's report of its own lateness; hardware has none)");
         }
         attemptRun("deregisterMr", null, () -> client.deregisterMr(mr.lkey()));
         if (claims.contains(Capability.MEMORY_READBACK) && rows.get("deregisterMr").outcome() == Outcome.OK) {
@@ -395,14 +407,14 @@ final class AgentCheck {
         if (stopped != null) {
             for (final String op : List.of("registerMr", "readMemory", "writeMemory", "createQp", "modifyQp",
                 "queryQp", "postReceive", "pollCompletions", "postSend", "invalidateRkey", "counters", "qpCounters",
-                "destroyQp", "deregisterMr")) {
+                "deviceTimeline", "destroyQp", "deregisterMr")) {
                 skip(op, stopped);
             }
         }
         final List<Row> ordered = new ArrayList<>();
         for (final String op : List.of("hello", "protocol", "reset", "allocatePd", "registerMr", "readMemory",
             "writeMemory", "createQp", "queryQp", "modifyQp", "postReceive", "pollCompletions", "postSend",
-            "invalidateRkey", "counters", "qpCounters", "destroyQp", "deregisterMr")) {
+            "invalidateRkey", "counters", "qpCounters", "deviceTimeline", "destroyQp", "deregisterMr")) {
             final Row row = rows.get(op);
             ordered.add(row != null ? row : new Row(op, claimed(op), Outcome.SKIPPED, "not reached"));
         }

@@ -21,7 +21,9 @@ import org.metaroce.mrct.socket.link.FrameReceiver;
 import org.metaroce.mrct.socket.link.Link;
 import org.metaroce.mrct.socket.link.PcapLink;
 import org.metaroce.mrct.socket.link.UdpLink;
+import org.metaroce.mrct.socket.link.WallClock;
 import org.metaroce.mrct.spi.AdapterException;
+import org.metaroce.mrct.spi.DeviceTimeline;
 
 /**
  * The reference NIC as a remote device: a {@link RealTimeDevice} on a link (a network interface or a UDP address) with
@@ -84,7 +86,8 @@ final class ReferenceServer implements AutoCloseable {
             public void frame(final byte[] bytes, final long timestampNanos) {
                 final RealTimeDevice d = deviceRef.get();
                 if (d != null) {
-                    d.receive(bytes);
+                    // how long the frame took from its capture to here counts in the device's own timeline
+                    d.receive(bytes, WallClock.nanos() - timestampNanos);
                 }
             }
 
@@ -115,11 +118,13 @@ final class ReferenceServer implements AutoCloseable {
                     log.accept("cannot transmit a frame of " + frame.length + " bytes: " + e.getMessage());
                 }
             });
+        device.countCaptureDrops(link::dropped);
         deviceRef.set(device);
         device.start();
         final AgentServer agent = new AgentServer(device.controlPlane(), new AgentInfo(AgentServer.VERSION,
             RealTimeDevice.identity(), actual.mac(), actual.ipv4(), actual.ipv6(), RealTimeDevice.capabilities()),
-            limits, token, log).withBarrier(arrival -> awaitSweep(swept, arrival));
+            limits, token, log).withBarrier(arrival -> awaitSweep(swept, arrival))
+            .withDeviceTimeline(() -> timeline(device));
         final InetSocketAddress bound;
         try {
             bound = agent.start(listen);
@@ -129,6 +134,12 @@ final class ReferenceServer implements AutoCloseable {
             throw e;
         }
         return new ReferenceServer(device, link, agent, bound, actual);
+    }
+
+    /** What the device says about its own timeline since the last reset, for the agent's {@code deviceTimeline}. */
+    private static DeviceTimeline timeline(final RealTimeDevice device) {
+        final RealTimeDevice.Timeline t = device.timeline();
+        return new DeviceTimeline(t.worstLateNanos(), t.worst(), t.lateEvents(), t.captureDrops());
     }
 
     /**

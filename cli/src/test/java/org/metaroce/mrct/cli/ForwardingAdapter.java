@@ -6,6 +6,7 @@ import org.metaroce.mrct.spi.Capability;
 import org.metaroce.mrct.spi.ControlPlane;
 import org.metaroce.mrct.spi.DataPlane;
 import org.metaroce.mrct.spi.DeviceIdentity;
+import org.metaroce.mrct.spi.DeviceTimeline;
 import org.metaroce.mrct.spi.Endpoints;
 
 /** An adapter that hands every call to another; a test overrides only what it changes. */
@@ -54,6 +55,11 @@ abstract class ForwardingAdapter implements Adapter {
     @Override
     public String evidenceProblem() {
         return inner.evidenceProblem();
+    }
+
+    @Override
+    public DeviceTimeline deviceTimeline() {
+        return inner.deviceTimeline();
     }
 
     @Override

@@ -78,15 +78,19 @@ class SocketEndToEndTest {
         final Map<String, Verdicts.Outcome> inProcess = Verdicts.read(dir.resolve("reference"));
         assertThat(Verdicts.differences(inProcess, overUdp, reason -> reason.startsWith("the adapter lacks the "
             + "capability ") || reason.startsWith("requester cases need the adapter's virtual time")
-            || reason.contains("needs: the UDP mode cannot send this frame")))
+            || reason.contains("needs: the UDP mode cannot send this frame"), true))
             .as("verdicts over UDP against in process").isEmpty();
+        final List<String> disturbed = Verdicts.disturbedCases(overUdp);
+        assertThat(disturbed).as("cases a loaded host left without a verdict in every attempt: a few at most")
+            .hasSizeLessThanOrEqualTo(SocketNetnsIT.maxDisturbed(overUdp));
         assertThat(overUdp.values()).as("frames UDP cannot carry make their case not applicable, never an error")
             .noneSatisfy(o -> assertThat(o.verdict()).isEqualTo("ERROR"));
         assertThat(overUdp.values()).as("cases ran for real over UDP")
             .anySatisfy(o -> assertThat(o.verdict()).isEqualTo("PASS"));
         assertThat(overUdp.values()).as("cases that need CE marks say that UDP cannot send them")
             .anySatisfy(o -> assertThat(o.reason()).isEqualTo("the adapter lacks the capability ecn-write"));
-        assertThat(socket.status()).isZero();
+        assertThat(socket.status()).as("conformance cannot be claimed where a case has no verdict")
+            .isEqualTo(disturbed.isEmpty() ? 0 : 2);
         synchronized (LOG) {
             assertThat(LOG).anySatisfy(line -> assertThat(line).contains("connected"));
         }

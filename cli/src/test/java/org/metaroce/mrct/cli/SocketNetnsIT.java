@@ -156,6 +156,19 @@ class SocketNetnsIT {
         return sh(600, command.toArray(String[]::new));
     }
 
+    /**
+     * How many cases may end without a verdict because the host was too loaded to keep their timeline in all of their
+     * runs ({@link Verdicts#disturbed}): one in twenty of those that ran. More would make the comparison say little.
+     */
+    static int maxDisturbed(final Map<String, Verdicts.Outcome> outcomes) {
+        return (int) outcomes.values().stream().filter(o -> !"NOT_APPLICABLE".equals(o.verdict())).count() / 20;
+    }
+
+    /** The last lines of {@code mrct serve}'s log, for a failure's message. */
+    private static String tail(final List<String> log) {
+        return String.join(" | ", log.subList(Math.max(0, log.size() - 8), log.size()));
+    }
+
     private static boolean needsVirtualTime(final String reason) {
         return reason.equals("the adapter lacks the capability virtual-time")
             || reason.startsWith("requester cases need the adapter's virtual time");
@@ -176,10 +189,15 @@ class SocketNetnsIT {
         assertThat(reference.status()).as(reference.output()).isZero();
         final Map<String, Verdicts.Outcome> over = Verdicts.read(dir.resolve("socket"));
         final Map<String, Verdicts.Outcome> in = Verdicts.read(dir.resolve("reference"));
-        assertThat(Verdicts.differences(in, over, SocketNetnsIT::needsVirtualTime))
-            .as("verdicts over the socket against in process (harness output: " + socket.output() + ")").isEmpty();
+        assertThat(Verdicts.differences(in, over, SocketNetnsIT::needsVirtualTime, true))
+            .as("verdicts over the socket against in process (harness output: " + socket.output() + "; mrct serve: "
+                + tail(log) + ")").isEmpty();
         assertThat(over.values()).anySatisfy(o -> assertThat(o.verdict()).isEqualTo("PASS"));
-        assertThat(socket.status()).as(socket.output()).isZero();
+        final List<String> disturbed = Verdicts.disturbedCases(over);
+        assertThat(disturbed).as("cases a loaded host left without a verdict in every attempt: a few at most")
+            .hasSizeLessThanOrEqualTo(maxDisturbed(over));
+        // a case without a verdict means conformance cannot be claimed: the run's status says so
+        assertThat(socket.status()).as(socket.output()).isEqualTo(disturbed.isEmpty() ? 0 : 2);
         assertThat(stopped).as("exit status after SIGTERM").isEqualTo(0);
         assertThat(log).anySatisfy(l -> assertThat(l).contains("agent: client #").contains("connected"));
         assertThat(log).anySatisfy(l -> assertThat(l).contains("stopped:").contains("frame(s) received"));
@@ -198,7 +216,8 @@ class SocketNetnsIT {
         assertThat(socket.status()).as(socket.output()).isEqualTo(1);
         final Map<String, Verdicts.Outcome> over = Verdicts.read(dir.resolve("socket"));
         assertThat(Verdicts.differences(Verdicts.read(dir.resolve("reference")), over,
-            SocketNetnsIT::needsVirtualTime)).isEmpty();
+            SocketNetnsIT::needsVirtualTime, true)).as(socket.output()).isEmpty();
+        assertThat(Verdicts.disturbedCases(over)).hasSizeLessThanOrEqualTo(maxDisturbed(over));
         assertThat(over.values()).anySatisfy(o -> assertThat(o.reason()).contains("MR-ORD-002"));
     }
 

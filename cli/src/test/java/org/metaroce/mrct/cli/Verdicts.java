@@ -30,18 +30,52 @@ final class Verdicts {
     }
 
     /**
+     * Whether {@code outcome} is no verdict because the run's timeline was disturbed on a loaded host: the harness was
+     * late beyond the run's tolerance, the device reported that it was (or that its capture lost frames), or the
+     * harness's own evidence was incomplete, in every one of the case's runs. Such a case says nothing about the
+     * device, and the run says conformance cannot be claimed; it is not a different verdict.
+     */
+    static boolean disturbed(final Outcome outcome) {
+        return "INCONCLUSIVE".equals(outcome.verdict()) && (outcome.reason().contains("the harness was late beyond "
+            + "the run's tolerance") || outcome.reason().contains("the device reports that")
+            || outcome.reason().startsWith("the harness's own evidence was incomplete"));
+    }
+
+    /** The cases of {@code actual} that are {@link #disturbed}, one line each. */
+    static List<String> disturbedCases(final Map<String, Outcome> actual) {
+        final List<String> out = new ArrayList<>();
+        actual.forEach((id, outcome) -> {
+            if (disturbed(outcome)) {
+                out.add(id + ": " + outcome.reason());
+            }
+        });
+        return out;
+    }
+
+    /**
      * The differences between {@code actual} and {@code expected}, one line each; a case of {@code actual} that is
      * NOT_APPLICABLE for a reason {@code excused} accepts is not a difference.
      */
     static List<String> differences(final Map<String, Outcome> expected, final Map<String, Outcome> actual,
                                     final Predicate<String> excused) {
+        return differences(expected, actual, excused, false);
+    }
+
+    /**
+     * As {@link #differences(Map, Map, Predicate)}; for a run over a live link ({@code live}) a case of {@code actual}
+     * that is {@link #disturbed} is not a difference either (callers bound how many they accept with
+     * {@link #disturbedCases}).
+     */
+    static List<String> differences(final Map<String, Outcome> expected, final Map<String, Outcome> actual,
+                                    final Predicate<String> excused, final boolean live) {
         final List<String> out = new ArrayList<>();
         for (final Map.Entry<String, Outcome> entry : expected.entrySet()) {
             final Outcome got = actual.get(entry.getKey());
             if (got == null) {
                 out.add(entry.getKey() + ": missing from the report");
             } else if (!got.verdict().equals(entry.getValue().verdict())
-                && !("NOT_APPLICABLE".equals(got.verdict()) && excused.test(got.reason()))) {
+                && !("NOT_APPLICABLE".equals(got.verdict()) && excused.test(got.reason()))
+                && !(live && disturbed(got))) {
                 out.add(entry.getKey() + ": " + got.verdict() + " (" + got.reason() + "), in process "
                     + entry.getValue().verdict() + " (" + entry.getValue().reason() + ")");
             }

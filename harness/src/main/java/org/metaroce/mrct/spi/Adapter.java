@@ -43,6 +43,18 @@ public interface Adapter extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Asked after a case that failed: what the device itself reports about its timeline during the case, or null when
+     * it reports nothing (the default, and every hardware device). A software device on a loaded host (the reference
+     * NIC behind {@code mrct serve}) says when it fell behind its timeline or its capture lost frames; the runner then
+     * runs the failed case again when that exceeds the run's tolerance, a bounded number of times, and gives it the
+     * verdict INCONCLUSIVE with the device's report when every attempt was disturbed. A device cannot turn a failure
+     * into a pass this way, only into no verdict.
+     */
+    default DeviceTimeline deviceTimeline() {
+        return null;
+    }
+
     @Override
     void close();
 }

@@ -12,10 +12,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.reference.internal.Device;
 import org.metaroce.mrct.reference.internal.DeviceConfig;
+import org.metaroce.mrct.reference.internal.OwnTimeline;
 import org.metaroce.mrct.spi.Access;
 import org.metaroce.mrct.spi.AdapterException;
 import org.metaroce.mrct.spi.Capability;
@@ -57,6 +59,9 @@ public final class RealTimeDevice implements AutoCloseable {
     private volatile Throwable crash;
     private final AtomicLong failures = new AtomicLong();
     private volatile String lastFailure;
+    private final OwnTimeline timeline = new OwnTimeline();
+    private volatile LongSupplier captureDrops = () -> 0;
+    private long captureDropsAtReset;
 
     /**
      * A reference NIC with these parameters, PICS claims, faults and port addresses.
@@ -105,10 +110,20 @@ public final class RealTimeDevice implements AutoCloseable {
         return epochOffset + System.nanoTime();
     }
 
-    /** Hands a frame from the wire to the device (any thread). */
+    /** Hands a frame from the wire to the device (any thread), as if it had just been captured. */
     public void receive(final byte[] frame) {
+        receive(frame, 0);
+    }
+
+    /**
+     * Hands a frame from the wire to the device (any thread) that was captured {@code lateNanos} ago: the time the
+     * link's reader took to deliver it counts, with the time it waits here, in the device's {@link #timeline()}.
+     */
+    public void receive(final byte[] frame, final long lateNanos) {
         received.incrementAndGet();
+        final long handed = System.nanoTime();
         tasks.add(() -> {
+            timeline.late(Math.max(0, lateNanos) + System.nanoTime() - handed, OwnTimeline.Kind.FRAME);
             try {
                 device.receive(frame);
             } catch (RuntimeException e) {
@@ -142,6 +157,35 @@ public final class RealTimeDevice implements AutoCloseable {
         return transmitted.get();
     }
 
+    /**
+     * How far the device fell behind its own timeline since the last reset: the worst lateness and what it was, how
+     * often it was {@value OwnTimeline#EVENT_FLOOR_NANOS} ns late or more, and the frames the link's capture dropped
+     * (see {@link #countCaptureDrops}). A device on a loaded host is late for reasons that say nothing about the
+     * protocol; {@code mrct serve} reports this to the harness, which then runs a failed case again.
+     */
+    public record Timeline(long worstLateNanos, String worst, long lateEvents, long captureDrops) {
+    }
+
+    /** What {@link Timeline} says now, for the time since the last reset (any thread). */
+    public Timeline timeline() {
+        final OwnTimeline.Snapshot snapshot = timeline.snapshot();
+        final long drops;
+        synchronized (timeline) {
+            drops = captureDrops.getAsLong() - captureDropsAtReset;
+        }
+        return new Timeline(snapshot.worstNanos(), snapshot.worst() == null ? "" : snapshot.worst().text(),
+            snapshot.events(), Math.max(0, drops));
+    }
+
+    /** Where the link counts the frames its capture lost, so that {@link #timeline()} can say how many a case lost. */
+    public RealTimeDevice countCaptureDrops(final LongSupplier dropped) {
+        synchronized (timeline) {
+            captureDrops = dropped;
+            captureDropsAtReset = dropped.getAsLong();
+        }
+        return this;
+    }
+
     /** The device's control plane; callable from any thread, executed on the device thread. */
     public ControlPlane controlPlane() {
         return control;
@@ -167,7 +211,9 @@ public final class RealTimeDevice implements AutoCloseable {
     private void step() {
         final long now = now();
         device.scheduler().advanceTo(now);
-        while (device.scheduler().runNext(now)) {
+        for (long due = device.scheduler().next(); due <= now; due = device.scheduler().next()) {
+            timeline.late(now - due, OwnTimeline.Kind.TIMER);
+            device.scheduler().runNext(now);
             transmit();
         }
         transmit();
@@ -177,11 +223,13 @@ public final class RealTimeDevice implements AutoCloseable {
         CapturedFrame frame;
         while ((frame = device.outbox().pollFirst()) != null) {
             transmitted.incrementAndGet();
+            final long began = System.nanoTime();
             try {
                 transmitter.accept(frame.unsafeBytes());
             } catch (RuntimeException e) {
                 failure(e);
             }
+            timeline.late(System.nanoTime() - began, OwnTimeline.Kind.TRANSMIT);
         }
     }
 
@@ -335,7 +383,13 @@ public final class RealTimeDevice implements AutoCloseable {
 
         @Override
         public void reset() {
-            run("reset", device::reset);
+            run("reset", () -> {
+                device.reset();
+                synchronized (timeline) {
+                    timeline.clear();
+                    captureDropsAtReset = captureDrops.getAsLong();
+                }
+            });
         }
     }
 }

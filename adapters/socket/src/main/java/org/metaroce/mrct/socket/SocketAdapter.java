@@ -20,6 +20,7 @@ import org.metaroce.mrct.spi.Completion;
 import org.metaroce.mrct.spi.ControlPlane;
 import org.metaroce.mrct.spi.DataPlane;
 import org.metaroce.mrct.spi.DeviceIdentity;
+import org.metaroce.mrct.spi.DeviceTimeline;
 import org.metaroce.mrct.spi.Endpoints;
 import org.metaroce.mrct.spi.MemoryRegion;
 import org.metaroce.mrct.spi.QpAttributes;
@@ -201,6 +202,12 @@ public final class SocketAdapter implements Adapter {
     @Override
     public String evidenceProblem() {
         return data.evidenceProblem();
+    }
+
+    /** What the device reports about its timeline in the case, where its agent offers that ({@code mrct serve}). */
+    @Override
+    public DeviceTimeline deviceTimeline() {
+        return agent.offersDeviceTimeline() ? agent.deviceTimeline() : null;
     }
 
     @Override

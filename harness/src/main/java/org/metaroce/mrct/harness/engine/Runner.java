@@ -27,8 +27,9 @@ public final class Runner {
 
     /**
      * Runs of one case at most when the adapter reports its own evidence incomplete ({@link
-     * org.metaroce.mrct.spi.Adapter#evidenceProblem()}) or the harness's own lateness left a failed expectation
-     * inconclusive ({@link HarnessLateness}); after the last the case is INCONCLUSIVE.
+     * org.metaroce.mrct.spi.Adapter#evidenceProblem()}), the harness's own lateness left a failed expectation
+     * inconclusive ({@link HarnessLateness}), or a failure coincided with the device's own report that it could not
+     * keep its timeline ({@link DeviceLateness}); after the last the case is INCONCLUSIVE.
      */
     public static final int MAX_ATTEMPTS = 3;
 
@@ -77,15 +78,26 @@ public final class Runner {
             final CaseRun run = new CaseRun(context, planned.def(), planned.row(), planned.id());
             final CaseResult result = run.execute();
             final String problem = result.verdict() == Verdict.ERROR ? null : context.adapter().evidenceProblem();
-            if (problem == null && !run.harnessWasLate()) {
+            final String deviceLate = problem != null || run.harnessWasLate() || !failed(result) ? null
+                : DeviceLateness.problem(context.adapter().deviceTimeline(), context.toleranceNs());
+            if (problem == null && !run.harnessWasLate() && deviceLate == null) {
                 return attempt == 1 ? result : result.retried(attempt, result.verdict(), result.reason(), problems);
             }
             if (problem != null) {
                 problems.add("attempt " + attempt + " of " + MAX_ATTEMPTS + ": incomplete evidence: " + problem);
+            } else if (deviceLate != null) {
+                problems.add("attempt " + attempt + " of " + MAX_ATTEMPTS + ": " + deviceLate + "; it was "
+                    + result.verdict() + ": " + result.reason());
             } else {
                 problems.add("attempt " + attempt + " of " + MAX_ATTEMPTS + ": " + result.reason());
             }
             if (attempt == MAX_ATTEMPTS) {
+                if (deviceLate != null) {
+                    return result.retried(attempt, Verdict.INCONCLUSIVE, "in every one of " + MAX_ATTEMPTS
+                        + " attempts the case failed while " + deviceLate + ", so the failure says nothing certain "
+                        + "about the device (it would have been " + result.verdict() + ": " + result.reason() + ")",
+                        problems);
+                }
                 if (problem == null) {
                     // INCONCLUSIVE already, with the lateness and what it may have caused in the reason
                     return result.retried(attempt, Verdict.INCONCLUSIVE, "in every one of " + MAX_ATTEMPTS
@@ -96,6 +108,11 @@ public final class Runner {
                     + "device (it would have been " + result.verdict() + ": " + result.reason() + ")", problems);
             }
         }
+    }
+
+    /** Whether an expectation failed (FAIL, or WARN for a SHOULD): the verdicts a late device may have caused. */
+    private static boolean failed(final CaseResult result) {
+        return result.verdict() == Verdict.FAIL || result.verdict() == Verdict.WARN;
     }
 
     /**

@@ -27,6 +27,7 @@ import org.metaroce.mrct.spi.Capability;
 import org.metaroce.mrct.spi.Completion;
 import org.metaroce.mrct.spi.ControlPlane;
 import org.metaroce.mrct.spi.DeviceIdentity;
+import org.metaroce.mrct.spi.DeviceTimeline;
 import org.metaroce.mrct.spi.MemoryRegion;
 import org.metaroce.mrct.spi.QpAttributes;
 import org.metaroce.mrct.spi.QpState;
@@ -54,6 +55,7 @@ public final class AgentClient implements ControlPlane, AutoCloseable {
     private long nextId = 1;
     private AgentInfo info;
     private int connects;
+    private boolean timelineOffered;
 
     /**
      * @param address where the agent listens
@@ -73,6 +75,27 @@ public final class AgentClient implements ControlPlane, AutoCloseable {
     public synchronized AgentInfo hello() {
         ensureConnected();
         return info;
+    }
+
+    /** Whether the agent's {@code hello} offered {@code deviceTimeline} ({@value AgentServer#TIMELINE_CAPABILITY}). */
+    public synchronized boolean offersDeviceTimeline() {
+        ensureConnected();
+        return timelineOffered;
+    }
+
+    /**
+     * What the device reports about its own timeline since the last reset (only where {@link #offersDeviceTimeline()}).
+     */
+    public DeviceTimeline deviceTimeline() {
+        final JsonNode result = request(AgentServer.TIMELINE_OPERATION, Codec.object());
+        for (final String name : new String[] {"worst_late_ns", "late_events", "capture_drops"}) {
+            if (!result.path(name).isIntegralNumber() || result.path(name).asLong() < 0) {
+                throw new AdapterException(where() + " answered " + AgentServer.TIMELINE_OPERATION + " with " + name
+                    + " = " + result.get(name) + ", not a count");
+            }
+        }
+        return new DeviceTimeline(result.path("worst_late_ns").asLong(), result.path("worst").asText(""),
+            result.path("late_events").asLong(), result.path("capture_drops").asLong());
     }
 
     /** Connections made so far (1 plus the reconnections). */
@@ -161,12 +184,15 @@ public final class AgentClient implements ControlPlane, AutoCloseable {
                 throw new BadRequest("endpoints.mac is not a MAC: " + endpoints.get("mac"));
             }
             final Set<Capability> capabilities = EnumSet.noneOf(Capability.class);
+            boolean timeline = false;
             for (final JsonNode label : result.path("capabilities")) {
                 final Capability capability = Capability.byLabel(label.asText());
                 if (capability != null) {
                     capabilities.add(capability);
                 }
+                timeline |= AgentServer.TIMELINE_CAPABILITY.equals(label.asText());
             }
+            timelineOffered = timeline;
             return new AgentInfo(version, new DeviceIdentity(identity.path("vendor").asText("unknown"),
                 identity.path("model").asText("unknown"), identity.path("firmware").asText("unknown")), mac,
                 text(endpoints, "ipv4"), text(endpoints, "ipv6"), capabilities);

@@ -30,6 +30,7 @@ import org.metaroce.mrct.socket.internal.Codec.BadRequest;
 import org.metaroce.mrct.spi.Capability;
 import org.metaroce.mrct.spi.Completion;
 import org.metaroce.mrct.spi.ControlPlane;
+import org.metaroce.mrct.spi.DeviceTimeline;
 import org.metaroce.mrct.spi.MemoryRegion;
 import org.metaroce.mrct.spi.RejectedException;
 
@@ -53,6 +54,10 @@ public final class AgentServer implements AutoCloseable {
     public static final int VERSION = 1;
     /** Connections waiting to say {@code hello} at once; one more closes the oldest of them. */
     public static final int MAX_GREETING = 8;
+    /** The {@code hello} capability of agents that answer {@link #TIMELINE_OPERATION}. */
+    public static final String TIMELINE_CAPABILITY = "device-timeline";
+    /** The operation a software device answers with its own timeline since the last reset ({@link DeviceTimeline}). */
+    public static final String TIMELINE_OPERATION = "deviceTimeline";
     /** How long a connection may take to say {@code hello} before it is closed. */
     public static final int HELLO_TIMEOUT_MILLIS = 5_000;
 
@@ -70,6 +75,7 @@ public final class AgentServer implements AutoCloseable {
     private final AtomicInteger connectionCount = new AtomicInteger();
     private long mrBytes;
     private volatile java.util.function.LongConsumer barrier = arrival -> { };
+    private volatile java.util.function.Supplier<DeviceTimeline> timeline;
     private ServerSocket server;
     private Thread acceptor;
     private volatile boolean closed;
@@ -122,6 +128,16 @@ public final class AgentServer implements AutoCloseable {
      */
     public AgentServer withBarrier(final java.util.function.LongConsumer value) {
         this.barrier = value;
+        return this;
+    }
+
+    /**
+     * Makes the agent answer {@code deviceTimeline} with what {@code value} says (a software device reporting how far
+     * it fell behind its own timeline since the last reset), and list {@value AgentServer#TIMELINE_CAPABILITY} in
+     * {@code hello}. Only a device whose lateness is its host's, not its design's, has a reason to offer it.
+     */
+    public AgentServer withDeviceTimeline(final java.util.function.Supplier<DeviceTimeline> value) {
+        this.timeline = value;
         return this;
     }
 
@@ -367,6 +383,9 @@ public final class AgentServer implements AutoCloseable {
                 capabilities.add(capability.label());
             }
         }
+        if (timeline != null) {
+            capabilities.add(TIMELINE_CAPABILITY);
+        }
         final ObjectNode limitsNode = out.putObject("limits");
         limitsNode.put("max_qps", limits.maxQps());
         limitsNode.put("max_mr_bytes", limits.maxMrBytes());
@@ -455,6 +474,18 @@ public final class AgentServer implements AutoCloseable {
                     liveQps.clear();
                     liveRegions.clear();
                     mrBytes = 0;
+                }
+                case TIMELINE_OPERATION -> {
+                    final java.util.function.Supplier<DeviceTimeline> source = timeline;
+                    if (source == null) {
+                        throw new BadRequest("unknown op '" + op + "' (this agent does not report its device's "
+                            + "timeline)");
+                    }
+                    final DeviceTimeline t = source.get();
+                    out.put("worst_late_ns", t.worstLateNanos());
+                    out.put("worst", t.worst());
+                    out.put("late_events", t.lateEvents());
+                    out.put("capture_drops", t.captureDrops());
                 }
                 default -> throw new BadRequest("unknown op '" + op + "'");
             }

@@ -19,6 +19,7 @@ import org.metaroce.mrct.spi.Capability;
 import org.metaroce.mrct.spi.Completion;
 import org.metaroce.mrct.spi.CompletionStatus;
 import org.metaroce.mrct.spi.DeviceIdentity;
+import org.metaroce.mrct.spi.DeviceTimeline;
 import org.metaroce.mrct.spi.MemoryRegion;
 import org.metaroce.mrct.spi.QpAttribute;
 import org.metaroce.mrct.spi.QpAttributes;
@@ -145,6 +146,30 @@ public class AgentRoundTripTest {
         client.reset();
         assertThat(device.calls).containsExactly("barrier", "allocatePd", "barrier", "reset");
         assertThat(arrivals).hasSize(2).allSatisfy(a -> assertThat(a).isGreaterThanOrEqualTo(before));
+    }
+
+    @Test
+    void aSoftwareDeviceReportsItsOwnTimelineOnlyWhereItOffersTo() {
+        assertThat(client.offersDeviceTimeline()).as("nothing offered: a hardware device's agent").isFalse();
+        assertThatThrownBy(client::deviceTimeline).hasMessageContaining("unknown op 'deviceTimeline'");
+
+        client.close();
+        server.withDeviceTimeline(() -> new DeviceTimeline(7_500_000, "a timer ran after it fell due by", 3, 2));
+        client = new AgentClient(server.address(), "s3cret", Duration.ofSeconds(5), 2);
+        assertThat(client.offersDeviceTimeline()).isTrue();
+        assertThat(client.hello().capabilities()).as("not an adapter capability")
+            .containsExactlyInAnyOrder(Capability.MEMORY_READBACK, Capability.COUNTERS, Capability.VIRTUAL_TIME);
+        assertThat(client.deviceTimeline())
+            .isEqualTo(new DeviceTimeline(7_500_000, "a timer ran after it fell due by", 3, 2));
+    }
+
+    @Test
+    void aTimelineThatIsNotCountsIsRefusedByName() {
+        client.close();
+        server.withDeviceTimeline(() -> new DeviceTimeline(-1, "", 0, 0));
+        client = new AgentClient(server.address(), "s3cret", Duration.ofSeconds(5), 2);
+        assertThatThrownBy(client::deviceTimeline).isInstanceOf(AdapterException.class)
+            .hasMessageContaining("answered deviceTimeline with worst_late_ns = -1, not a count");
     }
 
     @Test

@@ -1,0 +1,36 @@
+package org.metaroce.mrct.harness.engine;
+
+import org.metaroce.mrct.spi.DeviceTimeline;
+
+/**
+ * Whether a failed case coincided with the device's own report that it could not keep the case's timeline
+ * ({@link org.metaroce.mrct.spi.Adapter#deviceTimeline()}): lateness beyond the run's tolerance, or frames its
+ * capture dropped. Such a failure may be the host's, not the device's: the runner runs the case again and, when every
+ * attempt was disturbed, gives it INCONCLUSIVE with the device's report. Lateness within the tolerance is the slack
+ * every window already grants; a failure then stands.
+ */
+final class DeviceLateness {
+    private DeviceLateness() {
+    }
+
+    /**
+     * Why the failure says nothing certain about the device, or null when the device reports nothing or kept its
+     * timeline within {@code toleranceNanos}.
+     */
+    static String problem(final DeviceTimeline timeline, final long toleranceNanos) {
+        if (timeline == null) {
+            return null;
+        }
+        if (timeline.captureDrops() > 0) {
+            return "the device reports that its capture dropped " + timeline.captureDrops() + " frame(s) during the "
+                + "case: it never saw everything the harness sent";
+        }
+        if (timeline.worstLateNanos() > toleranceNanos) {
+            return "the device reports that it fell behind its own timeline: " + (timeline.worst().isEmpty()
+                ? "late by" : timeline.worst()) + " " + Timing.measured(timeline.worstLateNanos()) + " ("
+                + timeline.lateEvents() + " time(s) late by 100 us or more); the run tolerates "
+                + Timing.nanos(toleranceNanos);
+        }
+        return null;
+    }
+}
