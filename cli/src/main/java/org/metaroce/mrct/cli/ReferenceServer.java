@@ -82,18 +82,39 @@ final class ReferenceServer implements AutoCloseable {
         final AtomicReference<RealTimeDevice> deviceRef = new AtomicReference<>();
         final AtomicLong swept = new AtomicLong();
         final FrameReceiver receiver = new FrameReceiver() {
+            /** The reader's last look for frames (on the reader thread only). */
+            private long lastLook;
+
             @Override
             public void frame(final byte[] bytes, final long timestampNanos) {
                 final RealTimeDevice d = deviceRef.get();
+                final long unseen = looked(d, timestampNanos);
                 if (d != null) {
-                    // how long the frame took from its capture to here counts in the device's own timeline
-                    d.receive(bytes, WallClock.nanos() - timestampNanos);
+                    // how long the frame took from its capture to here counts in the device's own timeline, and
+                    // where it was stamped when read, the reader's pause before (it may have waited in the kernel)
+                    d.receive(bytes, WallClock.nanos() - timestampNanos + unseen);
                 }
             }
 
             @Override
             public void idle(final long sweptAtNanos) {
                 swept.set(sweptAtNanos);
+                looked(deviceRef.get(), sweptAtNanos);
+            }
+
+            /**
+             * Where the link stamps frames when its reader takes them (UDP), a frame's wait in the kernel is invisible
+             * in its timestamp: the reader's pauses between looks bound it, and count in the device's timeline.
+             */
+            private long looked(final RealTimeDevice d, final long at) {
+                final Link l = linkRef.get();
+                long pause = 0;
+                if (d != null && l != null && l.stampsWhenRead() && lastLook != 0) {
+                    pause = Math.max(0, at - lastLook);
+                    d.readerPaused(pause);
+                }
+                lastLook = at;
+                return pause;
             }
         };
         final Link link;

@@ -123,13 +123,24 @@ public final class RealTimeDevice implements AutoCloseable {
         received.incrementAndGet();
         final long handed = System.nanoTime();
         tasks.add(() -> {
-            timeline.late(Math.max(0, lateNanos) + System.nanoTime() - handed, OwnTimeline.Kind.FRAME);
+            final long began = System.nanoTime();
+            timeline.late(Math.max(0, lateNanos) + began - handed, OwnTimeline.Kind.FRAME);
             try {
                 device.receive(frame);
             } catch (RuntimeException e) {
                 failure(e);
             }
+            // a frame takes microseconds; longer, the thread lost its CPU meanwhile and its answer left late
+            timeline.late(System.nanoTime() - began, OwnTimeline.Kind.PROCESSING);
         });
+    }
+
+    /**
+     * The link's reader did not look for frames for {@code nanos}: for a link that stamps frames when it reads them (a
+     * UDP socket), a frame may have waited that long unseen, so the pause counts in the device's {@link #timeline()}.
+     */
+    public void readerPaused(final long nanos) {
+        timeline.late(nanos, OwnTimeline.Kind.READER);
     }
 
     private void failure(final RuntimeException e) {

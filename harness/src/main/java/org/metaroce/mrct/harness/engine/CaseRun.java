@@ -116,6 +116,11 @@ final class CaseRun {
         return harnessLate;
     }
 
+    /** The harness's worst lateness in the case (after {@link #execute()}), within the run's tolerance or not. */
+    long harnessLatenessNanos() {
+        return lateness.worstNanos();
+    }
+
     /** Sets the case up, runs its setup steps and its steps, and checks what is left over at the end. */
     private void runCase(final long start) {
         final CaseSetup setup = new CaseSetup(run, def, caseSeed, control, names, world);

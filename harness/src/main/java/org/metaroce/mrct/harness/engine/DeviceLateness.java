@@ -15,9 +15,13 @@ final class DeviceLateness {
 
     /**
      * Why the failure says nothing certain about the device, or null when the device reports nothing or kept its
-     * timeline within {@code toleranceNanos}.
+     * timeline within what the harness left of {@code toleranceNanos}: both ends' lateness add up on the way of a
+     * frame and its answer, and the tolerance is the slack for both together.
+     *
+     * @param harnessNanos the harness's own worst lateness in the case (within the tolerance, else the case is
+     *                     INCONCLUSIVE already)
      */
-    static String problem(final DeviceTimeline timeline, final long toleranceNanos) {
+    static String problem(final DeviceTimeline timeline, final long toleranceNanos, final long harnessNanos) {
         if (timeline == null) {
             return null;
         }
@@ -25,10 +29,12 @@ final class DeviceLateness {
             return "the device reports that its capture dropped " + timeline.captureDrops() + " frame(s) during the "
                 + "case: it never saw everything the harness sent";
         }
-        if (timeline.worstLateNanos() > toleranceNanos) {
+        final long harness = Math.max(0, harnessNanos);
+        if (timeline.worstLateNanos() + harness > toleranceNanos) {
             return "the device reports that it fell behind its own timeline: " + (timeline.worst().isEmpty()
                 ? "late by" : timeline.worst()) + " " + Timing.measured(timeline.worstLateNanos()) + " ("
-                + timeline.lateEvents() + " time(s) late by 100 us or more); the run tolerates "
+                + timeline.lateEvents() + " time(s) late by 100 us or more)" + (harness == 0 ? ""
+                : ", and the harness was late by up to " + Timing.measured(harness)) + "; the run tolerates "
                 + Timing.nanos(toleranceNanos);
         }
         return null;

@@ -24,6 +24,7 @@ final class HarnessLateness {
     private final boolean measured;
     private final long budget;
     private Late worst;
+    private long worstWithin;
 
     /**
      * @param measured whether the adapter runs in real time (on virtual time the harness is never late)
@@ -62,6 +63,7 @@ final class HarnessLateness {
     }
 
     private void note(final Late late) {
+        worstWithin = Math.max(worstWithin, late.nanos());
         if (late.nanos() > budget && (worst == null || late.nanos() > worst.nanos())) {
             worst = late;
         }
@@ -70,6 +72,14 @@ final class HarnessLateness {
     /** The worst lateness beyond the run's tolerance so far, or null when the harness kept its timeline. */
     Late beyondBudget() {
         return worst;
+    }
+
+    /**
+     * The worst lateness measured so far, within the tolerance or not (0 on virtual time): what is left of the
+     * tolerance for the device's own lateness ({@link DeviceLateness}).
+     */
+    long worstNanos() {
+        return worstWithin;
     }
 
     /** The tolerance the lateness is judged against. */

@@ -79,7 +79,8 @@ public final class Runner {
             final CaseResult result = run.execute();
             final String problem = result.verdict() == Verdict.ERROR ? null : context.adapter().evidenceProblem();
             final String deviceLate = problem != null || run.harnessWasLate() || !failed(result) ? null
-                : DeviceLateness.problem(context.adapter().deviceTimeline(), context.toleranceNs());
+                : DeviceLateness.problem(context.adapter().deviceTimeline(), context.toleranceNs(),
+                    run.harnessLatenessNanos());
             if (problem == null && !run.harnessWasLate() && deviceLate == null) {
                 return attempt == 1 ? result : result.retried(attempt, result.verdict(), result.reason(), problems);
             }

@@ -12,10 +12,17 @@ public final class OwnTimeline {
     public enum Kind {
         /** A received frame waited between its capture and the device. */
         FRAME("a received frame waited between its capture and the device for"),
+        /** Processing a received frame took long (the device's thread lost its CPU meanwhile). */
+        PROCESSING("processing a received frame took"),
         /** A timer ran after it fell due. */
         TIMER("a timer ran after it fell due by"),
         /** Handing a frame to the link took long (the frames behind it waited). */
-        TRANSMIT("handing a frame to the link took");
+        TRANSMIT("handing a frame to the link took"),
+        /**
+         * The link's reader did not look for frames (a link that stamps frames when it reads them, such as a UDP socket,
+         * cannot tell how long a frame waited in the kernel; a pause of its reader bounds that wait).
+         */
+        READER("the link's reader did not look for frames for");
 
         private final String text;
 
