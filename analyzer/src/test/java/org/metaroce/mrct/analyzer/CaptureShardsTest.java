@@ -86,6 +86,41 @@ class CaptureShardsTest {
         sameInShards(damaged, 8, 2);
     }
 
+    /**
+     * Two connections to one host, whose CNPs for the second are left out of the capture: the first one's CNPs, from
+     * the same host's port, answer the second one's CE marks (the checks' widest CNP scope). Judged apart, the second
+     * connection's CNP checks find otherwise; in shards, its unit keeps both, and the findings are the whole's.
+     */
+    @Test
+    void aHostsCnpScopeTiesItsConnectionsIntoOneShard() throws IOException {
+        final List<Captures.Record> busy = moved(new TrafficGenerator.Options(4_000, 21, 0, 10, false), 0x0A000501,
+            0x0A000509);
+        final List<Captures.Record> quiet = new ArrayList<>(moved(new TrafficGenerator.Options(4_000, 23, 0, 40,
+            false), 0x0A000502, 0x0A000509));
+        quiet.removeIf(r -> Captures.opcode(r.bytes()) == 0x81);
+        final List<Captures.Record> other = moved(TrafficGenerator.Options.eventful(3_000, 25), 0x0A000601,
+            0x0A000602);
+        final List<Captures.Record> records = new ArrayList<>(busy);
+        records.addAll(quiet);
+        records.addAll(other);
+        records.sort(Comparator.comparingLong(Captures.Record::tsNs));
+        final Path hub = Captures.write(dir.resolve("hub.pcap"), records);
+        final Path alone = Captures.write(dir.resolve("alone.pcap"), quiet);
+        final CaptureAnalyzer analyzer = new CaptureAnalyzer(Analyses.SPEC, OPTIONS);
+        final String together = cnpCase(analyzer.analyzeCapture(hub, "hub", ""), "10.0.5.2 ");
+        final String apart = cnpCase(analyzer.analyzeCapture(alone, "alone", ""), "10.0.5.2 ");
+        assertThat(together).as("the quiet connection's CE marks are answered by the busy one's CNPs")
+            .isNotEqualTo(apart);
+        assertThat(CaptureShards.plan(Analyses.SPEC, OPTIONS, hub, 8).units()).isEqualTo(2);
+        sameInShards(hub, 8, 2);
+    }
+
+    /** The verdict and reason of the CNP-after-CE check of the connection whose label starts with {@code host}. */
+    private static String cnpCase(final CaptureAnalysis analysis, final String host) {
+        return analysis.cases().stream().filter(c -> c.title().startsWith(host) && c.rules().contains("MR-CC-003"))
+            .map(c -> c.verdict() + " " + c.reason()).findFirst().orElse("none");
+    }
+
     @Test
     void theFixturesGiveTheWholeFindingsInShards() {
         for (final Path capture : Fixtures.softRoceCaptures()) {

@@ -172,7 +172,10 @@ public final class FleetAnalysis {
         final Map<Integer, CaptureAnalysis> whole = new HashMap<>();
         final Map<Integer, List<CaptureShards.Shard>> sharded = new HashMap<>();
         CaptureMatch match = null;
-        for (final Work.Result result : execute(context, work, task)) {
+        final List<Work.Result> results = new ArrayList<>(execute(context, work, task));
+        // shard 0 first: its counts name the capture's frames and damage
+        results.sort(Comparator.comparingInt(Work.Result::index).thenComparingInt(Work.Result::shard));
+        for (final Work.Result result : results) {
             switch (result.kind()) {
                 case MATCH -> match = CaseCodec.read(result.json(), CaptureMatch.class);
                 case SHARD -> sharded.computeIfAbsent(result.index(), k -> new ArrayList<>())
