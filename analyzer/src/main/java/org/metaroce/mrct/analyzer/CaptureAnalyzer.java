@@ -276,6 +276,26 @@ public final class CaptureAnalyzer {
      * reports the same captures: the same events, cases and summary.
      */
     public Outcome report(final List<CaptureAnalysis> analyses, final RunListener listener) {
+        return report(analyses, null, listener);
+    }
+
+    /**
+     * Matches the frames of several captures of the same traffic ({@code views/F<n>} cases, {@link ViewFinding}s)
+     * as {@link #analyze} does with {@link Options#matchWindowNs()}, for callers that analyse the captures apart and
+     * report them with {@link #report(List, CaptureMatch, RunListener)}. Reads the captures together, on the calling
+     * thread.
+     */
+    public CaptureMatch match(final List<Path> captures, final List<String> names) {
+        final Views.Result result = Views.match(captures, names, options.matchWindowNs());
+        return new CaptureMatch(result.cases(), result.findings());
+    }
+
+    /**
+     * As {@link #report(List, RunListener)}, with the captures' matching ({@link #match}; null for none) reported
+     * after them, as {@link #analyze} reports several captures.
+     */
+    public Outcome report(final List<CaptureAnalysis> analyses, final CaptureMatch match,
+                          final RunListener listener) {
         final Instant start = clock.instant();
         final List<Source> sources = new ArrayList<>();
         final List<String> names = new ArrayList<>();
@@ -286,7 +306,10 @@ public final class CaptureAnalyzer {
                 violations.addAll(analysis.violations());
             }));
         }
-        return report(start, names, analysis(), sources, listener, List.of());
+        if (match != null) {
+            sources.add(new Source(null, match.cases().size(), (sink, violations) -> match.cases().forEach(sink)));
+        }
+        return report(start, names, analysis(), sources, listener, match == null ? List.of() : match.findings());
     }
 
     /** The prefix of a capture's case IDs among {@code count} captures: none for one, its file name and a slash. */

@@ -124,7 +124,8 @@ final class AnalyzeCommand implements Callable<Integer> {
         final Set<ReportFormat> chosen = reports.formats();
         if (spark != null) {
             final int status = SparkDelegate.run(new SparkDelegate.Request(spark, files, dir, chosen,
-                mode == null ? CaptureAnalyzer.Mode.AUTO : mode.value(), profilePath, complete), main.out(),
+                mode == null ? CaptureAnalyzer.Mode.AUTO : mode.value(), profilePath, complete, matchWindowMs),
+                main.out(),
                 main.err());
             reports.pruneAfter(dir, "mrct analyze", main.err());
             return status;

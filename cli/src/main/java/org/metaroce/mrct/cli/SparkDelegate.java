@@ -46,7 +46,7 @@ final class SparkDelegate {
 
     /** What {@code mrct analyze} was asked, for the child's command line. */
     record Request(String master, List<String> files, Path dir, Set<ReportFormat> formats,
-                   CaptureAnalyzer.Mode mode, Path profile, boolean complete) {
+                   CaptureAnalyzer.Mode mode, Path profile, boolean complete, long matchWindowMs) {
     }
 
     /** Runs the analysis on Spark; returns the child's exit status (2 when it cannot be started). */
@@ -122,6 +122,8 @@ final class SparkDelegate {
         if (request.complete()) {
             command.add("--complete");
         }
+        command.add("--match-window-ms");
+        command.add(Long.toString(request.matchWindowMs()));
         command.add("--suite-version");
         command.add(Version.current());
         command.add("--");

@@ -25,10 +25,11 @@ class SparkDelegateTest {
         System.setProperty("mrct.spark.classpath", System.getProperty("java.class.path"));
         System.setProperty("mrct.spark.main", SparkChildStub.class.getName());
         final Mrct.Run run = Mrct.run("analyze", "--spark", "local[3]", "--report-dir", tmp.toString(), "--legacy",
-            "--complete", "--format", "JSON,HTML", "--", "hdfs:///traces/a.pcap", "--odd name.pcap");
+            "--complete", "--match-window-ms", "25", "--format", "JSON,HTML", "--", "hdfs:///traces/a.pcap",
+            "--odd name.pcap");
         assertThat(run.status()).as(run.err()).isEqualTo(1);
         assertThat(run.out()).contains("child args: --master local[3] --report-dir " + tmp
-            + " --format JSON,HTML --legacy --complete --suite-version ")
+            + " --format JSON,HTML --legacy --complete --match-window-ms 25 --suite-version ")
             .endsWith(" -- hdfs:///traces/a.pcap --odd name.pcap" + System.lineSeparator());
         assertThat(run.err()).contains("child stderr line");
     }

@@ -4,22 +4,26 @@ import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.metaroce.mrct.analyzer.CaptureAnalysis;
 import org.metaroce.mrct.analyzer.CaptureAnalyzer;
+import org.metaroce.mrct.analyzer.CaptureMatch;
+import org.metaroce.mrct.analyzer.CaptureShards;
 import org.metaroce.mrct.analyzer.Outcome;
 import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.RunListener;
 import org.metaroce.mrct.harness.spec.Specification;
-import org.metaroce.mrct.spark.internal.AnalyseCapture;
+import org.metaroce.mrct.spark.internal.AnalyseWork;
 import org.metaroce.mrct.spark.internal.AnalyzerSeam;
 import org.metaroce.mrct.spark.internal.Capture;
-import org.metaroce.mrct.spark.internal.CaptureFindings;
+import org.metaroce.mrct.spark.internal.Work;
 import org.metaroce.mrct.spark.internal.CaseCodec;
 import org.metaroce.mrct.spark.internal.FindingsTable;
 import org.metaroce.mrct.spark.internal.FleetCommand;
@@ -27,7 +31,8 @@ import org.metaroce.mrct.spark.internal.Inputs;
 
 /**
  * {@code mrct analyze} on Apache Spark: the captures of a fleet (one per host or mirror port, on any Hadoop-compatible
- * file system) analysed in parallel, one task per capture, by the same analyzer and oracle as {@code mrct analyze};
+ * file system) analysed in parallel (one task per capture, or per shard of hosts of a large one, and one task matching
+ * frames across the captures) by the same analyzer and oracle as {@code mrct analyze};
  * the same reports (report.json and the others, through a {@link RunListener}) and a Parquet table of the findings.
  *
  * <pre>{@code
@@ -47,14 +52,30 @@ public final class FleetAnalysis {
      * @param options  the analysis options; their profile, when set, must come with {@code profile}
      * @param profile  the profile file (executors parse it again), or null for none
      * @param parquet  where to write the findings table (a Hadoop path), or null for none
+     * @param shardBytes a capture larger than this is analysed in shards of whole units of hosts, about this many
+     *                 bytes of it each (0: every capture whole)
      */
     public record Request(List<String> captures, CaptureAnalyzer.Options options, ProfileFile profile,
-                          String parquet) {
+                          String parquet, long shardBytes) {
         public Request {
             captures = List.copyOf(captures);
             Objects.requireNonNull(options, "options");
+            if (shardBytes < 0) {
+                throw new IllegalArgumentException("shardBytes must be 0 (no shards) or more");
+            }
+        }
+
+        /** Captures larger than {@value FleetAnalysis#SHARD_BYTES} bytes analysed in shards. */
+        public Request(final List<String> captures, final CaptureAnalyzer.Options options, final ProfileFile profile,
+                       final String parquet) {
+            this(captures, options, profile, parquet, SHARD_BYTES);
         }
     }
+
+    /** The default {@link Request#shardBytes()}: 256 MiB. */
+    public static final long SHARD_BYTES = 256L << 20;
+    /** Shards of one capture at most. */
+    static final int MAX_SHARDS = 1024;
 
     /** A device profile file as read on the driver: its name, text and SHA-256 (as {@code ProfileLoader} gives). */
     public record ProfileFile(String name, String text, String sha256) {
@@ -91,8 +112,10 @@ public final class FleetAnalysis {
     }
 
     /**
-     * Analyses the captures on {@code spark}, one task per capture (the largest first), then reports on the driver
-     * as {@code CaptureAnalyzer} does: {@code runStarted}, every case in capture order, {@code runFinished}.
+     * Analyses the captures on {@code spark}, then reports on the driver as {@code CaptureAnalyzer} does:
+     * {@code runStarted}, every case in capture order, the matching's cases, {@code runFinished}. A capture larger
+     * than {@link Request#shardBytes()} is first read once to find its units of hosts, then analysed in shards of
+     * whole units, one task each; the others one task each; the matching of several captures one task beside them.
      *
      * @throws Inputs.NoCapture when a directory or glob yields no capture
      * @throws IOException      when the captures cannot be listed
@@ -109,33 +132,93 @@ public final class FleetAnalysis {
         final JavaSparkContext context = JavaSparkContext.fromSparkContext(spark.sparkContext());
         final org.apache.hadoop.conf.Configuration conf = context.hadoopConfiguration();
         final List<Capture> captures = Inputs.expand(request.captures(), conf);
-        final List<Capture> bySize = new ArrayList<>(captures);
-        bySize.sort(Comparator.comparingLong(Capture::bytes).reversed().thenComparingInt(Capture::index));
+        final int count = captures.size();
         final ProfileFile profile = request.profile();
         final String[] profileParts = profile == null ? null
             : new String[] {profile.name(), profile.text(), profile.sha256()};
-        final JavaRDD<Capture> rdd = context.parallelize(bySize, Math.max(1, bySize.size()));
-        final List<CaptureFindings> found = new ArrayList<>(rdd.map(new AnalyseCapture(request.options(),
-            profileParts, AnalyseCapture.HadoopConf.bytes(conf), captures.size())).collect());
-        found.sort(Comparator.comparingInt(CaptureFindings::index));
+        final AnalyseWork task = new AnalyseWork(request.options(), profileParts,
+            AnalyseWork.HadoopConf.bytes(conf));
 
+        // 1. the large captures' units of hosts, dealt to shards of about shardBytes each
+        final Map<Integer, Work.ShardPlan> plans = new HashMap<>();
+        final List<Work> planning = new ArrayList<>();
+        for (final Capture capture : captures) {
+            if (request.shardBytes() > 0 && capture.bytes() > request.shardBytes()) {
+                final long shards = Math.min(MAX_SHARDS, (capture.bytes() + request.shardBytes() - 1)
+                    / request.shardBytes());
+                planning.add(new Work(Work.Kind.PLAN, capture, count, (int) shards, null, List.of()));
+            }
+        }
+        for (final Work.Result result : execute(context, planning, task)) {
+            plans.put(result.index(), CaseCodec.read(result.json(), Work.ShardPlan.class));
+        }
+
+        // 2. every capture whole or in shards, and the matching across captures, the longest tasks first
+        final List<Work> work = new ArrayList<>();
+        for (final Capture capture : captures) {
+            final Work.ShardPlan plan = plans.get(capture.index());
+            if (plan == null || plan.shards() < 2) {
+                work.add(new Work(Work.Kind.WHOLE, capture, count, 0, null, List.of()));
+            } else {
+                for (int s = 0; s < plan.shards(); s++) {
+                    work.add(new Work(Work.Kind.SHARD, capture, count, s, plan, List.of()));
+                }
+            }
+        }
+        final boolean matching = count > 1 && request.options().matchWindowNs() > 0;
+        if (matching) {
+            work.add(new Work(Work.Kind.MATCH, captures.get(0), count, 0, null, captures));
+        }
+        final Map<Integer, CaptureAnalysis> whole = new HashMap<>();
+        final Map<Integer, List<CaptureShards.Shard>> sharded = new HashMap<>();
+        CaptureMatch match = null;
+        final List<Work.Result> results = new ArrayList<>(execute(context, work, task));
+        // shard 0 first: its counts name the capture's frames and damage
+        results.sort(Comparator.comparingInt(Work.Result::index).thenComparingInt(Work.Result::shard));
+        for (final Work.Result result : results) {
+            switch (result.kind()) {
+                case MATCH -> match = CaseCodec.read(result.json(), CaptureMatch.class);
+                case SHARD -> sharded.computeIfAbsent(result.index(), k -> new ArrayList<>())
+                    .add(CaseCodec.read(result.json(), CaptureShards.Shard.class));
+                default -> whole.put(result.index(), CaseCodec.read(result.json(), CaptureAnalysis.class));
+            }
+        }
+
+        // 3. the reports, in capture order, on the driver
         final List<CaptureAnalysis> analyses = new ArrayList<>();
         final List<String> caseCaptures = new ArrayList<>();
         final List<CaseResult> cases = new ArrayList<>();
-        for (final CaptureFindings findings : found) {
-            final Capture capture = captures.get(findings.index());
-            final List<CaseResult> own = new ArrayList<>();
-            for (final String json : findings.cases()) {
-                own.add(CaseCodec.readCase(json));
+        for (final Capture capture : captures) {
+            final CaptureAnalysis analysis = whole.containsKey(capture.index()) ? whole.get(capture.index())
+                : AnalyzerSeam.merge(sharded.get(capture.index()), capture.name(), count);
+            analyses.add(analysis);
+            for (final CaseResult result : analysis.cases()) {
+                cases.add(result);
                 caseCaptures.add(capture.name());
             }
-            cases.addAll(own);
-            analyses.add(new CaptureAnalysis(CaseCodec.readFile(findings.file()), own, findings.violations()));
         }
-        final Outcome outcome = AnalyzerSeam.report(spec, request.options(), clock, analyses, listener);
+        if (match != null) {
+            for (final CaseResult result : match.cases()) {
+                cases.add(result);
+                caseCaptures.add(null);
+            }
+        }
+        final Outcome outcome = AnalyzerSeam.report(spec, request.options(), clock, analyses, match, listener);
         if (request.parquet() != null) {
             FindingsTable.write(spark, FindingsTable.rows(caseCaptures, cases), request.parquet());
         }
         return outcome;
+    }
+
+    /** Runs the tasks, one partition each, the longest first; their results in any order. */
+    private static List<Work.Result> execute(final JavaSparkContext context, final List<Work> work,
+                                             final AnalyseWork task) {
+        if (work.isEmpty()) {
+            return List.of();
+        }
+        final List<Work> longestFirst = new ArrayList<>(work);
+        longestFirst.sort(Comparator.comparingLong(Work::cost).reversed());
+        final JavaRDD<Work> rdd = context.parallelize(longestFirst, longestFirst.size());
+        return rdd.map(task).collect();
     }
 }

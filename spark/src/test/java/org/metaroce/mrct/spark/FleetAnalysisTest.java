@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -17,7 +19,6 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,18 +26,28 @@ import org.metaroce.mrct.analyzer.CaptureAnalyzer;
 import org.metaroce.mrct.analyzer.FileOutcome;
 import org.metaroce.mrct.analyzer.Outcome;
 import org.metaroce.mrct.analyzer.TrafficGenerator;
+import org.metaroce.mrct.analyzer.ViewFinding;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.reports.ReportFormat;
 import org.metaroce.mrct.reports.Reports;
+import org.metaroce.mrct.wire.BigEndian;
+import org.metaroce.mrct.wire.Checksums;
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.FrameDecoder;
+import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.LittleEndian;
 import org.metaroce.mrct.wire.capture.CaptureFormat;
 import org.metaroce.mrct.wire.capture.CaptureReader;
 import org.metaroce.mrct.wire.capture.PcapWriter;
 
 /**
- * The Spark job on a local master finds what {@code mrct analyze} finds: the same report.json, byte for byte (one
- * fixed clock for both), the same per-file counts and failing checks, over the fixtures, ../shared/captures and
- * larger captures made here; and its Parquet table holds one row per report case.
+ * The Spark job on a local master finds what {@code mrct analyze} finds: the same report.json and summary.md, byte
+ * for byte (one fixed clock for both), the same per-file counts, failing checks and frames missing between captures,
+ * over the fixtures, ../shared/captures and captures made here: a capture of five units of hosts analysed in shards
+ * (and its copy with frames left out), a tiled and a cut real capture, a sender's and a receiver's view with a frame
+ * lost between them; and its Parquet table holds one row per report case. Large captures are split in shards here
+ * whatever their size (shardBytes 1).
  */
 class FleetAnalysisTest {
     private static final Instant T0 = Instant.parse("2026-12-01T00:00:00Z");
@@ -45,29 +56,13 @@ class FleetAnalysisTest {
 
     @BeforeAll
     static void start() {
-        spark = SparkSession.builder().master("local[2]").appName("mrct-spark-test")
-            .config("spark.ui.enabled", "false")
-            .config("spark.ui.showConsoleProgress", "false")
-            .config("spark.driver.host", "127.0.0.1")
-            .config("spark.driver.bindAddress", "127.0.0.1")
-            .config("spark.sql.shuffle.partitions", "2")
-            .config("spark.hadoop.fs." + OtherSchemeFileSystem.SCHEME + ".impl", OtherSchemeFileSystem.class.getName())
-            .config("spark.hadoop.fs." + OtherSchemeFileSystem.SCHEME + ".impl.disable.cache", "true")
-            .getOrCreate();
-        spark.sparkContext().setLogLevel("WARN");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (spark != null) {
-            spark.stop();
-        }
+        spark = TestSpark.session();
     }
 
     @Test
     void fixtureCapturesGiveTheLocalFindings(@TempDir final Path tmp) throws Exception {
         final Path dir = ROOT.resolve("fixtures/captures");
-        final Compared compared = compare(tmp, List.of(dir.toString()), captures(dir), null);
+        final Compared compared = compare(tmp, List.of(dir.toString()), captures(dir), null, 1);
         assertThat(compared.local.files()).hasSizeGreaterThanOrEqualTo(7);
     }
 
@@ -78,7 +73,7 @@ class FleetAnalysisTest {
         final List<String> names = files.stream().map(p -> OtherSchemeFileSystem.SCHEME + ":" + p)
             .collect(Collectors.toList());
         final Compared compared = compare(tmp, List.of(OtherSchemeFileSystem.SCHEME + "://" + dir), files, names,
-            null);
+            null, 1);
         assertThat(compared.spark.files()).extracting(FileOutcome::name).first().asString()
             .startsWith(OtherSchemeFileSystem.SCHEME + ":/");
         assertThat(compared.spark.files()).allSatisfy(f -> assertThat(f.problem()).isNull());
@@ -88,30 +83,47 @@ class FleetAnalysisTest {
     void sharedCapturesGiveTheLocalFindings(@TempDir final Path tmp) throws Exception {
         final Path dir = ROOT.resolve("../shared/captures").normalize();
         assumeTrue(Files.isDirectory(dir) && !captures(dir).isEmpty(), "../shared/captures is absent: " + dir);
-        compare(tmp, List.of(dir.toString()), captures(dir), null);
+        compare(tmp, List.of(dir.toString()), captures(dir), null, 1);
     }
 
     @Test
-    void largeAndTiledCapturesGiveTheLocalFindings(@TempDir final Path tmp) throws Exception {
+    void shardedTiledAndDamagedCapturesGiveTheLocalFindings(@TempDir final Path tmp) throws Exception {
         final Path dir = Files.createDirectories(tmp.resolve("fleet"));
-        TrafficGenerator.write(dir.resolve("host-a.pcap"), TrafficGenerator.Options.eventful(40_000, 7));
-        TrafficGenerator.write(dir.resolve("host-b.pcap"), TrafficGenerator.Options.eventful(25_000, 11));
-        TrafficGenerator.write(dir.resolve("host-c.pcap"), TrafficGenerator.Options.clean(20_000, 13));
-        // a real capture repeated 20 times, a second apart: every PSN seen 40 times, findings the capture cannot prove
-        tile(ROOT.resolve("fixtures/captures/soft-roce/rdma_write_bw.pcap"), dir.resolve("tiled-write.pcap"), 20);
+        // a switch port's capture: four units of hosts, one of them a host receiving two connections (their CNPs
+        // share its port's scope), analysed in shards
+        final List<long[]> stamps = new ArrayList<>();
+        final List<byte[]> frames = new ArrayList<>();
+        moved(TrafficGenerator.Options.eventful(6_000, 7), 0x0A000101, 0x0A000102, stamps, frames);
+        moved(TrafficGenerator.Options.eventful(4_000, 11), 0x0A000201, 0x0A000202, stamps, frames);
+        moved(new TrafficGenerator.Options(3_000, 13, 500, 10, true), 0x0A000301, 0x0A000309, stamps, frames);
+        // the second one's CNPs left out: the first one's, from the same port, answer its CE marks
+        final int before = frames.size();
+        moved(new TrafficGenerator.Options(3_000, 17, 0, 40, false), 0x0A000302, 0x0A000309, stamps, frames);
+        for (int i = frames.size() - 1; i >= before; i--) {
+            if ((frames.get(i)[42] & 0xFF) == 0x81) {
+                frames.remove(i);
+                stamps.remove(i);
+            }
+        }
+        moved(TrafficGenerator.Options.clean(2_000, 19), 0x0A000401, 0x0A000402, stamps, frames);
+        write(dir.resolve("port-1.pcap"), stamps, frames, CaptureReader.LINKTYPE_ETHERNET, -1);
+        // the same with every 997th frame left out: failing and inconclusive checks too
+        write(dir.resolve("port-2.pcap"), stamps, frames, CaptureReader.LINKTYPE_ETHERNET, 997);
+        // a real capture repeated 6 times, a second apart: every PSN seen 6 times, findings it cannot prove
+        tile(ROOT.resolve("fixtures/captures/soft-roce/rdma_write_bw.pcap"), dir.resolve("tiled-write.pcap"), 6);
         // a real capture with one frame in the middle left out
         drop(ROOT.resolve("fixtures/captures/soft-roce/rdma_send_bw.pcap"), dir.resolve("dropped-send.pcap"));
-        final Compared compared = compare(tmp, List.of(dir + "/*.pcap"), captures(dir), tmp.resolve("findings"));
-        assertThat(compared.local.files()).extracting(FileOutcome::frames)
-            .allSatisfy(frames -> assertThat(frames).isPositive());
-        assertThat(compared.local.files().stream().mapToLong(FileOutcome::frames).sum()).isGreaterThan(80_000L);
-        assertThat(compared.local.checks().get(Verdict.FAIL) + compared.local.checks().get(Verdict.INCONCLUSIVE))
-            .as("the comparison covers findings, not only passes").isPositive();
+        final Compared compared = compare(tmp, List.of(dir + "/*.pcap"), captures(dir), tmp.resolve("findings"), 1);
+        assertThat(compared.local.files().stream().mapToLong(FileOutcome::frames).sum()).isGreaterThan(30_000L);
+        assertThat(compared.local.checks().get(Verdict.FAIL)).as("failing checks compared").isPositive();
+        assertThat(compared.local.checks().get(Verdict.INCONCLUSIVE)).as("inconclusive checks compared")
+            .isPositive();
 
         final List<Row> rows = spark.read().parquet(tmp.resolve("findings").toString()).collectAsList();
         final long cases = Files.readString(compared.sparkReport).split("\"verdict\"", -1).length;
         assertThat(rows).isNotEmpty();
-        assertThat(rows.stream().filter(r -> r.isNullAt(r.fieldIndex("rule"))).count())
+        assertThat(rows.stream().filter(r -> r.isNullAt(r.fieldIndex("rule"))
+            && r.getString(r.fieldIndex("case_id")).endsWith("/summary")).count())
             .as("one summary row per connection")
             .isEqualTo(compared.local.files().stream().mapToLong(FileOutcome::connections).sum());
         assertThat(rows.stream().filter(r -> !r.isNullAt(r.fieldIndex("rule"))
@@ -121,31 +133,66 @@ class FleetAnalysisTest {
             && "INCONCLUSIVE".equals(r.getString(r.fieldIndex("verdict")))).count())
             .isEqualTo(compared.local.checks().get(Verdict.INCONCLUSIVE).longValue());
         assertThat(cases).isGreaterThan(rows.size());
-        assertThat(rows.stream().map(r -> r.getString(r.fieldIndex("capture"))).distinct().count())
-            .as("rows of every capture").isEqualTo(5);
+        assertThat(rows.stream().map(r -> r.isNullAt(r.fieldIndex("capture")) ? "views"
+            : r.getString(r.fieldIndex("capture"))).distinct().count())
+            .as("rows of every capture, and of the views across them").isEqualTo(5);
+    }
+
+    @Test
+    void framesLostBetweenTwoCapturesAreFoundAsLocally(@TempDir final Path tmp) throws Exception {
+        // the sender's and the receiver's views of the same traffic: the receiver's 5 us later, one request lost
+        final Path dir = Files.createDirectories(tmp.resolve("views"));
+        final List<long[]> stamps = new ArrayList<>();
+        final List<byte[]> frames = new ArrayList<>();
+        final int link = read(ROOT.resolve("fixtures/captures/soft-roce/rdma_write_bw.pcap"), stamps, frames);
+        write(dir.resolve("a-sender.pcap"), stamps, frames, link, -1);
+        final List<long[]> later = new ArrayList<>();
+        for (final long[] stamp : stamps) {
+            later.add(new long[] {stamp[0] + 5_000});
+        }
+        int lost = frames.size() / 2;
+        while (frames.get(lost).length < 1000) {
+            lost++;
+        }
+        final List<long[]> receivedStamps = new ArrayList<>(later);
+        final List<byte[]> received = new ArrayList<>(frames);
+        receivedStamps.remove(lost);
+        received.remove(lost);
+        write(dir.resolve("b-receiver.pcap"), receivedStamps, received, link, -1);
+        final Compared compared = compare(tmp, List.of(dir.toString()), captures(dir), null, 0);
+        final long lostFrame = lost + 1L;
+        assertThat(compared.spark.views()).isEqualTo(compared.local.views()).isNotEmpty();
+        assertThat(compared.spark.views()).anySatisfy(v -> {
+            assertThat(v.kind()).isEqualTo(ViewFinding.Kind.LOST);
+            assertThat(v.seenIn()).endsWith("a-sender.pcap");
+            assertThat(v.missingIn()).endsWith("b-receiver.pcap");
+            assertThat(v.frame()).isEqualTo(lostFrame);
+        });
+        assertThat(Files.readString(compared.sparkReport)).contains("\"views/F1\"");
     }
 
     /** Both analyses of the same captures; asserts they agree. */
     private record Compared(Outcome local, Outcome spark, Path sparkReport) {
     }
 
-    private Compared compare(final Path tmp, final List<String> args, final List<Path> files, final Path parquet)
-        throws Exception {
-        return compare(tmp, args, files, files.stream().map(Path::toString).collect(Collectors.toList()), parquet);
+    private Compared compare(final Path tmp, final List<String> args, final List<Path> files, final Path parquet,
+                             final long shardBytes) throws Exception {
+        return compare(tmp, args, files, files.stream().map(Path::toString).collect(Collectors.toList()), parquet,
+            shardBytes);
     }
 
     /** As above, the local analysis naming the captures {@code names}. */
     private Compared compare(final Path tmp, final List<String> args, final List<Path> files, final List<String> names,
-                             final Path parquet) throws Exception {
+                             final Path parquet, final long shardBytes) throws Exception {
         final Specification spec = Specification.bundled();
-        final CaptureAnalyzer.Options options = CaptureAnalyzer.Options.defaults().withMatchWindowNs(0);
+        final CaptureAnalyzer.Options options = CaptureAnalyzer.Options.defaults();
         final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
         final Path localDir = tmp.resolve("local");
         final Path sparkDir = tmp.resolve("spark");
         final Outcome local = new CaptureAnalyzer(spec, options, clock).analyze(files, names,
             Reports.open(localDir, EnumSet.of(ReportFormat.JSON, ReportFormat.MARKDOWN), spec));
         final Outcome fleet = FleetAnalysis.run(spark, new FleetAnalysis.Request(args, options, null,
-                parquet == null ? null : parquet.toString()),
+                parquet == null ? null : parquet.toString(), shardBytes),
             Reports.open(sparkDir, EnumSet.of(ReportFormat.JSON, ReportFormat.MARKDOWN), spec), clock);
 
         assertThat(Files.readString(sparkDir.resolve("report.json")))
@@ -154,6 +201,7 @@ class FleetAnalysisTest {
         assertThat(Files.readString(sparkDir.resolve(ReportFormat.MARKDOWN.fileName())))
             .isEqualTo(Files.readString(localDir.resolve(ReportFormat.MARKDOWN.fileName())));
         assertThat(fleet.violations()).isEqualTo(local.violations());
+        assertThat(fleet.views()).isEqualTo(local.views());
         assertThat(fleet.checks()).isEqualTo(local.checks());
         assertThat(fleet.summary().overall()).isEqualTo(local.summary().overall());
         assertThat(withoutTimes(fleet.files())).isEqualTo(withoutTimes(local.files()));
@@ -202,14 +250,53 @@ class FleetAnalysisTest {
         final List<long[]> stamps = new ArrayList<>();
         final List<byte[]> frames = new ArrayList<>();
         final int link = read(source, stamps, frames);
+        final List<long[]> keptStamps = new ArrayList<>(stamps);
+        final List<byte[]> kept = new ArrayList<>(frames);
+        keptStamps.remove(frames.size() / 2);
+        kept.remove(frames.size() / 2);
+        write(target, keptStamps, kept, link, -1);
+    }
+
+    /** Writes the frames in timestamp order (stable), leaving out every {@code dropEvery}th (-1: none). */
+    private static void write(final Path target, final List<long[]> stamps, final List<byte[]> frames, final int link,
+                              final int dropEvery) throws IOException {
+        final List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < frames.size(); i++) {
+            order.add(i);
+        }
+        order.sort(Comparator.comparingLong(i -> stamps.get(i)[0]));
         try (PcapWriter writer = PcapWriter.create(target, PcapWriter.Options.defaults()
             .withFormat(CaptureFormat.PCAP_NANO).withLinkType(link))) {
-            for (int i = 0; i < frames.size(); i++) {
-                if (i != frames.size() / 2) {
+            int n = 0;
+            for (final int i : order) {
+                if (dropEvery < 0 || ++n % dropEvery != 0) {
                     writer.write(stamps.get(i)[0], frames.get(i));
                 }
             }
         }
+    }
+
+    /** A generated conversation between two other hosts ({@code a} requests, {@code b} responds), sealed again. */
+    private static void moved(final TrafficGenerator.Options options, final int a, final int b,
+                              final List<long[]> stamps, final List<byte[]> frames) throws IOException {
+        final FrameDecoder decoder = new FrameDecoder();
+        TrafficGenerator.generate(options, (ts, bytes) -> {
+            final ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            final DecodedFrame before = decoder.decode(buffer, 0, bytes.length);
+            final boolean sealed = before.has(HeaderKind.ICRC) && before.icrcValid();
+            final int ip = before.offset(HeaderKind.IPV4);
+            final boolean forward = BigEndian.i32(buffer, ip + 12) == 0x0A000001;
+            BigEndian.i32(buffer, ip + 12, forward ? a : b);
+            BigEndian.i32(buffer, ip + 16, forward ? b : a);
+            BigEndian.u16(buffer, ip + 10, 0);
+            BigEndian.u16(buffer, ip + 10, Checksums.ipv4Header(buffer, ip));
+            if (sealed) {
+                final DecodedFrame after = decoder.decode(buffer, 0, bytes.length);
+                LittleEndian.i32(buffer, after.offset(HeaderKind.ICRC), after.computeIcrc());
+            }
+            stamps.add(new long[] {ts});
+            frames.add(bytes);
+        });
     }
 
     private static int read(final Path source, final List<long[]> stamps, final List<byte[]> frames)

@@ -21,6 +21,12 @@ class FleetCommandTest {
     private record Run(int status, String out, String err) {
     }
 
+    @org.junit.jupiter.api.BeforeAll
+    static void start() {
+        // the command uses the session running in the JVM, and leaves it running
+        TestSpark.session();
+    }
+
     private static Run run(final String... args) {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -116,6 +116,38 @@ public final class Analysis {
             }
         }
 
+        /** Receives one connection's cases ({@link #forEachConnection}). */
+        @FunctionalInterface
+        public interface ConnectionCases {
+            /**
+             * @param firstFrame the number of the connection's first frame in the capture
+             * @param id         its ID ({@code C1}, ...)
+             * @param cases      its cases, in report order (its summary last)
+             */
+            void accept(long firstFrame, String id, List<CaseResult> cases);
+        }
+
+        /**
+         * As {@link #forEachCase} with {@code release}, one connection at a time with its first frame and ID; the
+         * cases of the frames outside the scope are {@link #outOfScopeCases()}.
+         */
+        public void forEachConnection(final ConnectionCases sink) {
+            final List<String> ignored = new ArrayList<>();
+            for (int i = 0; i < connections.size(); i++) {
+                final Connection c = connections.get(i);
+                if (c == null) {
+                    throw new IllegalStateException("the cases of " + name + " were already reported");
+                }
+                sink.accept(c.firstFrame, c.id, results.of(c, casePrefix(c), ignored));
+                connections.set(i, null);
+            }
+        }
+
+        /** The NOT_APPLICABLE cases of the frames outside MetaRoCE's scope, one per kind. */
+        public List<CaseResult> outOfScopeCases() {
+            return outOfScope;
+        }
+
         private String casePrefix(final Connection c) {
             return prefix + (c.evidenceCase != null ? c.evidenceCase + "/" : "");
         }
@@ -162,10 +194,20 @@ public final class Analysis {
      */
     public FileResult analyze(final Path path, final String name, final String prefix, final ExecutorService workers,
                               final Progress progress) {
+        return analyze(path, name, prefix, workers, progress, null);
+    }
+
+    /**
+     * As {@link #analyze(Path, String, String, ExecutorService, Progress)}, judging only the frames of one shard of
+     * the capture ({@link Partition}; null: all of them). Connection IDs are numbered within the shard.
+     */
+    public FileResult analyze(final Path path, final String name, final String prefix, final ExecutorService workers,
+                              final Progress progress, final Partition partition) {
         final Session.Mode sessionMode = Session.Mode.valueOf(mode.name());
         final Session session = new Session(path, name, Session.judge(complete, false, parameters), parameters,
             sessionMode);
         session.progress = progress;
+        session.partition = partition;
         String problem = null;
         if (Files.isDirectory(path)) {
             problem = "is a directory";

@@ -87,6 +87,8 @@ final class Session {
     long elapsedNs;
     /** Told how far the reading got, or null. */
     Analysis.Progress progress;
+    /** The shard of the capture this analysis judges (or the pass that finds the shards), or null for all of it. */
+    Partition partition;
 
     /**
      * @param path the capture
@@ -220,12 +222,16 @@ final class Session {
         final int linkType = reader.linkType();
         if (linkType != CaptureReader.LINKTYPE_ETHERNET) {
             if (!LinkLayer.supported(linkType)) {
-                otherLinkFrames++;
+                if (partition == null || partition.ownsUnaddressed()) {
+                    otherLinkFrames++;
+                }
                 return;
             }
             length = LinkLayer.toEthernet(linkType, buffer, offset, length, scratch(length + 16));
             if (length < 0) {
-                otherLinkFrames++;
+                if (partition == null || partition.ownsUnaddressed()) {
+                    otherLinkFrames++;
+                }
                 return;
             }
             buffer = scratch;
@@ -252,17 +258,16 @@ final class Session {
         if (decoded.status() == DecodeStatus.NOT_ROCE) {
             return;
         }
+        if (partition != null && !owned(decoded, buffer, offset + length, ts, cut, reader, length)) {
+            return;
+        }
         if (fromDut && decoded.version() == RoceVersion.V2) {
-            Scope scope = FrameOracle.scope(decoded, cx.vantage(reader.fcsLength()));
-            // a frame of a flow already seen is a damaged frame of it, not another protocol's datagram
-            if (scope.kind() == Scope.Kind.NOT_BTH && decoded.has(HeaderKind.BTH) && flows.contains(buffer,
-                decoded.offset(decoded.ipVersion() == 4 ? HeaderKind.IPV4 : HeaderKind.IPV6), decoded.ipVersion(),
-                decoded.bth().destQp())) {
-                scope = Scope.METAROCE;
-            }
+            final Scope scope = scope(decoded, buffer, reader.fcsLength());
             if (!scope.judged()) {
                 // UC, UD, MADs, other services, look-alikes: counted and reported as not applicable, never judged
-                outOfScope.add(scope, decoded, reader.recordNumber(), length);
+                if (partition == null || partition.ownsUnaddressed()) {
+                    outOfScope.add(scope, decoded, reader.recordNumber(), length);
+                }
                 return;
             }
         }
@@ -308,6 +313,56 @@ final class Session {
         }
         OracleChecks.check(fr, cx, reader.fcsLength());
         dispatch(fr);
+    }
+
+    /** The frame's scope: the oracle's, except that a frame of a flow already seen is judged with it. */
+    private Scope scope(final DecodedFrame decoded, final ByteBuffer buffer, final int fcsLength) {
+        final Scope scope = FrameOracle.scope(decoded, cx.vantage(fcsLength));
+        // a frame of a flow already seen is a damaged frame of it, not another protocol's datagram
+        if (scope.kind() == Scope.Kind.NOT_BTH && decoded.has(HeaderKind.BTH)) {
+            final int ip = decoded.offset(decoded.ipVersion() == 4 ? HeaderKind.IPV4 : HeaderKind.IPV6);
+            final int dqpn = decoded.bth().destQp();
+            if (flows.contains(buffer, ip, decoded.ipVersion(), dqpn)
+                || partition != null && partition.seen(buffer, ip, decoded.ipVersion(), dqpn)) {
+                return Scope.METAROCE;
+            }
+        }
+        return scope;
+    }
+
+    /**
+     * With a {@link Partition}: true when this analysis judges the frame (its hosts' unit is this shard's; frames
+     * without addresses, and every frame of an mrct evidence file, belong to shard 0). A frame of another shard only
+     * moves the CNP deadlines' clock on and, in shard 0, is counted when outside MetaRoCE's scope (shard 0 reports
+     * every such frame of the capture) or remembered as a flow seen (for the scope of later look-alike frames).
+     */
+    private boolean owned(final DecodedFrame decoded, final ByteBuffer buffer, final int end, final long ts,
+                          final boolean cut, final CaptureReader reader, final int length) {
+        final int version = decoded.has(HeaderKind.IPV4) ? 4 : decoded.has(HeaderKind.IPV6) ? 6 : 0;
+        final int ip = version == 4 ? decoded.offset(HeaderKind.IPV4)
+            : version == 6 ? decoded.offset(HeaderKind.IPV6) : -1;
+        if (evidence || decoded.version() != RoceVersion.V2 || version == 0 || ip < 0
+            || ip + (version == 4 ? 20 : 40) > end) {
+            return partition.ownsUnaddressed();
+        }
+        if (partition.owns(buffer, ip, version)) {
+            return true;
+        }
+        if (partition.ownsUnaddressed()) {
+            final Scope scope = scope(decoded, buffer, reader.fcsLength());
+            if (!scope.judged()) {
+                outOfScope.add(scope, decoded, reader.recordNumber(), length);
+                return false;
+            }
+            if (decoded.has(HeaderKind.BTH) && !(decoded.status() == DecodeStatus.MALFORMED && cut
+                && decoded.error() == DecodeError.TRUNCATED)) {
+                partition.see(buffer, ip, version, BigEndian.u24(buffer, decoded.offset(HeaderKind.BTH) + 5));
+            }
+        }
+        if (decoded.status() != DecodeStatus.MALFORMED) {
+            cnps.advance(ts);
+        }
+        return false;
     }
 
     private ByteBuffer scratch(final int size) {

@@ -4,13 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import org.metaroce.mrct.analyzer.FileOutcome;
-import org.metaroce.mrct.harness.result.CaseResult;
 
 /**
- * Carries the analyzer's results from an executor to the driver as JSON text (the harness's result records are not
- * {@code Serializable}, and JSON keeps the Spark job free of any serializer set-up on the cluster). The round trip is
- * exact for what the reports write; {@code FleetAnalysisTest} compares the reports of both paths.
+ * Carries the analyzer's results from an executor to the driver as JSON text (the analyzer's and harness's records
+ * are not {@code Serializable}, and JSON keeps the Spark job free of any serializer set-up on the cluster). The round
+ * trip is exact for what the reports write; {@code FleetAnalysisTest} compares the reports of both paths.
  */
 public final class CaseCodec {
     private static final ObjectMapper MAPPER = JsonMapper.builder()
@@ -20,27 +18,8 @@ public final class CaseCodec {
     private CaseCodec() {
     }
 
-    /** One case as JSON. */
-    public static String write(final CaseResult result) {
-        return text(result);
-    }
-
-    /** A case read back. */
-    public static CaseResult readCase(final String json) {
-        return read(json, CaseResult.class);
-    }
-
-    /** A file's outcome as JSON. */
-    public static String write(final FileOutcome file) {
-        return text(file);
-    }
-
-    /** A file's outcome read back. */
-    public static FileOutcome readFile(final String json) {
-        return read(json, FileOutcome.class);
-    }
-
-    private static String text(final Object value) {
+    /** {@code value} (a record of the analyzer's) as JSON. */
+    public static String write(final Object value) {
         try {
             return MAPPER.writeValueAsString(value);
         } catch (JsonProcessingException e) {
@@ -49,7 +28,8 @@ public final class CaseCodec {
         }
     }
 
-    private static <T> T read(final String json, final Class<T> type) {
+    /** A value {@link #write} wrote. */
+    public static <T> T read(final String json, final Class<T> type) {
         try {
             return MAPPER.readValue(json, type);
         } catch (JsonProcessingException e) {

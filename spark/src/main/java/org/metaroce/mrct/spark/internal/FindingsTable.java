@@ -24,7 +24,7 @@ public final class FindingsTable {
 
     /** The table's columns. */
     public static final StructType SCHEMA = new StructType(new StructField[] {
-        DataTypes.createStructField("capture", DataTypes.StringType, false),
+        DataTypes.createStructField("capture", DataTypes.StringType, true),
         DataTypes.createStructField("case_id", DataTypes.StringType, false),
         DataTypes.createStructField("connection_id", DataTypes.StringType, false),
         DataTypes.createStructField("connection", DataTypes.StringType, true),
@@ -44,7 +44,7 @@ public final class FindingsTable {
     private FindingsTable() {
     }
 
-    /** The rows of {@code cases} (with their captures' names). */
+    /** The rows of {@code cases} (with their captures' names; null for the cases matching several captures). */
     public static List<Row> rows(final List<String> captures, final List<CaseResult> cases) {
         final List<Row> rows = new ArrayList<>(cases.size());
         for (int i = 0; i < cases.size(); i++) {

@@ -17,6 +17,7 @@ import org.apache.spark.sql.SparkSession;
 import org.metaroce.mrct.analyzer.CaptureAnalyzer;
 import org.metaroce.mrct.analyzer.FileOutcome;
 import org.metaroce.mrct.analyzer.Outcome;
+import org.metaroce.mrct.analyzer.ViewFinding;
 import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.RunInfo;
@@ -78,6 +79,15 @@ public final class FleetCommand implements Callable<Integer> {
     @Option(names = "--complete", description = "the captures hold every frame both ends sent, as for mrct analyze")
     boolean complete;
 
+    @Option(names = "--match-window-ms", paramLabel = "MS", description = "with several captures, how long after a "
+        + "frame's first sighting its copies are looked for in the others, as for mrct analyze (default 10; 0: no "
+        + "matching)")
+    long matchWindowMs = CaptureAnalyzer.Options.MATCH_WINDOW_NS / 1_000_000L;
+
+    @Option(names = "--shard-mb", paramLabel = "MB", description = "a capture larger than this is analysed in shards "
+        + "of whole units of hosts, about this many MiB each (default 256; 0: every capture in one task)")
+    long shardMb = FleetAnalysis.SHARD_BYTES >> 20;
+
     @Option(names = "--suite-version", paramLabel = "VERSION", hidden = true, description = "the mrct version for "
         + "the reports (mrct analyze --spark passes its own)")
     String suiteVersion = "dev";
@@ -119,6 +129,10 @@ public final class FleetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (matchWindowMs < 0 || shardMb < 0) {
+            err.println("mrct analyze --spark: --match-window-ms and --shard-mb take 0 or more");
+            return 2;
+        }
         final Specification spec = Specification.bundled();
         FleetAnalysis.ProfileFile profile = null;
         try {
@@ -138,7 +152,8 @@ public final class FleetCommand implements Callable<Integer> {
         final CaptureAnalyzer.Options options;
         try {
             options = new CaptureAnalyzer.Options(mode == null ? CaptureAnalyzer.Mode.AUTO : mode.value(),
-                profile == null ? null : profile.load(spec), complete, suiteVersion);
+                profile == null ? null : profile.load(spec), complete, suiteVersion)
+                .withMatchWindowNs(matchWindowMs * 1_000_000L);
         } catch (ProfileLoader.ProfileException e) {
             err.println("mrct analyze --spark: " + String.valueOf(e.getMessage()).replace('\n', ' '));
             return 2;
@@ -153,12 +168,15 @@ public final class FleetCommand implements Callable<Integer> {
             builder.config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
                 .config("spark.driver.bindAddress", "127.0.0.1");
         }
+        // a session already running in this JVM (a notebook's, a test's) is used and left running
+        final boolean running = SparkSession.getDefaultSession().isDefined();
         final SparkSession spark = builder.getOrCreate();
         final List<String> connections = new ArrayList<>();
         final Outcome outcome;
         try {
             final RunListener writers = Reports.open(dir, chosen, spec);
-            outcome = FleetAnalysis.run(spark, new FleetAnalysis.Request(files, options, profile, table),
+            outcome = FleetAnalysis.run(spark, new FleetAnalysis.Request(files, options, profile, table,
+                    shardMb << 20),
                 new RunListener() {
                     @Override
                     public void runStarted(final RunInfo info) {
@@ -200,7 +218,9 @@ public final class FleetCommand implements Callable<Integer> {
                 + (eol < 0 ? message : message.substring(0, eol)));
             return 2;
         } finally {
-            spark.stop();
+            if (!running) {
+                spark.stop();
+            }
         }
         for (final FileOutcome file : outcome.files()) {
             if (file.problem() != null) {
@@ -230,6 +250,14 @@ public final class FleetCommand implements Callable<Integer> {
                 break;
             }
             out.println("  " + line);
+        }
+        final List<ViewFinding> views = outcome.views();
+        for (int i = 0; i < Math.min(SHOWN, views.size()); i++) {
+            out.println(views.get(i).describe());
+        }
+        if (views.size() > SHOWN) {
+            out.println("and " + (views.size() - SHOWN) + " more frames missing between captures (see the views/ "
+                + "cases of the reports)");
         }
         final List<String> violations = outcome.violations();
         for (int i = 0; i < Math.min(SHOWN, violations.size()); i++) {
