@@ -3,7 +3,6 @@ package org.metaroce.mrct.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Clock;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -16,9 +15,7 @@ import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.reference.Fault;
 import org.metaroce.mrct.reference.ReferenceAdapter;
-import org.metaroce.mrct.spi.Capability;
 import org.metaroce.mrct.spi.CapturedFrame;
-import org.metaroce.mrct.spi.DataPlane;
 import org.metaroce.mrct.spi.DeviceTimeline;
 
 /**
@@ -37,7 +34,7 @@ class DeviceLatenessTest {
      * {@code disturbedAttempts} case runs (and nothing after), and swallowing every frame it sends in those runs when
      * {@code swallow} is set (as a device stalled past every deadline would seem).
      */
-    private static final class SelfReporting extends ForwardingAdapter implements DataPlane {
+    private static final class SelfReporting extends RealTimeReference {
         final DeviceTimeline report;
         final boolean swallow;
         int disturbedAttempts;
@@ -69,16 +66,6 @@ class DeviceLatenessTest {
         }
 
         @Override
-        public long now() {
-            return inner.dataPlane().now();
-        }
-
-        @Override
-        public void send(final byte[] frame) {
-            inner.dataPlane().send(frame);
-        }
-
-        @Override
         public CapturedFrame poll(final long deadlineNanos) {
             CapturedFrame frame = inner.dataPlane().poll(deadlineNanos);
             while (frame != null && swallow && disturbed()) {
@@ -87,17 +74,6 @@ class DeviceLatenessTest {
             return frame;
         }
 
-        @Override
-        public Set<Capability> capabilities() {
-            final Set<Capability> out = EnumSet.copyOf(inner.capabilities());
-            out.remove(Capability.VIRTUAL_TIME);
-            return out;
-        }
-
-        @Override
-        public DataPlane dataPlane() {
-            return this;
-        }
     }
 
     private static final DeviceTimeline LATE_5_MS = new DeviceTimeline(5 * MS, "a timer ran after it fell due by", 4,

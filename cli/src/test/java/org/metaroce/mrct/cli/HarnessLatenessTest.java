@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Clock;
 import java.util.ArrayDeque;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -17,9 +16,7 @@ import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.reference.Fault;
 import org.metaroce.mrct.reference.ReferenceAdapter;
-import org.metaroce.mrct.spi.Capability;
 import org.metaroce.mrct.spi.CapturedFrame;
-import org.metaroce.mrct.spi.DataPlane;
 
 /**
  * The harness's own lateness on a real-time adapter: when it kept the case's timeline worse than the run's tolerance,
@@ -36,7 +33,7 @@ class HarnessLatenessTest {
      * case runs take {@code sendNanos} (the device's clock runs on meanwhile, as a real one would), and the receive
      * path reports a pause of {@code pauseNanos} around every moment.
      */
-    private static final class LateHarness extends ForwardingAdapter implements DataPlane {
+    private static final class LateHarness extends RealTimeReference {
         final int lateSend;
         final long sendNanos;
         final long pauseNanos;
@@ -61,11 +58,6 @@ class HarnessLatenessTest {
             }
             sends = 0;
             held.clear();
-        }
-
-        @Override
-        public long now() {
-            return inner.dataPlane().now();
         }
 
         @Override
@@ -98,17 +90,6 @@ class HarnessLatenessTest {
             return "late harness";
         }
 
-        @Override
-        public Set<Capability> capabilities() {
-            final Set<Capability> out = EnumSet.copyOf(inner.capabilities());
-            out.remove(Capability.VIRTUAL_TIME);
-            return out;
-        }
-
-        @Override
-        public DataPlane dataPlane() {
-            return this;
-        }
     }
 
     private static Runner.Planned planned(final String id) throws Exception {
