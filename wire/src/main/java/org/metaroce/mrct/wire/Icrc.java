@@ -26,6 +26,9 @@ import java.util.zip.CRC32;
  */
 public final class Icrc {
     private final CRC32 crc = new CRC32();
+    /** The covered length of the last frame and its shift table (frames of one length often follow each other). */
+    private int lastCovered = -1;
+    private int[] lastShift;
 
     /** A computer with its own CRC state. */
     public Icrc() {
@@ -65,16 +68,32 @@ public final class Icrc {
             ? change(array, base, ipOffset, ipHeaderLength, ipv6, udpOffset, bthOffset)
             : change(buffer, ipOffset, ipHeaderLength, ipv6, udpOffset, bthOffset);
         // independent of the CRC below: the processor works it out while the CRC runs
-        final int correction = IcrcCorrection.shift(covered, change);
+        final int correction = covered == lastCovered
+            ? IcrcCorrection.apply(lastShift, change) : shift(covered, change);
         crc.reset();
         if (bthOffset == ipOffset + bthPosition && (!udp || udpOffset == ipOffset + ipHeaderLength)
             && icrcOffset >= bthOffset + 12) {
             // IP, UDP and BTH back to back, as every decoded frame has them: one CRC over all covered bytes.
-            update(array, base, buffer, ipOffset, icrcOffset - ipOffset);
+            if (array != null) {
+                crc.update(array, base + ipOffset, covered);
+            } else {
+                updateDirect(buffer, ipOffset, covered);
+            }
         } else {
             updateApart(array, base, buffer, ipOffset, ipHeaderLength, udpOffset, bthOffset, icrcOffset);
         }
         return (int) crc.getValue() ^ correction;
+    }
+
+    /** {@link IcrcCorrection#shift}, keeping the length's table for the next frame when it has one. */
+    private int shift(final int covered, final int change) {
+        final int[] table = IcrcCorrection.table(covered);
+        if (table == null) {
+            return IcrcCorrection.shift(covered, change);
+        }
+        lastCovered = covered;
+        lastShift = table;
+        return IcrcCorrection.apply(table, change);
     }
 
     // compute's rarer or bulkier steps are methods of their own so that compute stays small enough to be inlined.

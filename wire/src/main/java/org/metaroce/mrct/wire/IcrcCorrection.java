@@ -139,6 +139,19 @@ final class IcrcCorrection {
         return shiftRarely(length, change);
     }
 
+    /** The table of {@code Z^length} (built now if it is the first time and the budget allows), or null. */
+    static int[] table(final int length) {
+        if (length < 0 || length >= TABLE_LENGTHS) {
+            return null;
+        }
+        final int[] table = (int[]) BY_LENGTH_ELEMENT.getAcquire(BY_LENGTH, length);
+        if (table != null) {
+            return table;
+        }
+        shiftRarely(length, 0);
+        return (int[]) BY_LENGTH_ELEMENT.getAcquire(BY_LENGTH, length);
+    }
+
     /** {@link #shift} for a length without a table (yet): builds one if allowed, else goes by powers of two. */
     private static int shiftRarely(final int length, final int change) {
         if (length >= 0 && length < TABLE_LENGTHS && TABLES_BUILT.get() < MAX_TABLES) {
@@ -187,7 +200,8 @@ final class IcrcCorrection {
         return table;
     }
 
-    private static int apply(final int[] table, final int v) {
+    /** The linear map of {@code table} applied to {@code v}. */
+    static int apply(final int[] table, final int v) {
         return table[v & 0xFF] ^ table[256 | ((v >>> 8) & 0xFF)] ^ table[512 | ((v >>> 16) & 0xFF)]
             ^ table[768 | (v >>> 24)];
     }
