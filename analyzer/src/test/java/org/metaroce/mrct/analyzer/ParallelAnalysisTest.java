@@ -111,6 +111,23 @@ class ParallelAnalysisTest {
     }
 
     @Test
+    void oneCaptureOfSeveralHostPairsSpreadOverThreadsGivesTheSameFindings() throws IOException {
+        // independent host pairs: their connections are analysed on several shards (internal.ShardsTest checks that
+        // this capture is sharded), with losses, CE marks, CNPs and spraying in each
+        final Path pairs = dir.resolve("pairs.pcap");
+        TrafficGenerator.writePairs(pairs, TrafficGenerator.Options.eventful(24_000, 11), 5);
+        sameOnEveryThreadCount(List.of(pairs));
+        final List<Captures.Record> records = Captures.read(pairs);
+        final Path damaged = Captures.write(dir.resolve("pairs-damaged.pcap"),
+            FindingsUnchangedTest.damage(records, 13));
+        sameOnEveryThreadCount(List.of(damaged));
+        // a frame that joins two host groups already on different shards: the capture is analysed on one thread
+        final Path joined = dir.resolve("joined.pcap");
+        org.metaroce.mrct.analyzer.internal.ShardsTest.writeJoined(joined);
+        sameOnEveryThreadCount(List.of(joined));
+    }
+
+    @Test
     void capturesAnalysedApartReportTheSameAsTogether() throws IOException {
         final Path eventful = dir.resolve("eventful.pcap");
         TrafficGenerator.write(eventful, TrafficGenerator.Options.eventful(5_000, 8));

@@ -109,6 +109,21 @@ final class Session {
         return new Judge(complete || evidence, evidence, parameters.declared());
     }
 
+    /**
+     * Makes this session one shard of a capture analysed on several threads ({@link Shards}): the capture's first
+     * timestamp is {@code captureOrigin} whichever frame this shard sees first, and the capture is not mrct evidence
+     * (its first record said so) whatever comment this shard's first record carries.
+     */
+    void shardOf(final long captureOrigin) {
+        origin = captureOrigin;
+        evidenceDecided = true;
+    }
+
+    /** The capture's last timestamp as the other shards saw it, for the deadlines judged at the end. */
+    void captureEnd(final long lastTimestamp) {
+        lastNs = Math.max(lastNs, lastTimestamp);
+    }
+
     /** True when the file turned out to be mrct evidence. */
     boolean evidence() {
         return evidence;
