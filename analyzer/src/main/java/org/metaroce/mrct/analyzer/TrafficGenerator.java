@@ -104,6 +104,7 @@ public final class TrafficGenerator {
     private TrafficGenerator(final Options options, final int pair) {
         this.forward = Encapsulation.ipv4("10.0." + pair + ".1", "10.0." + pair + ".2");
         this.backward = forward.reversed();
+        this.clock += pair * 37_000L; // each pair starts a little later: the capture's first frame is pair 0's
         this.options = Objects.requireNonNull(options);
         this.random = new SplittableRandom(options.seed());
         random.nextBytes(payload);
@@ -130,7 +131,8 @@ public final class TrafficGenerator {
 
     /**
      * Writes {@code pairs} independent conversations (1 to 256) of about {@code options.frames() / pairs} frames each,
-     * conversation k between 10.0.k.1 and 10.0.k.2 with seed {@code options.seed() + k}, merged in timestamp order
+     * conversation k between 10.0.k.1 and 10.0.k.2 with seed {@code options.seed() + k}, starting 37 µs after
+     * conversation k - 1, merged in timestamp order
      * (a capture at a switch port carrying several host pairs). Returns the number of frames written.
      */
     public static long writePairs(final Path file, final Options options, final int pairs) throws IOException {

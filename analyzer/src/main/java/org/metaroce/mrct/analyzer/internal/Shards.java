@@ -87,6 +87,8 @@ final class Shards {
         private final BlockingQueue<PrefetchReader.Batch> free;
         private final PrefetchReader.Batch[] filling;
         private final List<Future<?>> running = new ArrayList<>();
+        /** The shards given their last batch (they end on their own after it). */
+        private final boolean[] fed;
         private final Router router;
         private final FrameDecoder decoder = new FrameDecoder();
         private ByteBuffer scratch = ByteBuffer.allocate(1 << 16);
@@ -100,6 +102,7 @@ final class Shards {
             this.progress = progress;
             this.sessions = new Session[n];
             this.filling = new PrefetchReader.Batch[n];
+            this.fed = new boolean[n];
             this.free = new ArrayBlockingQueue<>(n * (QUEUED + 2));
             this.router = new Router(n);
         }
@@ -168,6 +171,7 @@ final class Shards {
                 for (int k = 0; k < n; k++) {
                     filling[k].last = true;
                     put(k, filling[k]);
+                    fed[k] = true;
                 }
                 for (final Future<?> shard : running) {
                     join(shard);
@@ -305,12 +309,12 @@ final class Shards {
             }
         }
 
-        /** Throws what a shard threw, if one ended before the capture did. */
+        /** Throws what a shard threw, if one ended before it was given its last batch. */
         private void failed() {
-            for (final Future<?> shard : running) {
-                if (shard.isDone()) {
-                    join(shard);
-                    throw new IllegalStateException("a shard of " + path + " ended early");
+            for (int k = 0; k < running.size(); k++) {
+                if (!fed[k] && running.get(k).isDone()) {
+                    join(running.get(k));
+                    throw new IllegalStateException("shard " + k + " of " + path + " ended before the capture");
                 }
             }
         }
