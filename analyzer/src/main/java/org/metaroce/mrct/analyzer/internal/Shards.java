@@ -41,6 +41,9 @@ import org.metaroce.mrct.wire.capture.CaptureReader;
  * threads: the shards are abandoned and {@link #run} returns null, for the caller to analyse the capture on one
  * thread. mrct evidence files (recognised by their first record) are not sharded either.
  *
+ * <p>The ICRCs of a full batch's frames are computed on a small pool of threads of its own before its shard reads it
+ * (as {@link PrefetchReader} does), so that a shard's thread decodes the headers only.
+ *
  * <p>Memory: per shard {@value #QUEUED} queued batches, one being read and one being filled
  * ({@link PrefetchReader.Batch}, 1 MiB of frames each), whatever the capture's size.
  */
@@ -70,8 +73,19 @@ final class Shards {
      */
     static Result run(final Path path, final int n, final ExecutorService workers, final SessionFactory sessions,
                       final Analysis.Progress progress) throws IOException {
+        // the ICRCs of full batches are computed on threads of their own, beside the shards (which the pool of
+        // workers runs, all of them): a capture that is one group keeps its reading and ICRCs off its shard's thread
+        final java.util.concurrent.atomic.AtomicInteger number = new java.util.concurrent.atomic.AtomicInteger();
+        final ExecutorService icrcs = java.util.concurrent.Executors.newFixedThreadPool(Math.max(1, Math.min(n, MAX)
+            / 2), r -> {
+                final Thread thread = new Thread(r, "mrct-analyze-icrc-" + number.incrementAndGet());
+                thread.setDaemon(true);
+                return thread;
+            });
         try (CaptureReader file = CaptureReader.open(path)) {
-            return new Dispatch(path, Math.min(n, MAX), workers, sessions, progress).run(file);
+            return new Dispatch(path, Math.min(n, MAX), workers, icrcs, sessions, progress).run(file);
+        } finally {
+            icrcs.shutdownNow();
         }
     }
 
@@ -80,6 +94,7 @@ final class Shards {
         private final Path path;
         private final int n;
         private final ExecutorService workers;
+        private final ExecutorService icrcs;
         private final SessionFactory factory;
         private final Analysis.Progress progress;
         private final Session[] sessions;
@@ -93,11 +108,12 @@ final class Shards {
         private final FrameDecoder decoder = new FrameDecoder();
         private ByteBuffer scratch = ByteBuffer.allocate(1 << 16);
 
-        Dispatch(final Path path, final int n, final ExecutorService workers, final SessionFactory factory,
-                 final Analysis.Progress progress) {
+        Dispatch(final Path path, final int n, final ExecutorService workers, final ExecutorService icrcs,
+                 final SessionFactory factory, final Analysis.Progress progress) {
             this.path = path;
             this.n = n;
             this.workers = workers;
+            this.icrcs = icrcs;
             this.factory = factory;
             this.progress = progress;
             this.sessions = new Session[n];
@@ -298,7 +314,8 @@ final class Shards {
         }
 
         private void put(final int shard, final PrefetchReader.Batch batch) throws IOException {
-            final CompletableFuture<PrefetchReader.Batch> ready = CompletableFuture.completedFuture(batch);
+            final CompletableFuture<PrefetchReader.Batch> ready = CompletableFuture.supplyAsync(batch::computeIcrcs,
+                icrcs);
             try {
                 while (!queues.get(shard).offer(ready, 100, TimeUnit.MILLISECONDS)) {
                     failed();
