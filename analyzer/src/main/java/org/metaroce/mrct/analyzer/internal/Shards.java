@@ -31,7 +31,8 @@ import org.metaroce.mrct.wire.capture.CaptureReader;
  * (per port, per destination) and the congestion expectations by host, the frames out of scope by their addresses. So
  * no state joins two groups, and a shard holding some groups whole judges them exactly as one session holding every
  * group does; what crosses groups is the capture's clock, which is carried: every shard starts from the capture's
- * first timestamp and ends at its last ({@link Session#shardOf}, {@link Session#captureEnd}), and between them the
+ * first timestamp (read when the shard sees its first frame, which the dispatcher hands out after the capture's first)
+ * and ends at its last ({@link Session#shardOf}, {@link Session#captureEnd}), and between them the
  * CNP deadlines of a group pass at the group's own frames, where nothing of the group has changed since the frame of
  * another group at which a single session would see them pass.
  *
@@ -106,6 +107,8 @@ final class Shards {
         private final boolean[] fed;
         private final Router router;
         private final FrameDecoder decoder = new FrameDecoder();
+        /** The capture's first timestamp (its first record not oversized), written before that record is handed on. */
+        private volatile long origin = Long.MIN_VALUE;
         private ByteBuffer scratch = ByteBuffer.allocate(1 << 16);
 
         Dispatch(final Path path, final int n, final ExecutorService workers, final ExecutorService icrcs,
@@ -139,13 +142,12 @@ final class Shards {
             if (comment != null && comment.startsWith("mrct ") && comment.contains(" case=")) {
                 return null; // mrct evidence: judged case by case on one thread
             }
-            final long origin = file.timestampNanos();
             long lastNs = 0;
             long records = 0;
             final long size = progress == null ? 0 : size();
             for (int k = 0; k < n; k++) {
                 sessions[k] = factory.create();
-                sessions[k].shardOf(origin);
+                sessions[k].shardOf(() -> origin);
                 queues.add(new ArrayBlockingQueue<>(QUEUED));
             }
             for (int k = 0; k < n * (QUEUED + 2); k++) {
@@ -167,6 +169,10 @@ final class Shards {
                         progress.update(file.byteOffset(), size, records);
                     }
                     lastNs = Math.max(lastNs, file.timestampNanos());
+                    if (origin == Long.MIN_VALUE && file.capturedLength() <= PrefetchReader.MAX_FRAME) {
+                        // as a session on its own sets it: oversized records are refused before
+                        origin = file.timestampNanos();
+                    }
                     final int shard = route(file);
                     if (shard < 0) {
                         abandoned = true;
