@@ -18,7 +18,8 @@ public final class GenerateTraffic {
     /** Entry point; prints one line with what it wrote. */
     public static void main(final String[] args) throws IOException {
         if (args.length < 1 || args.length > 4) {
-            System.err.println("usage: GenerateTraffic FILE [FRAMES] [clean|eventful|connections] [SEED]");
+            System.err.println("usage: GenerateTraffic FILE [FRAMES] [clean|eventful|connections|clean:PAIRS"
+                + "|eventful:PAIRS] [SEED]");
             System.exit(2);
         }
         final Path file = Path.of(args[0]);
