@@ -61,8 +61,54 @@ public final class AnalyzeThroughput {
         System.out.printf("first_pass_fps=%.0f best_fps=%.0f best_cpu_fps=%.0f frames=%d checks=%d failed=%d%n",
             first, best, bestCpu,
             outcome.files().get(0).frames(), checks, outcome.checks().get(Verdict.FAIL));
+        if (threads != 1) {
+            threadBalance(spec, file, threads > 0 ? threads : Runtime.getRuntime().availableProcessors(), mx);
+        }
         if (outcome.unreadable()) {
             System.exit(2);
         }
+    }
+
+    /**
+     * One more pass of the file's analysis (no report) on a pool of its own, printing the CPU time of the calling
+     * thread and of each worker: on a machine that other jobs share, the busiest thread's CPU time bounds what the
+     * threads could do on idle cores better than the wall clock does.
+     */
+    private static void threadBalance(final Specification spec, final Path file, final int threads,
+                                      final ThreadMXBean mx) {
+        final java.util.Map<String, Long> cpu = new java.util.concurrent.ConcurrentSkipListMap<>();
+        final java.util.concurrent.atomic.AtomicInteger number = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.ExecutorService pool = new java.util.concurrent.ThreadPoolExecutor(threads, threads,
+            0, java.util.concurrent.TimeUnit.MILLISECONDS, new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+                final Thread thread = new Thread(r, "worker-" + number.incrementAndGet());
+                thread.setDaemon(true);
+                return thread;
+            }) {
+            @Override
+            protected void afterExecute(final Runnable task, final Throwable failure) {
+                cpu.put(Thread.currentThread().getName(), mx.getCurrentThreadCpuTime());
+            }
+        };
+        final long own = mx.getCurrentThreadCpuTime();
+        final long start = System.nanoTime();
+        new org.metaroce.mrct.analyzer.internal.Analysis(spec, null,
+            org.metaroce.mrct.analyzer.internal.Analysis.Mode.AUTO, false).analyze(file, file.toString(), "", pool,
+            threads, null);
+        final double wall = (System.nanoTime() - start) / 1e9;
+        final double caller = (mx.getCurrentThreadCpuTime() - own) / 1e9;
+        pool.shutdown();
+        try {
+            pool.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        final StringBuilder line = new StringBuilder();
+        double busiest = caller;
+        for (final java.util.Map.Entry<String, Long> e : cpu.entrySet()) {
+            line.append(String.format(java.util.Locale.ROOT, " %s %.3f s", e.getKey(), e.getValue() / 1e9));
+            busiest = Math.max(busiest, e.getValue() / 1e9);
+        }
+        System.out.printf(java.util.Locale.ROOT, "threads: %.3f s wall, CPU: calling thread %.3f s,%s; busiest "
+            + "thread %.3f s%n", wall, caller, line, busiest);
     }
 }

@@ -356,7 +356,8 @@ public final class CaptureAnalyzer {
                                            final int count) {
         final Analysis.Progress told = progress == null ? null
             : (bytes, size, frames) -> progress.update(name, index, count, bytes, size, frames);
-        return analysis.analyze(path, name, prefix, workers, told);
+        // one capture with threads to spare: its groups of hosts on several threads when it splits so
+        return analysis.analyze(path, name, prefix, workers, workers == null ? 1 : options.effectiveThreads(), told);
     }
 
     private static FileOutcome outcome(final Analysis.FileResult r) {

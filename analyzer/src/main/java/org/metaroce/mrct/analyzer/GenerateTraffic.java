@@ -8,7 +8,8 @@ import java.nio.file.Path;
  * {@code java -cp mrct.jar org.metaroce.mrct.analyzer.GenerateTraffic FILE [FRAMES] [clean|eventful|connections] [SEED]}:
  * writes a conforming MetaRoCE v1 conversation ({@link TrafficGenerator}) of about FRAMES frames (default 1,000,000)
  * to a nanosecond pcap, for {@code bench/analyze-compare.sh} and for trying {@code mrct analyze}; {@code connections}
- * writes FRAMES one-frame connections instead (memory per connection).
+ * writes FRAMES one-frame connections instead (memory per connection); {@code clean:N} and {@code eventful:N} write N
+ * independent host pairs' conversations merged in time order ({@link TrafficGenerator#writePairs}).
  */
 public final class GenerateTraffic {
     private GenerateTraffic() {
@@ -17,7 +18,8 @@ public final class GenerateTraffic {
     /** Entry point; prints one line with what it wrote. */
     public static void main(final String[] args) throws IOException {
         if (args.length < 1 || args.length > 4) {
-            System.err.println("usage: GenerateTraffic FILE [FRAMES] [clean|eventful|connections] [SEED]");
+            System.err.println("usage: GenerateTraffic FILE [FRAMES] [clean|eventful|connections|clean:PAIRS"
+                + "|eventful:PAIRS] [SEED]");
             System.exit(2);
         }
         final Path file = Path.of(args[0]);
@@ -31,9 +33,14 @@ public final class GenerateTraffic {
                 Files.size(file), file);
             return;
         }
-        final long written = TrafficGenerator.write(file, eventful ? TrafficGenerator.Options.eventful(frames, seed)
-            : TrafficGenerator.Options.clean(frames, seed));
+        final String kind = args.length > 2 ? args[2] : "clean";
+        final int pairs = kind.contains(":") ? Integer.parseInt(kind.substring(kind.indexOf(':') + 1)) : 0;
+        final boolean eventfulKind = eventful || kind.startsWith("eventful:");
+        final TrafficGenerator.Options options = eventfulKind ? TrafficGenerator.Options.eventful(frames, seed)
+            : TrafficGenerator.Options.clean(frames, seed);
+        final long written = pairs > 0 ? TrafficGenerator.writePairs(file, options, pairs)
+            : TrafficGenerator.write(file, options);
         System.out.printf("wrote %d frames (%s, seed %d; %d bytes) to %s in %.1f s%n", written,
-            eventful ? "eventful" : "clean", seed, Files.size(file), file, (System.nanoTime() - start) / 1e9);
+            kind, seed, Files.size(file), file, (System.nanoTime() - start) / 1e9);
     }
 }

@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import org.metaroce.mrct.wire.Encapsulation;
@@ -71,8 +73,8 @@ public final class TrafficGenerator {
 
     private final Options options;
     private final SplittableRandom random;
-    private final Encapsulation forward = Encapsulation.ipv4("10.0.0.1", "10.0.0.2");
-    private final Encapsulation backward = forward.reversed();
+    private final Encapsulation forward;
+    private final Encapsulation backward;
     private final byte[] payload = new byte[PMTU];
     private long clock = 1_700_000_000_000_000_000L;
     private long written;
@@ -95,6 +97,14 @@ public final class TrafficGenerator {
     private long lastCnp = Long.MIN_VALUE / 2;
 
     private TrafficGenerator(final Options options) {
+        this(options, 0);
+    }
+
+    /** The conversation between 10.0.{@code pair}.1 and 10.0.{@code pair}.2 (pair 0 to 255). */
+    private TrafficGenerator(final Options options, final int pair) {
+        this.forward = Encapsulation.ipv4("10.0." + pair + ".1", "10.0." + pair + ".2");
+        this.backward = forward.reversed();
+        this.clock += pair * 37_000L; // each pair starts a little later: the capture's first frame is pair 0's
         this.options = Objects.requireNonNull(options);
         this.random = new SplittableRandom(options.seed());
         random.nextBytes(payload);
@@ -117,6 +127,49 @@ public final class TrafficGenerator {
             generator.message(sink);
         }
         return generator.written;
+    }
+
+    /**
+     * Writes {@code pairs} independent conversations (1 to 256) of about {@code options.frames() / pairs} frames each,
+     * conversation k between 10.0.k.1 and 10.0.k.2 with seed {@code options.seed() + k}, starting 37 µs after
+     * conversation k - 1, merged in timestamp order
+     * (a capture at a switch port carrying several host pairs). Returns the number of frames written.
+     */
+    public static long writePairs(final Path file, final Options options, final int pairs) throws IOException {
+        if (pairs < 1 || pairs > 256) {
+            throw new IllegalArgumentException("pairs must be 1 to 256, not " + pairs);
+        }
+        final TrafficGenerator[] generators = new TrafficGenerator[pairs];
+        final List<ArrayDeque<Object[]>> pending = new ArrayList<>();
+        for (int k = 0; k < pairs; k++) {
+            generators[k] = new TrafficGenerator(new Options(Math.max(1, options.frames() / pairs),
+                options.seed() + k, options.lossEvery(), options.ceEvery(), options.spray()), k);
+            pending.add(new ArrayDeque<>());
+        }
+        long written = 0;
+        try (PcapWriter writer = PcapWriter.create(file,
+            PcapWriter.Options.defaults().withFormat(CaptureFormat.PCAP_NANO))) {
+            while (true) {
+                int next = -1;
+                for (int k = 0; k < pairs; k++) {
+                    final ArrayDeque<Object[]> queue = pending.get(k);
+                    if (queue.isEmpty() && generators[k].written < generators[k].options.frames()) {
+                        generators[k].message((ts, bytes) -> queue.add(new Object[] {ts, bytes}));
+                    }
+                    if (!queue.isEmpty() && (next < 0
+                        || (long) queue.peekFirst()[0] < (long) pending.get(next).peekFirst()[0])) {
+                        next = k;
+                    }
+                }
+                if (next < 0) {
+                    return written;
+                }
+                final Object[] frame = pending.get(next).removeFirst();
+                final byte[] bytes = (byte[]) frame[1];
+                writer.write((long) frame[0], ByteBuffer.wrap(bytes), 0, bytes.length);
+                written++;
+            }
+        }
     }
 
     /**

@@ -111,6 +111,36 @@ class ParallelAnalysisTest {
     }
 
     @Test
+    void oneCaptureOfSeveralHostPairsSpreadOverThreadsGivesTheSameFindings() throws IOException {
+        // independent host pairs: their connections are analysed on several shards (internal.ShardsTest checks that
+        // this capture is sharded), with losses, CE marks, CNPs and spraying in each
+        final Path pairs = dir.resolve("pairs.pcap");
+        TrafficGenerator.writePairs(pairs, TrafficGenerator.Options.eventful(24_000, 11), 5);
+        sameOnEveryThreadCount(List.of(pairs));
+        final List<Captures.Record> records = Captures.read(pairs);
+        final Path damaged = Captures.write(dir.resolve("pairs-damaged.pcap"),
+            FindingsUnchangedTest.damage(records, 13));
+        sameOnEveryThreadCount(List.of(damaged));
+        // a first record larger than any frame, refused before it sets the capture's origin (shard 0 gets it)
+        final Path big = dir.resolve("pairs-oversized-first.pcapng");
+        try (org.metaroce.mrct.wire.capture.PcapngWriter writer = org.metaroce.mrct.wire.capture.PcapngWriter.create(
+            big, org.metaroce.mrct.wire.capture.PcapngWriter.Options.defaults())) {
+            final int id = writer.addInterface(1, "eth0", 0);
+            final byte[] oversized = new byte[300 * 1024];
+            writer.write(id, records.get(0).tsNs() - 5_000, java.nio.ByteBuffer.wrap(oversized), 0, oversized.length,
+                null);
+            for (final Captures.Record r : records.subList(0, 6_000)) {
+                writer.write(id, r.tsNs(), java.nio.ByteBuffer.wrap(r.bytes()), 0, r.bytes().length, null);
+            }
+        }
+        sameOnEveryThreadCount(List.of(big));
+        // a frame that joins two host groups already on different shards: the capture is analysed on one thread
+        final Path joined = dir.resolve("joined.pcap");
+        org.metaroce.mrct.analyzer.internal.ShardsTest.writeJoined(joined);
+        sameOnEveryThreadCount(List.of(joined));
+    }
+
+    @Test
     void capturesAnalysedApartReportTheSameAsTogether() throws IOException {
         final Path eventful = dir.resolve("eventful.pcap");
         TrafficGenerator.write(eventful, TrafficGenerator.Options.eventful(5_000, 8));

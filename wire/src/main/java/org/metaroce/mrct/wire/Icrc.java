@@ -16,14 +16,19 @@ import java.util.zip.CRC32;
  * </ol>
  * The 32-bit result is transmitted least significant byte first.
  *
- * <p>Nothing is copied or written: the CRC runs over the frame's own bytes, preceded by four bytes computed from the
- * variant fields' values that account for both the 0xFF prefix and the forcing (CRC linearity, see
- * {@link IcrcCorrection}). A CRC over bytes written just before it runs markedly slower (store forwarding), which is
- * why the masked copy of the headers that this replaces cost about as much as the CRC over the whole frame. An
- * instance keeps a {@link CRC32}, so computing never allocates; it is not thread-safe.
+ * <p>Nothing is copied or written: the CRC runs over the frame's own bytes from {@link CRC32}'s own start, and the
+ * result is corrected for the 0xFF prefix and the forced fields by one register change computed from the variant
+ * fields' values and carried over the covered length (CRC linearity, see {@link IcrcCorrection}); the correction does
+ * not wait for the CRC nor the CRC for it. A CRC over bytes written just before it runs markedly slower (store
+ * forwarding), which is why the masked copy of the headers that this replaces cost about as much as the CRC over the
+ * whole frame. An instance keeps a {@link CRC32}, so computing never allocates (but for the first frame of a length,
+ * see {@link IcrcCorrection}); it is not thread-safe.
  */
 public final class Icrc {
     private final CRC32 crc = new CRC32();
+    /** The covered length of the last frame and its shift table (frames of one length often follow each other). */
+    private int lastCovered = -1;
+    private int[] lastShift;
 
     /** A computer with its own CRC state. */
     public Icrc() {
@@ -56,73 +61,89 @@ public final class Icrc {
                 final int ipHeaderLength, final boolean ipv6, final int udpOffset, final int bthOffset,
                 final int icrcOffset) {
         final boolean udp = udpOffset >= 0;
-        final int word = array != null
-            ? forcing(array, base, ipOffset, ipHeaderLength, ipv6, udpOffset, bthOffset)
-            : forcing(buffer, ipOffset, ipHeaderLength, ipv6, udpOffset, bthOffset);
-        crc.reset();
-        crc.update(word);
-        crc.update(word >>> 8);
-        crc.update(word >>> 16);
-        crc.update(word >>> 24);
         final int bthPosition = ipHeaderLength + (udp ? 8 : 0);
+        // the BTH is always covered whole, even when the ICRC index falls inside it (see updateApart)
+        final int covered = bthPosition + Math.max(12, icrcOffset - bthOffset);
+        final int change = array != null
+            ? change(array, base, ipOffset, ipHeaderLength, ipv6, udpOffset, bthOffset)
+            : change(buffer, ipOffset, ipHeaderLength, ipv6, udpOffset, bthOffset);
+        // independent of the CRC below: the processor works it out while the CRC runs
+        final int correction = covered == lastCovered
+            ? IcrcCorrection.apply(lastShift, change) : shift(covered, change);
+        crc.reset();
         if (bthOffset == ipOffset + bthPosition && (!udp || udpOffset == ipOffset + ipHeaderLength)
             && icrcOffset >= bthOffset + 12) {
             // IP, UDP and BTH back to back, as every decoded frame has them: one CRC over all covered bytes.
-            update(array, base, buffer, ipOffset, icrcOffset - ipOffset);
+            if (array != null) {
+                crc.update(array, base + ipOffset, covered);
+            } else {
+                updateDirect(buffer, ipOffset, covered);
+            }
         } else {
             updateApart(array, base, buffer, ipOffset, ipHeaderLength, udpOffset, bthOffset, icrcOffset);
         }
-        return (int) crc.getValue();
+        return (int) crc.getValue() ^ correction;
+    }
+
+    /** {@link IcrcCorrection#shift}, keeping the length's table for the next frame when it has one. */
+    private int shift(final int covered, final int change) {
+        final int[] table = IcrcCorrection.table(covered);
+        if (table == null) {
+            return IcrcCorrection.shift(covered, change);
+        }
+        lastCovered = covered;
+        lastShift = table;
+        return IcrcCorrection.apply(table, change);
     }
 
     // compute's rarer or bulkier steps are methods of their own so that compute stays small enough to be inlined.
 
     /**
-     * The four bytes to feed before the covered bytes, from the variant fields of a heap buffer's backing array
+     * The register change at the start of the covered bytes, from the variant fields of a heap buffer's backing array
      * ({@code base} is the buffer's array offset): IPv4 type of service (1), TTL (8) and header checksum (10, 11);
      * IPv6 and GRH traffic class and flow label (the low half of byte 0, bytes 1 to 3) and hop limit (7); the UDP
      * checksum; the BTH's byte 4. Positions are counted in the covered bytes from the IP header's first byte.
      */
-    private static int forcing(final byte[] a, final int base, final int ipOffset, final int ipHeaderLength,
+    private static int change(final byte[] a, final int base, final int ipOffset, final int ipHeaderLength,
                                final boolean ipv6, final int udpOffset, final int bthOffset) {
         final int ip = base + ipOffset;
-        int word = IcrcCorrection.START;
+        int change = IcrcCorrection.PREFIX;
         if (ipv6) {
-            word ^= IcrcCorrection.forceLowNibble(0, a[ip]) ^ IcrcCorrection.force(1, a[ip + 1])
+            change ^= IcrcCorrection.forceLowNibble(0, a[ip]) ^ IcrcCorrection.force(1, a[ip + 1])
                 ^ IcrcCorrection.force(2, a[ip + 2]) ^ IcrcCorrection.force(3, a[ip + 3])
                 ^ IcrcCorrection.force(7, a[ip + 7]);
         } else {
-            word ^= IcrcCorrection.force(1, a[ip + 1]) ^ IcrcCorrection.force(8, a[ip + 8])
+            change ^= IcrcCorrection.force(1, a[ip + 1]) ^ IcrcCorrection.force(8, a[ip + 8])
                 ^ IcrcCorrection.force(10, a[ip + 10]) ^ IcrcCorrection.force(11, a[ip + 11]);
         }
         int bthPosition = ipHeaderLength;
         if (udpOffset >= 0) {
-            word ^= IcrcCorrection.force(ipHeaderLength + 6, a[base + udpOffset + 6])
+            change ^= IcrcCorrection.force(ipHeaderLength + 6, a[base + udpOffset + 6])
                 ^ IcrcCorrection.force(ipHeaderLength + 7, a[base + udpOffset + 7]);
             bthPosition += 8;
         }
-        return word ^ IcrcCorrection.force(bthPosition + 4, a[base + bthOffset + 4]);
+        return change ^ IcrcCorrection.force(bthPosition + 4, a[base + bthOffset + 4]);
     }
 
-    /** {@link #forcing(byte[], int, int, int, boolean, int, int)} for a direct or read-only buffer. */
-    private static int forcing(final ByteBuffer b, final int ip, final int ipHeaderLength, final boolean ipv6,
+    /** {@link #change(byte[], int, int, int, boolean, int, int)} for a direct or read-only buffer. */
+    private static int change(final ByteBuffer b, final int ip, final int ipHeaderLength, final boolean ipv6,
                                final int udpOffset, final int bthOffset) {
-        int word = IcrcCorrection.START;
+        int change = IcrcCorrection.PREFIX;
         if (ipv6) {
-            word ^= IcrcCorrection.forceLowNibble(0, b.get(ip)) ^ IcrcCorrection.force(1, b.get(ip + 1))
+            change ^= IcrcCorrection.forceLowNibble(0, b.get(ip)) ^ IcrcCorrection.force(1, b.get(ip + 1))
                 ^ IcrcCorrection.force(2, b.get(ip + 2)) ^ IcrcCorrection.force(3, b.get(ip + 3))
                 ^ IcrcCorrection.force(7, b.get(ip + 7));
         } else {
-            word ^= IcrcCorrection.force(1, b.get(ip + 1)) ^ IcrcCorrection.force(8, b.get(ip + 8))
+            change ^= IcrcCorrection.force(1, b.get(ip + 1)) ^ IcrcCorrection.force(8, b.get(ip + 8))
                 ^ IcrcCorrection.force(10, b.get(ip + 10)) ^ IcrcCorrection.force(11, b.get(ip + 11));
         }
         int bthPosition = ipHeaderLength;
         if (udpOffset >= 0) {
-            word ^= IcrcCorrection.force(ipHeaderLength + 6, b.get(udpOffset + 6))
+            change ^= IcrcCorrection.force(ipHeaderLength + 6, b.get(udpOffset + 6))
                 ^ IcrcCorrection.force(ipHeaderLength + 7, b.get(udpOffset + 7));
             bthPosition += 8;
         }
-        return word ^ IcrcCorrection.force(bthPosition + 4, b.get(bthOffset + 4));
+        return change ^ IcrcCorrection.force(bthPosition + 4, b.get(bthOffset + 4));
     }
 
     /** Headers that are not back to back: the CRC over each in turn, then over the rest up to the ICRC. */

@@ -29,21 +29,41 @@ class IcrcInPlaceTest {
     }
 
     @Test
-    void theStartWordStandsInForTheEightOnesOfThePrefix() {
-        // With no byte forced, CRC-32(START, then M) must equal CRC-32(eight 0xFF, then M) for any M.
+    void thePrefixChangeCarriedOverTheLengthStandsInForTheEightOnesOfThePrefix() {
+        // With no byte forced, CRC-32(M) ^ Z^n(PREFIX) must equal CRC-32(eight 0xFF, then M) for any M of n bytes.
         final SplittableRandom random = Seeds.random("IcrcInPlaceTest.start", 0x1C2DL);
-        for (int i = 0; i < 200; i++) {
-            final byte[] message = new byte[random.nextInt(300)];
+        for (int i = 0; i < 300; i++) {
+            final byte[] message = new byte[random.nextInt(4) == 0 ? random.nextInt(20_000) : random.nextInt(300)];
             random.nextBytes(message);
             final CRC32 prefixed = new CRC32();
             prefixed.update(new byte[] {-1, -1, -1, -1, -1, -1, -1, -1});
             prefixed.update(message);
-            final CRC32 fed = new CRC32();
-            final int w = IcrcCorrection.START;
-            fed.update(new byte[] {(byte) w, (byte) (w >>> 8), (byte) (w >>> 16), (byte) (w >>> 24)});
-            fed.update(message);
-            assertThat(fed.getValue()).isEqualTo(prefixed.getValue());
+            final CRC32 plain = new CRC32();
+            plain.update(message);
+            assertThat((int) plain.getValue() ^ IcrcCorrection.shift(message.length, IcrcCorrection.PREFIX))
+                .as("%d bytes", message.length).isEqualTo((int) prefixed.getValue());
         }
+    }
+
+    @Test
+    void theShiftByALengthIsThatManyZeroByteStepsWithOrWithoutATable() {
+        // Z^n by the table of n (built on first use), by the powers of two, and step by step must agree, for lengths
+        // with a table, beyond the tables' range and after the table budget is spent.
+        final SplittableRandom random = Seeds.random("IcrcInPlaceTest.shift", 0x1C32L);
+        for (int i = 0; i < 3_000; i++) {
+            final int length = i < 64 ? i : random.nextInt(4) == 0
+                ? IcrcCorrection.TABLE_LENGTHS + random.nextInt(300_000) : random.nextInt(IcrcCorrection.TABLE_LENGTHS);
+            final int change = random.nextInt();
+            int stepped = change;
+            for (int k = 0; k < length; k++) {
+                stepped = IcrcCorrection.step(stepped);
+            }
+            assertThat(IcrcCorrection.shift(length, change)).as("length %d", length).isEqualTo(stepped)
+                .isEqualTo(IcrcCorrection.byPowers(length, change));
+            // a second time: from the table built by the first call, if one was
+            assertThat(IcrcCorrection.shift(length, change)).as("length %d again", length).isEqualTo(stepped);
+        }
+        assertThat(IcrcCorrection.tablesBuilt()).isEqualTo(IcrcCorrection.MAX_TABLES);
     }
 
     @Test

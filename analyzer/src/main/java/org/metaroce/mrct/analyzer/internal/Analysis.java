@@ -194,7 +194,7 @@ public final class Analysis {
      */
     public FileResult analyze(final Path path, final String name, final String prefix, final ExecutorService workers,
                               final Progress progress) {
-        return analyze(path, name, prefix, workers, progress, null);
+        return analyze(path, name, prefix, workers, 1, progress, null);
     }
 
     /**
@@ -203,29 +203,54 @@ public final class Analysis {
      */
     public FileResult analyze(final Path path, final String name, final String prefix, final ExecutorService workers,
                               final Progress progress, final Partition partition) {
+        return analyze(path, name, prefix, workers, 1, progress, partition);
+    }
+
+    /**
+     * {@link #analyze(Path, String, String, ExecutorService, Progress)} with the capture's groups of hosts spread over
+     * {@code shards} threads of {@code workers} ({@link Shards}: the same findings as on one thread) when it can be
+     * partitioned so, else read ahead on {@code workers} and analysed on the calling thread.
+     */
+    public FileResult analyze(final Path path, final String name, final String prefix, final ExecutorService workers,
+                              final int shards, final Progress progress) {
+        return analyze(path, name, prefix, workers, shards, progress, null);
+    }
+
+    private FileResult analyze(final Path path, final String name, final String prefix, final ExecutorService workers,
+                               final int shards, final Progress progress, final Partition partition) {
         final Session.Mode sessionMode = Session.Mode.valueOf(mode.name());
-        final Session session = new Session(path, name, Session.judge(complete, false, parameters), parameters,
-            sessionMode);
-        session.progress = progress;
-        session.partition = partition;
+        Session session = null;
+        List<Connection> connections = null;
         String problem = null;
-        if (Files.isDirectory(path)) {
-            problem = "is a directory";
-        } else {
-            try (CaptureReader reader = workers == null ? CaptureReader.open(path)
-                : new PrefetchReader(CaptureReader.open(path), workers)) {
-                session.run(reader);
-            } catch (CaptureFormatException e) {
-                problem = "byte " + e.byteOffset() + " (record " + e.recordNumber() + "): " + e.reason();
-            } catch (NoSuchFileException e) {
-                problem = "no such file";
-            } catch (AccessDeniedException e) {
-                problem = "permission denied";
+        if (partition == null && workers != null && shards > 1 && !Files.isDirectory(path)) {
+            try {
+                final Shards.Result sharded = Shards.run(path, shards, workers, () -> new Session(path, name,
+                    Session.judge(complete, false, parameters), parameters, sessionMode), progress);
+                if (sharded != null) {
+                    session = sharded.session();
+                    connections = sharded.connections();
+                    problem = sharded.failure() == null ? null : problem(sharded.failure());
+                }
             } catch (IOException e) {
-                problem = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+                session = null; // not readable from the start: the analysis on one thread below says why
             }
         }
-        final List<Connection> connections = session.finish();
+        if (session == null) {
+            session = new Session(path, name, Session.judge(complete, false, parameters), parameters, sessionMode);
+            session.progress = progress;
+            session.partition = partition;
+            if (Files.isDirectory(path)) {
+                problem = "is a directory";
+            } else {
+                try (CaptureReader reader = workers == null ? CaptureReader.open(path)
+                    : new PrefetchReader(CaptureReader.open(path), workers)) {
+                    session.run(reader);
+                } catch (IOException e) {
+                    problem = problem(e);
+                }
+            }
+            connections = session.finish();
+        }
         final Results results = new Results(spec, parameters, session.origin());
         String currentCase = null;
         int number = 0;
@@ -242,5 +267,19 @@ public final class Analysis {
         }
         final boolean empty = problem != null && connections.isEmpty() && session.frames == 0;
         return new FileResult(results, ordered, prefix, name, session, problem, empty);
+    }
+
+    /** Why a capture could not be read to its end, as reports say it. */
+    private static String problem(final IOException e) {
+        if (e instanceof CaptureFormatException format) {
+            return "byte " + format.byteOffset() + " (record " + format.recordNumber() + "): " + format.reason();
+        }
+        if (e instanceof NoSuchFileException) {
+            return "no such file";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 }

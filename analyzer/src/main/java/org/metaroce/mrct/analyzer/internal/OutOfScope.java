@@ -33,7 +33,7 @@ final class OutOfScope {
         long bytes;
         long firstFrame;
         String reason;
-        /** Per flow key: its label and its count. */
+        /** Per flow key: its label and {its count, its first frame}. */
         final Map<Long, Object[]> flows = new LinkedHashMap<>();
         long otherFlows;
         final Map<String, long[]> messages = new LinkedHashMap<>();
@@ -55,12 +55,72 @@ final class OutOfScope {
         if (entry != null) {
             ((long[]) entry[1])[0]++;
         } else if (tally.flows.size() < FLOWS) {
-            tally.flows.put(key, new Object[] {flow(f), new long[] {1}});
+            tally.flows.put(key, new Object[] {flow(f), new long[] {1, number}});
         } else {
             tally.otherFlows++;
         }
         if (scope.kind() == Scope.Kind.MAD) {
-            tally.messages.computeIfAbsent(mad(f), k -> new long[1])[0]++;
+            tally.messages.computeIfAbsent(mad(f), k -> new long[] {0, number})[0]++;
+        }
+    }
+
+    /**
+     * Adds the frames {@code others} counted, each over frames of the same capture that neither this nor any other of
+     * them saw, as if one had counted them all in the capture's order: the flows and messages listed in order of their
+     * first frame, the first {@value #FLOWS} flows by name and the rest as other flows.
+     */
+    void absorb(final List<OutOfScope> others) {
+        for (final Scope.Kind kind : Scope.Kind.values()) {
+            final List<Tally> parts = new ArrayList<>();
+            if (tallies.containsKey(kind)) {
+                parts.add(tallies.get(kind));
+            }
+            for (final OutOfScope other : others) {
+                if (other.tallies.containsKey(kind)) {
+                    parts.add(other.tallies.get(kind));
+                }
+            }
+            if (parts.size() < 2) {
+                if (parts.size() == 1) {
+                    tallies.put(kind, parts.get(0));
+                }
+                continue;
+            }
+            final Tally merged = new Tally();
+            final Map<Long, Object[]> flows = new LinkedHashMap<>();
+            final Map<String, long[]> messages = new LinkedHashMap<>();
+            merged.firstFrame = Long.MAX_VALUE;
+            for (final Tally part : parts) {
+                merged.frames += part.frames;
+                merged.bytes += part.bytes;
+                merged.otherFlows += part.otherFlows;
+                if (part.firstFrame < merged.firstFrame) {
+                    merged.firstFrame = part.firstFrame;
+                    merged.reason = part.reason;
+                }
+                part.flows.forEach((key, entry) -> flows.merge(key, new Object[] {entry[0],
+                    ((long[]) entry[1]).clone()}, (a, b) -> {
+                        final long[] x = (long[]) a[1];
+                        final long[] y = (long[]) b[1];
+                        return new Object[] {x[1] <= y[1] ? a[0] : b[0], new long[] {x[0] + y[0],
+                            Math.min(x[1], y[1])}};
+                    }));
+                part.messages.forEach((name, n) -> messages.merge(name, n.clone(),
+                    (x, y) -> new long[] {x[0] + y[0], Math.min(x[1], y[1])}));
+            }
+            final List<Map.Entry<Long, Object[]>> byFirst = new ArrayList<>(flows.entrySet());
+            byFirst.sort(java.util.Comparator.comparingLong(e -> ((long[]) e.getValue()[1])[1]));
+            for (final Map.Entry<Long, Object[]> entry : byFirst) {
+                if (merged.flows.size() < FLOWS) {
+                    merged.flows.put(entry.getKey(), entry.getValue());
+                } else {
+                    merged.otherFlows += ((long[]) entry.getValue()[1])[0];
+                }
+            }
+            final List<Map.Entry<String, long[]>> messagesByFirst = new ArrayList<>(messages.entrySet());
+            messagesByFirst.sort(java.util.Comparator.comparingLong(e -> e.getValue()[1]));
+            messagesByFirst.forEach(e -> merged.messages.put(e.getKey(), e.getValue()));
+            tallies.put(kind, merged);
         }
     }
 

@@ -135,9 +135,10 @@ final class PrefetchReader implements CaptureReader {
     }
 
     private final CaptureReader file;
+    private final Path path;
     private final ExecutorService workers;
-    private final BlockingQueue<CompletableFuture<Batch>> ahead = new ArrayBlockingQueue<>(BATCHES);
-    private final BlockingQueue<Batch> free = new ArrayBlockingQueue<>(BATCHES + 2);
+    private final BlockingQueue<CompletableFuture<Batch>> ahead;
+    private final BlockingQueue<Batch> free;
     private final Thread readerThread;
     private volatile boolean closed;
     private Batch current;
@@ -153,13 +154,32 @@ final class PrefetchReader implements CaptureReader {
      */
     PrefetchReader(final CaptureReader file, final ExecutorService workers) {
         this.file = file;
+        this.path = file.path();
         this.workers = workers;
+        this.ahead = new ArrayBlockingQueue<>(BATCHES);
+        this.free = new ArrayBlockingQueue<>(BATCHES + 2);
         for (int i = 0; i < BATCHES + 2; i++) {
             free.add(new Batch());
         }
         this.readerThread = new Thread(this::readAhead, "mrct-analyze-read");
         readerThread.setDaemon(true);
         readerThread.start();
+    }
+
+    /**
+     * Hands out the batches another thread puts on {@code ahead}, in order, each given back to {@code free} once read
+     * (a shard of a capture analysed on several threads, {@link Shards}); the last batch has {@link Batch#last} set.
+     *
+     * @param path  the capture, for {@link #path()}
+     */
+    PrefetchReader(final Path path, final BlockingQueue<CompletableFuture<Batch>> ahead,
+                   final BlockingQueue<Batch> free) {
+        this.file = null;
+        this.path = path;
+        this.workers = null;
+        this.ahead = ahead;
+        this.free = free;
+        this.readerThread = null;
     }
 
     private void readAhead() {
@@ -239,7 +259,7 @@ final class PrefetchReader implements CaptureReader {
                 current = ahead.take().get();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while reading " + file.path());
+                throw new InterruptedIOException("interrupted while reading " + path);
             } catch (ExecutionException e) {
                 throw new IOException("computing ICRCs failed: " + e.getCause(), e.getCause());
             }
@@ -351,12 +371,15 @@ final class PrefetchReader implements CaptureReader {
 
     @Override
     public Path path() {
-        return file.path();
+        return path;
     }
 
     @Override
     public void close() throws IOException {
         closed = true;
+        if (readerThread == null) {
+            return;
+        }
         readerThread.interrupt();
         try {
             readerThread.join();

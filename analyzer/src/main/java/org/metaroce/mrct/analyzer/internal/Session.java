@@ -111,6 +111,25 @@ final class Session {
         return new Judge(complete || evidence, evidence, parameters.declared());
     }
 
+    /**
+     * Makes this session one shard of a capture analysed on several threads ({@link Shards}): the capture's first
+     * timestamp is what {@code captureOrigin} says when this shard sees its first frame (the capture's first frame
+     * that is not oversized was handed out before, to this shard or another), and the capture is not mrct evidence
+     * (its first record said so) whatever comment this shard's first record carries.
+     */
+    void shardOf(final java.util.function.LongSupplier captureOrigin) {
+        shardOrigin = captureOrigin;
+        evidenceDecided = true;
+    }
+
+    /** The capture's first timestamp when this session is a shard of it, asked at this shard's first frame. */
+    private java.util.function.LongSupplier shardOrigin;
+
+    /** The capture's last timestamp as the other shards saw it, for the deadlines judged at the end. */
+    void captureEnd(final long lastTimestamp) {
+        lastNs = Math.max(lastNs, lastTimestamp);
+    }
+
     /** True when the file turned out to be mrct evidence. */
     boolean evidence() {
         return evidence;
@@ -212,7 +231,7 @@ final class Session {
         }
         final long ts = reader.timestampNanos();
         if (origin == Long.MIN_VALUE) {
-            origin = ts;
+            origin = shardOrigin != null ? shardOrigin.getAsLong() : ts;
         }
         lastNs = Math.max(lastNs, ts);
         caseLastNs = ts;
