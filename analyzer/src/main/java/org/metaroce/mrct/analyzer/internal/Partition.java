@@ -28,10 +28,9 @@ public final class Partition {
     private final boolean recording;
     private final int shard;
     private final Map<Long, Integer> shardOfHost;
-    // recording: union-find over hosts, with the frames of each
-    private final Map<Long, Integer> hostIndex = new HashMap<>();
+    // recording: the hosts' groups, with the frames of each host
+    private final HostGroups groups = new HostGroups();
     private final List<Long> hostKeys = new ArrayList<>();
-    private int[] parent = new int[64];
     private long[] weight = new long[64];
     // the last pair of hosts seen, and its answer
     private long lastA = Long.MIN_VALUE;
@@ -79,7 +78,7 @@ public final class Partition {
         lastA = a;
         lastB = b;
         if (recording) {
-            join(index(a), index(b));
+            groups.joinRoots(groups.root(index(a)), groups.root(index(b)));
             lastOwned = false;
         } else {
             lastOwned = shardOfHost.getOrDefault(a, 0) == shard;
@@ -122,42 +121,16 @@ public final class Partition {
     }
 
     private int index(final long host) {
-        final Integer known = hostIndex.get(host);
-        if (known != null) {
-            weight[known]++;
-            return known;
+        final int known = groups.size();
+        final int i = groups.host(0, host);
+        if (i == known) {
+            hostKeys.add(host);
+            if (i == weight.length) {
+                weight = Arrays.copyOf(weight, i * 2);
+            }
         }
-        final int i = hostKeys.size();
-        hostKeys.add(host);
-        hostIndex.put(host, i);
-        if (i == parent.length) {
-            parent = Arrays.copyOf(parent, i * 2);
-            weight = Arrays.copyOf(weight, i * 2);
-        }
-        parent[i] = i;
-        weight[i] = 1;
+        weight[i]++;
         return i;
-    }
-
-    private int root(final int i) {
-        int r = i;
-        while (parent[r] != r) {
-            r = parent[r];
-        }
-        for (int j = i; parent[j] != r; ) {
-            final int next = parent[j];
-            parent[j] = r;
-            j = next;
-        }
-        return r;
-    }
-
-    private void join(final int a, final int b) {
-        final int ra = root(a);
-        final int rb = root(b);
-        if (ra != rb) {
-            parent[Math.max(ra, rb)] = Math.min(ra, rb);
-        }
     }
 
     /**
@@ -175,7 +148,7 @@ public final class Partition {
         final List<long[]> units = new ArrayList<>();
         final int[] unitOf = new int[n];
         for (int i = 0; i < n; i++) {
-            final int r = root(i);
+            final int r = groups.root(i);
             Integer u = unitOfRoot.get(r);
             if (u == null) {
                 u = units.size();

@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -365,14 +363,9 @@ final class Shards {
      * {@code (0, address | 1 << 32)}, an IPv6 one its two halves.
      */
     static final class Router {
-        private record Host(long high, long low) {
-        }
-
-        private final Map<Host, Integer> index = new HashMap<>();
-        private int[] parent = new int[64];
+        private final HostGroups groups = new HostGroups();
         private int[] shardOf = new int[64];
         private final long[] load;
-        private int hosts;
         private long lastA;
         private long lastB;
         private long lastC;
@@ -389,8 +382,8 @@ final class Shards {
                 load[lastShard]++;
                 return lastShard;
             }
-            final int x = find(host(a, b));
-            final int y = find(host(c, d));
+            final int x = groups.root(host(a, b));
+            final int y = groups.root(host(c, d));
             int shard;
             if (shardOf[x] >= 0 && shardOf[y] >= 0 && shardOf[x] != shardOf[y]) {
                 return -1;
@@ -404,8 +397,7 @@ final class Shards {
                     }
                 }
             }
-            parent[x] = y;
-            shardOf[y] = shard;
+            shardOf[groups.joinRoots(x, y)] = shard;
             load[shard]++;
             lastA = a;
             lastB = b;
@@ -416,31 +408,15 @@ final class Shards {
         }
 
         private int host(final long high, final long low) {
-            final Integer known = index.get(new Host(high, low));
-            if (known != null) {
-                return known;
+            final int known = groups.size();
+            final int host = groups.host(high, low);
+            if (host == known) {
+                if (host == shardOf.length) {
+                    shardOf = java.util.Arrays.copyOf(shardOf, host * 2);
+                }
+                shardOf[host] = -1;
             }
-            if (hosts == parent.length) {
-                parent = java.util.Arrays.copyOf(parent, hosts * 2);
-                shardOf = java.util.Arrays.copyOf(shardOf, hosts * 2);
-            }
-            parent[hosts] = hosts;
-            shardOf[hosts] = -1;
-            index.put(new Host(high, low), hosts);
-            return hosts++;
-        }
-
-        private int find(final int host) {
-            int root = host;
-            while (parent[root] != root) {
-                root = parent[root];
-            }
-            for (int h = host; parent[h] != root; ) {
-                final int next = parent[h];
-                parent[h] = root;
-                h = next;
-            }
-            return root;
+            return host;
         }
     }
 }
