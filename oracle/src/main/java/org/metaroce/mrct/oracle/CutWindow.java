@@ -26,6 +26,7 @@ public final class CutWindow {
     private int packets;
     private long firstFrame;
     private double rate;
+    private boolean measured;
 
     /**
      * @param cnpNs       when the QP received the CNP
@@ -52,6 +53,11 @@ public final class CutWindow {
     /** The bound on the window rate before the tolerance, Mb/s. */
     public double boundMbps() {
         return boundMbps;
+    }
+
+    /** True once the window closed with a rate measured (17 packets over a time above 0); false when it gave up. */
+    public boolean measured() {
+        return measured;
     }
 
     /** The rate of the window once it closed, Mb/s. */
@@ -105,6 +111,7 @@ public final class CutWindow {
             return null;
         }
         rate = bits * 1_000.0 / span;
+        measured = true;
         final double limit = boundMbps * (1 + tolerancePct / 100.0);
         if (rate <= limit) {
             return null;

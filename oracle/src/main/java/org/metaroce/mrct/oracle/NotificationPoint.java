@@ -74,8 +74,8 @@ public final class NotificationPoint {
         } else if (optional > 0) {
             optional--;
         } else if (spacing == null) {
-            out.add(new Finding("MR-CC-006", "cnp", "none (no congestion indication owed one: the scope was idle "
-                + "without one, or holding)", "a CNP", frame, Basis.configured("the congestion indications sent")));
+            out.add(new Finding("MR-CC-006", "cnp", "none", "a CNP", frame, Basis.configured("every congestion "
+                + "indication of the scope: none owed this CNP (the scope was idle without one, or holding)")));
         }
         return out;
     }

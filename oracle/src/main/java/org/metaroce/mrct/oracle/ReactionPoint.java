@@ -25,9 +25,11 @@ public final class ReactionPoint {
 
     /**
      * Rc from {@code time} on, with Rt and alpha there, and why: {@code cause} in words, {@code rule} the rule whose
-     * action set it (MR-CC-011 entering RTS, MR-CC-010 a CNP, MR-CC-014 an increase step).
+     * action set it (MR-CC-011 entering RTS, MR-CC-010 a CNP, MR-CC-014 an increase step); {@code withoutDecay} the Rc
+     * a CNP would have left had alpha not decayed since the previous CNP or RTS (MR-CC-012), {@code rc} elsewhere.
      */
-    public record Point(long time, double rc, double rt, double alpha, String cause, String rule) {
+    public record Point(long time, double rc, double rt, double alpha, String cause, String rule,
+                        double withoutDecay) {
         /** "Rc 50000.0 Mb/s, Rt 100000.0 Mb/s, alpha 1.0000". */
         public String state() {
             return String.format(Locale.ROOT, "Rc %.1f Mb/s, Rt %.1f Mb/s, alpha %.4f", rc, rt, alpha);
@@ -40,6 +42,8 @@ public final class ReactionPoint {
     private double rc;
     private double rt;
     private double alpha;
+    /** Alpha as the last CNP (or entering RTS) left it, before any decay since. */
+    private double alphaUndecayed;
     private int timerEvents;
     private int byteEvents;
     private long bytes;
@@ -54,7 +58,8 @@ public final class ReactionPoint {
         rc = k.lineRateMbps();
         rt = k.lineRateMbps();
         alpha = k.alphaInit();
-        points.add(new Point(rtsNs, rc, rt, alpha, "entering RTS", RTS));
+        alphaUndecayed = alpha;
+        points.add(new Point(rtsNs, rc, rt, alpha, "entering RTS", RTS, rc));
         alphaNext = rtsNs + k.alphaTimerNs();
         rateNext = rtsNs + k.rateTimerNs();
         now = rtsNs;
@@ -91,14 +96,16 @@ public final class ReactionPoint {
     public void cnp(final long time) {
         advance(time);
         rt = rc;
+        final double withoutDecay = Math.max(k.minRateMbps(), rc * (1 - alphaUndecayed / 2));
         rc = Math.max(k.minRateMbps(), rc * (1 - alpha / 2));
         alpha = (1 - k.g()) * alpha + k.g();
+        alphaUndecayed = alpha;
         timerEvents = 0;
         byteEvents = 0;
         bytes = 0;
         alphaNext = time + k.alphaTimerNs();
         rateNext = time + k.rateTimerNs();
-        record(time, "CNP", CUT);
+        record(time, "CNP", CUT, withoutDecay);
     }
 
     /**
@@ -133,13 +140,13 @@ public final class ReactionPoint {
         rc = (rt + rc) / 2;
         rt = Math.min(rt, k.lineRateMbps());
         rc = Math.max(k.minRateMbps(), Math.min(rc, k.lineRateMbps()));
-        record(time, step + " (" + trigger + ", T " + timerEvents + ", BC " + byteEvents + ")", INCREASE);
+        record(time, step + " (" + trigger + ", T " + timerEvents + ", BC " + byteEvents + ")", INCREASE, rc);
     }
 
-    private void record(final long time, final String cause, final String rule) {
+    private void record(final long time, final String cause, final String rule, final double withoutDecay) {
         final Point last = points.get(points.size() - 1);
         if (last.rc() != rc || rule.equals(CUT)) {
-            points.add(new Point(time, rc, rt, alpha, cause, rule));
+            points.add(new Point(time, rc, rt, alpha, cause, rule, withoutDecay));
         }
     }
 

@@ -130,4 +130,24 @@ class DcqcnStreamTest {
         assertThat(s.checkWindows(0, 959, 10_000, 5, 0, null)).isEmpty();
         assertThat(s.checkWindows(0, 960, 10_000, 5, 0, null)).hasSize(1);
     }
+
+    @Test
+    void aSlowWindowThatOnlyAnUndecayedAlphaExplainsBlamesMrCc012() {
+        // alpha timer 1 us: a hundred decays between the CNPs at 0 and 100 us leave alpha about 0.68 for the second cut
+        // (Rc about 33 Gb/s); a QP that never decayed alpha cuts by alpha 1 to 25 Gb/s
+        final java.util.function.LongFunction<List<DcqcnStream.WindowFinding>> after = gap -> {
+            final DcqcnStream s = new DcqcnStream(new DcqcnConstants(100_000, 1.0 / 256, 1.0, 1_000, 10_000_000,
+                1L << 30, 5, 40, 400, 10), 0);
+            s.onCnpReceived(0);
+            s.onCnpReceived(100_000);
+            send(s, 100_010, gap, 17);
+            return judge(s, new DcqcnStream.Backlog(true, false));
+        };
+        assertThat(after.apply(320)).singleElement().satisfies(w -> {
+            assertThat(w.finding().rule()).isEqualTo("MR-CC-012");
+            assertThat(w.point().withoutDecay()).isCloseTo(25_000, within(1e-6));
+        });
+        assertThat(after.apply(240)).isEmpty();
+        assertThat(after.apply(800)).extracting(w -> w.finding().rule()).containsExactly("MR-CC-010");
+    }
 }

@@ -97,7 +97,7 @@ public final class WindowRates {
             final ReactionPoint.Point lowest = lowest(exact, late, Math.max(origin, t0 - slack), t16);
             final double min = lowest.rc();
             if (rate < min * (1 - tolerance)) {
-                out.add(finding(lowest.rule(), "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc "
+                out.add(finding(slowRule(lowest, rate, tolerance), "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc "
                     + mbps(min) + " - " + pct + "; the QP is kept backlogged)", rate, sent.get(first).frame(), t0,
                     t16, first, lowest, origin));
             }
@@ -112,7 +112,7 @@ public final class WindowRates {
                 final ReactionPoint.Point lowest = lowest(exact, late, Math.max(origin, t0 - slack), to);
                 final double min = lowest.rc();
                 if (open[1] < min * (1 - tolerance)) {
-                    out.add(finding(lowest.rule(), "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc "
+                    out.add(finding(slowRule(lowest, open[1], tolerance), "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc "
                         + mbps(min) + " - " + pct + "; the QP is kept backlogged, and no 17th packet came by "
                         + Durations.of(to - origin) + ")", open[1], sent.get(first).frame(), t0, to, first, lowest,
                         origin));
@@ -120,6 +120,19 @@ public final class WindowRates {
             }
         }
         return out;
+    }
+
+    /**
+     * The rule a window too slow for the Rc of {@code lowest} blames: the rule of the event that set that Rc, except
+     * that a window a CNP's cut explains only without the alpha decays since the previous CNP blames MR-CC-012 (the
+     * QP cut by an alpha it should have decayed).
+     */
+    private static String slowRule(final ReactionPoint.Point lowest, final double rate, final double tolerance) {
+        if (lowest.rule().equals(ReactionPoint.CUT) && lowest.withoutDecay() < lowest.rc()
+            && rate >= lowest.withoutDecay() * (1 - tolerance)) {
+            return "MR-CC-012";
+        }
+        return lowest.rule();
     }
 
     /** The point of the smaller Rc of the two models' smallest in [from, to]. */
