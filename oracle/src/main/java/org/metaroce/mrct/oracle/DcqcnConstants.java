@@ -46,6 +46,15 @@ public record DcqcnConstants(double lineRateMbps, double g, double alphaInit, lo
             rateTimerNs + timerWindow(rateTimerNs) + toleranceNs, byteCounter, f, raiMbps, rhaiMbps, minRateMbps);
     }
 
+    /**
+     * These constants with an alpha timer that never expires: the model of a QP that never decays alpha (breaking
+     * MR-CC-012), against which a window too slow for the conforming model is explained.
+     */
+    public DcqcnConstants withoutAlphaDecay() {
+        return new DcqcnConstants(lineRateMbps, g, alphaInit, Long.MAX_VALUE / 4, rateTimerNs, byteCounter, f, raiMbps,
+            rhaiMbps, minRateMbps);
+    }
+
     /** The Rc a CNP leaves from the line rate when alpha is {@code alpha} (MR-CC-010, MR-CC-011): an upper bound. */
     public double cutFromLineRate(final double alpha) {
         return Math.max(minRateMbps, lineRateMbps * (1 - alpha / 2));

@@ -78,6 +78,14 @@ public final class DcqcnStream {
         return replay(new ReactionPoint(k.latest(toleranceNs), true, rtsNs), until);
     }
 
+    /**
+     * The lower-bound model of a QP that never decays alpha (MR-CC-012 broken): what a window too slow for the
+     * conforming models is compared with before a CNP's cut is blamed.
+     */
+    public ReactionPoint withoutAlphaDecay(final long until, final long toleranceNs) {
+        return replay(new ReactionPoint(k.latest(toleranceNs).withoutAlphaDecay(), true, rtsNs), until);
+    }
+
     /** Feeds the model every CNP and packet up to {@code until} in time order, a CNP before a packet of its instant. */
     private ReactionPoint replay(final ReactionPoint model, final long until) {
         int c = 0;

@@ -25,11 +25,9 @@ public final class ReactionPoint {
 
     /**
      * Rc from {@code time} on, with Rt and alpha there, and why: {@code cause} in words, {@code rule} the rule whose
-     * action set it (MR-CC-011 entering RTS, MR-CC-010 a CNP, MR-CC-014 an increase step); {@code withoutDecay} the Rc
-     * a CNP would have left had alpha not decayed since the previous CNP or RTS (MR-CC-012), {@code rc} elsewhere.
+     * action set it (MR-CC-011 entering RTS, MR-CC-010 a CNP, MR-CC-014 an increase step).
      */
-    public record Point(long time, double rc, double rt, double alpha, String cause, String rule,
-                        double withoutDecay) {
+    public record Point(long time, double rc, double rt, double alpha, String cause, String rule) {
         /** "Rc 50000.0 Mb/s, Rt 100000.0 Mb/s, alpha 1.0000". */
         public String state() {
             return String.format(Locale.ROOT, "Rc %.1f Mb/s, Rt %.1f Mb/s, alpha %.4f", rc, rt, alpha);
@@ -42,8 +40,6 @@ public final class ReactionPoint {
     private double rc;
     private double rt;
     private double alpha;
-    /** Alpha as the last CNP (or entering RTS) left it, before any decay since. */
-    private double alphaUndecayed;
     private int timerEvents;
     private int byteEvents;
     private long bytes;
@@ -58,8 +54,7 @@ public final class ReactionPoint {
         rc = k.lineRateMbps();
         rt = k.lineRateMbps();
         alpha = k.alphaInit();
-        alphaUndecayed = alpha;
-        points.add(new Point(rtsNs, rc, rt, alpha, "entering RTS", RTS, rc));
+        points.add(new Point(rtsNs, rc, rt, alpha, "entering RTS", RTS));
         alphaNext = rtsNs + k.alphaTimerNs();
         rateNext = rtsNs + k.rateTimerNs();
         now = rtsNs;
@@ -96,16 +91,14 @@ public final class ReactionPoint {
     public void cnp(final long time) {
         advance(time);
         rt = rc;
-        final double withoutDecay = Math.max(k.minRateMbps(), rc * (1 - alphaUndecayed / 2));
         rc = Math.max(k.minRateMbps(), rc * (1 - alpha / 2));
         alpha = (1 - k.g()) * alpha + k.g();
-        alphaUndecayed = alpha;
         timerEvents = 0;
         byteEvents = 0;
         bytes = 0;
         alphaNext = time + k.alphaTimerNs();
         rateNext = time + k.rateTimerNs();
-        record(time, "CNP", CUT, withoutDecay);
+        record(time, "CNP", CUT);
     }
 
     /**
@@ -140,13 +133,13 @@ public final class ReactionPoint {
         rc = (rt + rc) / 2;
         rt = Math.min(rt, k.lineRateMbps());
         rc = Math.max(k.minRateMbps(), Math.min(rc, k.lineRateMbps()));
-        record(time, step + " (" + trigger + ", T " + timerEvents + ", BC " + byteEvents + ")", INCREASE, rc);
+        record(time, step + " (" + trigger + ", T " + timerEvents + ", BC " + byteEvents + ")", INCREASE);
     }
 
-    private void record(final long time, final String cause, final String rule, final double withoutDecay) {
+    private void record(final long time, final String cause, final String rule) {
         final Point last = points.get(points.size() - 1);
         if (last.rc() != rc || rule.equals(CUT)) {
-            points.add(new Point(time, rc, rt, alpha, cause, rule, withoutDecay));
+            points.add(new Point(time, rc, rt, alpha, cause, rule));
         }
     }
 
@@ -173,6 +166,17 @@ public final class ReactionPoint {
         for (final Point point : points) {
             if (point.time() > from && point.time() <= to) {
                 max = Math.max(max, point.rc());
+            }
+        }
+        return max;
+    }
+
+    /** The largest Rt in force at any moment of [from, to]. */
+    public double maxRt(final long from, final long to) {
+        double max = at(from).rt();
+        for (final Point point : points) {
+            if (point.time() > from && point.time() <= to) {
+                max = Math.max(max, point.rt());
             }
         }
         return max;

@@ -133,6 +133,9 @@ class DcqcnStreamTest {
 
     @Test
     void aSlowWindowThatOnlyAnUndecayedAlphaExplainsBlamesMrCc012() {
+        final DcqcnConstants k = DcqcnConstants.DEFAULTS.withoutAlphaDecay();
+        assertThat(k.alphaTimerNs()).isEqualTo(Long.MAX_VALUE / 4);
+        assertThat(Models.exact(k, 0, List.of(0L), List.of(), 10_000_000).alpha()).isEqualTo(1.0);
         // alpha timer 1 us: a hundred decays between the CNPs at 0 and 100 us leave alpha about 0.68 for the second cut
         // (Rc about 33 Gb/s); a QP that never decayed alpha cuts by alpha 1 to 25 Gb/s
         final java.util.function.LongFunction<List<DcqcnStream.WindowFinding>> after = gap -> {
@@ -143,11 +146,23 @@ class DcqcnStreamTest {
             send(s, 100_010, gap, 17);
             return judge(s, new DcqcnStream.Backlog(true, false));
         };
-        assertThat(after.apply(320)).singleElement().satisfies(w -> {
-            assertThat(w.finding().rule()).isEqualTo("MR-CC-012");
-            assertThat(w.point().withoutDecay()).isCloseTo(25_000, within(1e-6));
-        });
+        assertThat(after.apply(320)).extracting(w -> w.finding().rule()).containsExactly("MR-CC-012");
         assertThat(after.apply(240)).isEmpty();
         assertThat(after.apply(800)).extracting(w -> w.finding().rule()).containsExactly("MR-CC-010");
+    }
+
+    @Test
+    void aQpPacedAtItsTargetRateAfterASecondCnpBreaksMrCc017AndAnUncutOneMrCc010() {
+        // CNPs at 0 and 10 us: Rc 50 then 25 Gb/s, Rt 100 then 50 Gb/s
+        final java.util.function.LongFunction<List<DcqcnStream.WindowFinding>> after = gap -> {
+            final DcqcnStream s = stream(10_000_000);
+            s.onCnpReceived(0);
+            s.onCnpReceived(10_000);
+            send(s, 10_010, gap, 17);
+            return judge(s, null);
+        };
+        assertThat(after.apply(160)).extracting(w -> w.finding().rule()).containsExactly("MR-CC-017");
+        assertThat(after.apply(80)).extracting(w -> w.finding().rule()).containsExactly("MR-CC-010");
+        assertThat(after.apply(320)).isEmpty();
     }
 }

@@ -70,6 +70,7 @@ public final class WindowRates {
         final DcqcnConstants k = stream.constants();
         final ReactionPoint exact = stream.model(now);
         final ReactionPoint late = backlog == null ? null : stream.latestModel(now, toleranceNs);
+        final ReactionPoint noDecay = backlog == null ? null : stream.withoutAlphaDecay(now, toleranceNs);
         // a window may have to keep up with an Rc set up to one timer window before its first packet
         final long slack = DcqcnConstants.timerWindow(k.rateTimerNs()) + toleranceNs;
         final long origin = stream.rts();
@@ -85,8 +86,7 @@ public final class WindowRates {
             final double max = exact.max(t0, t16);
             final ReactionPoint.Point point = exact.at(t16);
             if (rate > max * (1 + tolerance)) {
-                final String rule = rate > k.lineRateMbps() * (1 + tolerance) ? "MR-CC-015"
-                    : point.rule().equals(ReactionPoint.CUT) ? "MR-CC-010" : "MR-CC-017";
+                final String rule = fastRule(k, exact, point, t0, t16, rate, tolerance);
                 out.add(finding(rule, "at most " + mbps(max * (1 + tolerance)) + " (largest model Rc " + mbps(max)
                     + " + " + pct + ")", rate, sent.get(first).frame(), t0, t16, first, point, origin));
                 continue;
@@ -97,7 +97,7 @@ public final class WindowRates {
             final ReactionPoint.Point lowest = lowest(exact, late, Math.max(origin, t0 - slack), t16);
             final double min = lowest.rc();
             if (rate < min * (1 - tolerance)) {
-                out.add(finding(slowRule(lowest, rate, tolerance), "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc "
+                out.add(finding(slowRule(lowest, noDecay.lowest(Math.max(origin, t0 - slack), t16), rate, tolerance), "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc "
                     + mbps(min) + " - " + pct + "; the QP is kept backlogged)", rate, sent.get(first).frame(), t0,
                     t16, first, lowest, origin));
             }
@@ -112,7 +112,8 @@ public final class WindowRates {
                 final ReactionPoint.Point lowest = lowest(exact, late, Math.max(origin, t0 - slack), to);
                 final double min = lowest.rc();
                 if (open[1] < min * (1 - tolerance)) {
-                    out.add(finding(slowRule(lowest, open[1], tolerance), "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc "
+                    out.add(finding(slowRule(lowest, noDecay.lowest(Math.max(origin, t0 - slack), to), open[1],
+                        tolerance), "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc "
                         + mbps(min) + " - " + pct + "; the QP is kept backlogged, and no 17th packet came by "
                         + Durations.of(to - origin) + ")", open[1], sent.get(first).frame(), t0, to, first, lowest,
                         origin));
@@ -123,13 +124,32 @@ public final class WindowRates {
     }
 
     /**
-     * The rule a window too slow for the Rc of {@code lowest} blames: the rule of the event that set that Rc, except
-     * that a window a CNP's cut explains only without the alpha decays since the previous CNP blames MR-CC-012 (the
-     * QP cut by an alpha it should have decayed).
+     * The rule a window too fast for the largest Rc blames: MR-CC-015 above the line rate; while a CNP's cut is in
+     * force MR-CC-010 (the QP did not cut), unless the window fits the target rate Rt where Rt is clearly below the line
+     * rate, which shows a QP that cut Rt but paces at it instead of Rc (MR-CC-017, as after an increase step). Right after
+     * a QP's first CNP Rt is the line rate, and an uncut QP and one pacing at Rt look alike: MR-CC-010 then.
      */
-    private static String slowRule(final ReactionPoint.Point lowest, final double rate, final double tolerance) {
-        if (lowest.rule().equals(ReactionPoint.CUT) && lowest.withoutDecay() < lowest.rc()
-            && rate >= lowest.withoutDecay() * (1 - tolerance)) {
+    private static String fastRule(final DcqcnConstants k, final ReactionPoint exact, final ReactionPoint.Point point,
+                                   final long t0, final long t16, final double rate, final double tolerance) {
+        if (rate > k.lineRateMbps() * (1 + tolerance)) {
+            return "MR-CC-015";
+        }
+        if (!point.rule().equals(ReactionPoint.CUT)) {
+            return "MR-CC-017";
+        }
+        final double rt = exact.maxRt(t0, t16);
+        return rt < k.lineRateMbps() * (1 - tolerance) && rate <= rt * (1 + tolerance) ? "MR-CC-017" : "MR-CC-010";
+    }
+
+    /**
+     * The rule a window too slow for the Rc of {@code lowest} blames: the rule of the event that set that Rc, except
+     * that a window below a CNP's cut which the model of a QP that never decays alpha explains ({@code noDecay}, the
+     * lowest Rc of that model over the same interval) blames MR-CC-012: the QP cut by an alpha it should have decayed.
+     */
+    private static String slowRule(final ReactionPoint.Point lowest, final ReactionPoint.Point noDecay,
+                                   final double rate, final double tolerance) {
+        if (lowest.rule().equals(ReactionPoint.CUT) && noDecay.rc() < lowest.rc() * (1 - tolerance)
+            && rate >= noDecay.rc() * (1 - tolerance)) {
             return "MR-CC-012";
         }
         return lowest.rule();
