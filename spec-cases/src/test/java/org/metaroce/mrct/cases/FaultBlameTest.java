@@ -62,7 +62,6 @@ class FaultBlameTest {
         gaps.put(Fault.NO_ACKREQ, 21.0 / 26); // no-ackreq: 21 of 26
         gaps.put(Fault.NO_ACK_BEYOND_WINDOW, 2.0 / 4); // no-ack-beyond-window: 2 of 4
         gaps.put(Fault.NO_ACK_FOR_DUPLICATE_IN_WINDOW, 6.0 / 7); // no-ack-for-duplicate-in-window: 6 of 7
-        gaps.put(Fault.NO_ALPHA_DECAY, 0.0 / 2); // no-alpha-decay: 0 of 2
         gaps.put(Fault.OOO_ACK_ONLY_ON_ACKREQ, 10.0 / 16); // ooo-ack-only-on-ackreq: 10 of 16
         gaps.put(Fault.OOO_SEQUENCE_UNCHECKED, 3.0 / 5); // ooo-sequence-unchecked: 3 of 5
         gaps.put(Fault.PACED_AT_TARGET_RATE, 2.0 / 15); // paced-at-target-rate: 2 of 15

@@ -7,6 +7,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.oracle.CutWindow;
+import org.metaroce.mrct.oracle.DcqcnConstants;
+import org.metaroce.mrct.oracle.Finding;
+import org.metaroce.mrct.oracle.NotificationPoint;
 
 /**
  * The congestion checks of section 14 that span frames: a CNP answers every CE-marked data packet unless the
@@ -95,7 +99,9 @@ final class Cnps {
         final long last = lastInScope(notifier, scope);
         Judge.observe(c, notifier, Check.CNP_SPACING);
         final long tolerance = cx.judge.atDevice() ? 0 : 1_000;
-        if (last != Long.MIN_VALUE && fr.tsNs - last < interval - tolerance) {
+        final Finding spacing = NotificationPoint.spacing(last, fr.tsNs, fr.number, interval, tolerance,
+            org.metaroce.mrct.oracle.Basis.configured("cnp_interval_ns " + interval));
+        if (spacing != null) {
             final long gap = fr.tsNs - last;
             final long lastFrame = notifier.congestion.lastCnpFrame;
             cx.judge.report(c, notifier, Check.CNP_SPACING, Basis.PARAMETER, fr,
@@ -165,39 +171,37 @@ final class Cnps {
     private void startMeasuring(final Flow reactor, final long cnpNs, final long cnpFrame) {
         final Congestion g = reactor.congestion;
         final int before = g.cnpsReceived++;
-        if (!reactor.judged || g.measuring) {
+        if (!reactor.judged || g.window != null && g.window.open()) {
             return;
         }
         final Parameters pa = cx.parameters;
         // the QP's own DCQCN constants when the evidence's control records give them, each at its lenient end
-        final double line = cx.attribute(reactor, "line_rate_mbps", true, pa.value("line_rate_mbps"));
-        final double alphaInit = cx.attribute(reactor, "dcqcn_alpha_init", false, pa.ratio("dcqcn_alpha_init"));
-        final double gain = cx.attribute(reactor, "dcqcn_g", true, pa.ratio("dcqcn_g"));
-        final long period = (long) cx.attribute(reactor, "dcqcn_alpha_timer_ns", false,
+        // (F, R_AI, R_HAI and the minimum rate play no part in the cut; the oracle's defaults stand for them)
+        final DcqcnConstants d = DcqcnConstants.DEFAULTS;
+        final long alphaTimer = (long) cx.attribute(reactor, "dcqcn_alpha_timer_ns", false,
             pa.value("dcqcn_alpha_timer_ns"));
-        double alpha = alphaInit * Math.pow(1 - gain, before);
+        final long rateTimer = (long) cx.attribute(reactor, "dcqcn_rate_timer_ns", false,
+            pa.value("dcqcn_rate_timer_ns"));
+        final long byteCounter = (long) cx.attribute(reactor, "dcqcn_byte_counter", false,
+            pa.value("dcqcn_byte_counter"));
+        final DcqcnConstants k = new DcqcnConstants(cx.attribute(reactor, "line_rate_mbps", true,
+            pa.value("line_rate_mbps")), cx.attribute(reactor, "dcqcn_g", true, pa.ratio("dcqcn_g")),
+            cx.attribute(reactor, "dcqcn_alpha_init", false, pa.ratio("dcqcn_alpha_init")), Math.max(1, alphaTimer),
+            Math.max(1, rateTimer), Math.max(1, byteCounter), d.f(), d.raiMbps(), d.rhaiMbps(), d.minRateMbps());
+        long decays = 0;
         final Basis basis;
         if (cx.judge.atDevice() && rtsLowerBound != Long.MIN_VALUE) {
-            final long elapsed = Math.max(0, cnpNs - rtsLowerBound);
-            alpha *= Math.pow(1 - gain, Math.ceil((double) elapsed / period));
+            decays = (long) Math.ceil((double) Math.max(0, cnpNs - rtsLowerBound) / k.alphaTimerNs());
             basis = pa.declared() ? Basis.DEFINITE : Basis.PARAMETER;
         } else {
             basis = Basis.UNKNOWN_STATE;
         }
-        g.measuring = true;
-        g.cnpNs = cnpNs;
+        final double alpha = k.alphaAtLeast(before, decays);
+        g.window = new CutWindow(cnpNs, cx.reaction(reactor), k, alpha);
         g.cnpFrame = cnpFrame;
-        g.measureFrom = cnpNs + cx.reaction(reactor);
-        g.measureUntil = cnpNs + (long) cx.attribute(reactor, "dcqcn_rate_timer_ns", false,
-            pa.value("dcqcn_rate_timer_ns"));
-        g.byteCounter = (long) cx.attribute(reactor, "dcqcn_byte_counter", false, pa.value("dcqcn_byte_counter"));
-        g.bytesSinceCnp = 0;
-        g.boundMbps = line * (1 - alpha / 2);
         g.basis = basis;
         g.boundText = String.format(Locale.ROOT, "line_rate_mbps %.0f x (1 - alpha/2) with alpha at "
-            + "least %.4f", line, alpha);
-        g.packets = 0;
-        g.bits = 0;
+            + "least %.4f", k.lineRateMbps(), alpha);
     }
 
     /** A data packet of a flow: feeds a rate measurement after a CNP. */
@@ -210,56 +214,34 @@ final class Cnps {
             startMeasuring(flow, from.unclaimedCnpNs, from.unclaimedCnpFrame);
             from.unclaimedCnpNs = Long.MIN_VALUE;
         }
-        if (!g.measuring || fr.tsNs < g.cnpNs) {
+        final CutWindow w = g.window;
+        if (w == null || !w.open()) {
             return;
         }
-        if (fr.tsNs > g.measureUntil) {
-            g.measuring = false;
+        final Finding found = w.onData(fr.tsNs, fr.wireLength + 4L, fr.number,
+            cx.parameters.value("rate_tolerance_pct"), org.metaroce.mrct.oracle.Basis.FRAME);
+        if (w.open()) {
             return;
         }
-        // MR-CC-013: once the bytes sent since the CNP reach dcqcn_byte_counter, an increase step may raise Rc, and
-        // the packets after it are no longer paced at the cut rate alone
-        g.bytesSinceCnp += fr.wireLength + 4L;
-        final boolean counterExpired = g.bytesSinceCnp >= g.byteCounter;
-        if (fr.tsNs <= g.measureFrom) {
-            if (counterExpired) {
-                g.measuring = false;
-            }
-            return;
-        }
-        if (counterExpired && g.packets < Congestion.WINDOW - 1) {
-            g.measuring = false;
-            return;
-        }
-        if (g.packets == 0) {
-            g.firstFrame = fr.number;
-        }
-        g.times[g.packets] = fr.tsNs;
-        if (g.packets < Congestion.WINDOW - 1) {
-            g.bits += (fr.wireLength + 4L) * 8L;
-        }
-        if (++g.packets < Congestion.WINDOW) {
-            return;
-        }
-        g.measuring = false;
-        final long span = g.times[Congestion.WINDOW - 1] - g.times[0];
-        if (span <= 0) {
+        g.window = null;
+        if (!w.measured()) {
             return;
         }
         final Connection c = flow.connection;
-        final double rate = g.bits * 1_000.0 / span;
-        final double limit = g.boundMbps * (1 + cx.parameters.value("rate_tolerance_pct") / 100.0);
         Judge.observe(c, flow, Check.RATE_CUT);
-        if (rate > limit) {
+        if (found != null) {
             final long cnpFrame = g.cnpFrame;
-            final long first = g.firstFrame;
+            final long first = w.firstFrame();
             final String bound = g.boundText;
-            cx.judge.report(c, flow, Check.RATE_CUT, g.basis, fr,
+            final Basis basis = g.basis;
+            final double rate = w.rate();
+            cx.judge.report(c, flow, Check.RATE_CUT, basis, fr,
                 () -> "after the CNP in frame " + cnpFrame + ", the 16 data packets from frame " + first + " went at "
-                    + Text.rate(rate) + ", above the cut rate " + Text.rate(g.boundMbps) + " (" + bound
-                    + ") and its tolerance", () -> g.basis == Basis.UNKNOWN_STATE ? "alpha and the rate before the "
+                    + Text.rate(rate) + ", above the cut rate " + Text.rate(w.boundMbps()) + " (" + bound
+                    + ") and its tolerance", () -> basis == Basis.UNKNOWN_STATE ? "alpha and the rate before the "
                     + "CNP depend on when the QP entered RTS and on CNPs the capture does not hold" : null,
-                new FieldDiff("window rate", "at most " + Text.rate(limit), Text.rate(rate)));
+                new FieldDiff("window rate", "at most " + Text.rate(w.boundMbps()
+                    * (1 + cx.parameters.value("rate_tolerance_pct") / 100.0)), Text.rate(rate)));
         }
     }
 }

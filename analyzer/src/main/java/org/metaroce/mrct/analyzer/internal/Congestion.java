@@ -1,13 +1,12 @@
 package org.metaroce.mrct.analyzer.internal;
 
+import org.metaroce.mrct.oracle.CutWindow;
+
 /**
  * Per flow, what the congestion checks remember: the last CNP the flow's QP sent (its per-QP pacing scope), and the
- * measurement of the QP's sending rate after a CNP it received (MR-CC-010).
+ * oracle's measurement of the QP's sending rate after a CNP it received (MR-CC-010).
  */
 final class Congestion {
-    /** Data packets a window rate is measured over: 17 packets, the rate of the first 16 (section 14.4). */
-    static final int WINDOW = 17;
-
     long lastCnpNs = Long.MIN_VALUE;
     long lastCnpFrame;
     /** CNPs this QP received so far (each may have raised alpha). */
@@ -16,20 +15,9 @@ final class Congestion {
     long unclaimedCnpNs = Long.MIN_VALUE;
     long unclaimedCnpFrame;
 
-    /** A measurement in progress after a CNP received at {@link #cnpNs}. */
-    boolean measuring;
-    long cnpNs;
+    /** The measurement in progress after the CNP in {@link #cnpFrame}, or null. */
+    CutWindow window;
     long cnpFrame;
-    long measureFrom;
-    long measureUntil;
-    double boundMbps;
-    /** The QP's dcqcn_byte_counter, and the bytes (frame length + 4) of its data packets since the CNP. */
-    long byteCounter;
-    long bytesSinceCnp;
     Basis basis;
     String boundText;
-    final long[] times = new long[WINDOW];
-    long bits;
-    int packets;
-    long firstFrame;
 }

@@ -1,8 +1,9 @@
 package org.metaroce.mrct.harness.engine;
 
-import java.util.ArrayDeque;
 import java.util.List;
 import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.oracle.Finding;
+import org.metaroce.mrct.oracle.NotificationPoint;
 import org.metaroce.mrct.wire.AethSyndrome;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.Opcode;
@@ -17,13 +18,9 @@ import org.metaroce.mrct.wire.Psn;
  */
 final class FlowChecker {
     private final Connection connection;
-    private final long cnpInterval;
     private final long cnpDelay;
-    private final long tolerance;
-    private int optionalCnps;
-    private final ArrayDeque<Long> cnpDeadlines = new ArrayDeque<>();
-    private long lastCnp = Long.MIN_VALUE;
-    private long lastCeRequirement = Long.MIN_VALUE;
+    /** The connection's CNP scope: the oracle's notification point (MR-CC-003, MR-CC-005, MR-CC-006). */
+    private final NotificationPoint cnps;
     private int highestBase = Integer.MIN_VALUE;
     private int lastAckBase = Integer.MIN_VALUE;
     private int lastAckMsn = -1;
@@ -40,24 +37,13 @@ final class FlowChecker {
      */
     FlowChecker(final Connection connection, final long cnpInterval, final long cnpDelay, final long tolerance) {
         this.connection = connection;
-        this.cnpInterval = cnpInterval;
         this.cnpDelay = cnpDelay;
-        this.tolerance = tolerance;
+        this.cnps = new NotificationPoint(cnpInterval, cnpDelay, tolerance);
     }
 
-    /** A CE-marked packet was sent at {@code time}: a CNP is owed unless the scope is holding. */
+    /** A CE-marked request was sent at {@code time}: a CNP is owed unless the scope is holding. */
     void ceSent(final long time) {
-        final long since = Math.min(lastCnp == Long.MIN_VALUE ? Long.MAX_VALUE : time - lastCnp,
-            lastCeRequirement == Long.MIN_VALUE ? Long.MAX_VALUE : time - lastCeRequirement);
-        if (since < cnpInterval - tolerance) {
-            return;
-        }
-        if (since < cnpInterval + tolerance) {
-            optionalCnps++;
-            return;
-        }
-        lastCeRequirement = time;
-        cnpDeadlines.addLast(time + cnpDelay + tolerance);
+        cnps.onCongestionIndication(time, -1, false);
     }
 
     /** Checks a frame received at {@code time}; returns a failure, or null. */
@@ -67,23 +53,15 @@ final class FlowChecker {
         }
         final Opcode opcode = f.opcode();
         if (opcode == Opcode.CNP) {
-            if (lastCnp != Long.MIN_VALUE && time - lastCnp < cnpInterval - tolerance) {
-                return failure("MR-CC-005", "CNP frame #" + evidence + " came " + (time - lastCnp)
-                    + " ns after the previous one, inside cnp_interval_ns " + cnpInterval, evidence,
-                    new FieldDiff("time since the previous CNP", "at least " + cnpInterval + " ns",
-                        (time - lastCnp) + " ns"));
-            }
-            lastCnp = time;
-            if (cnpDeadlines.isEmpty() && optionalCnps > 0) {
-                optionalCnps--;
+            final List<Finding> found = cnps.onCnpSent(time, evidence);
+            if (found.isEmpty()) {
                 return null;
             }
-            if (cnpDeadlines.isEmpty()) {
-                return failure("MR-CC-006", "CNP frame #" + evidence + " was not owed to any congestion indication",
-                    evidence, new FieldDiff("cnp", "none", "a CNP"));
-            }
-            cnpDeadlines.pollFirst();
-            return null;
+            final Finding first = found.get(0);
+            return failure(first.rule(), first.rule().equals("MR-CC-005") ? "CNP frame #" + evidence + " came "
+                + first.actual() + " after the previous one, inside cnp_interval_ns " + first.expected()
+                .replace("at least ", "") : "CNP frame #" + evidence + " was not owed to any congestion indication",
+                evidence, new FieldDiff(first.field(), first.expected(), first.actual()));
         }
         if (opcode != Opcode.ACKNOWLEDGE) {
             return failure("MR-ORD-002", "frame #" + evidence + " (" + opcode.name() + ") is not an acknowledgement "
@@ -125,9 +103,11 @@ final class FlowChecker {
 
     /** After the flow settled: the CNPs owed arrived and the last ACK covers everything delivered. */
     StepFailure finish(final boolean lastHadAckReq, final long now) {
-        if (!cnpDeadlines.isEmpty() && cnpDeadlines.peekFirst() <= now) {
-            return failure("MR-CC-003", cnpDeadlines.size() + " CNP(s) owed to CE-marked packets did not come within "
-                + "cnp_delay_max_ns " + cnpDelay, -1, new FieldDiff("cnp", "one per idle scope", "none"));
+        final List<Finding> overdue = cnps.overdue(now);
+        if (!overdue.isEmpty()) {
+            final Finding first = overdue.get(0);
+            return failure(first.rule(), overdue.size() + " CNP(s) owed to CE-marked packets did not come within "
+                + "cnp_delay_max_ns " + cnpDelay, -1, new FieldDiff(first.field(), first.expected(), first.actual()));
         }
         final ResponderModel model = connection.model();
         if (!lastHadAckReq) {

@@ -15,6 +15,10 @@ import org.metaroce.mrct.harness.cases.RateExpectation;
 import org.metaroce.mrct.harness.cases.Step;
 import org.metaroce.mrct.harness.cases.TrafficExpectation;
 import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.oracle.DcqcnConstants;
+import org.metaroce.mrct.oracle.DcqcnStream;
+import org.metaroce.mrct.oracle.Finding;
+import org.metaroce.mrct.oracle.ReactionPoint;
 import org.metaroce.mrct.spi.ControlPlane;
 import org.metaroce.mrct.spi.SendWqe;
 import org.metaroce.mrct.spi.WorkOpcode;
@@ -22,7 +26,7 @@ import org.metaroce.mrct.spi.WorkOpcode;
 /**
  * The steps of requester cases, for {@link CaseRun}: posting work requests on the device (and telling the connection's
  * {@link RequesterChecker} what the wire must show), and the expectations on what the device sent ({@code
- * expect_traffic}) and how fast ({@code expect_rate}, against a {@link DcqcnModel}). Also gathers the time series the
+ * expect_traffic}) and how fast ({@code expect_rate}, against the oracle's {@link DcqcnStream}). Also gathers the time series the
  * reports plot.
  */
 final class RequesterSteps {
@@ -256,44 +260,27 @@ final class RequesterSteps {
 
     // ------------------------------------------------------------------ expect_rate
 
-    /** The DCQCN model of the connection's QP up to {@code until}. */
-    DcqcnModel model(final Connection c, final long until) {
-        return model(c, constants(c), false, until);
-    }
-
-    private DcqcnModel model(final Connection c, final DcqcnModel.Constants k, final boolean rtLimitedFirst,
-                             final long until) {
-        final RequesterChecker checker = checker(c);
-        final List<DcqcnModel.Packet> packets = new ArrayList<>();
-        for (final RequesterChecker.Sent s : checker.sent()) {
-            packets.add(new DcqcnModel.Packet(s.time(), s.wireBytes()));
-        }
-        return new DcqcnModel(k, rtLimitedFirst, start, checker.cnps(), packets, until);
-    }
-
     /**
-     * The constants with both DCQCN timers as late as the timer window of the front matter allows (T + T/10 + 2000
-     * ns, plus the harness's own tolerance): each expiry counts from the previous one, so a device may fall that far
-     * behind at every period. Later decays leave alpha larger and later increases leave Rc lower, so this model bounds
-     * Rc from below where the exact one bounds it from above.
+     * The connection's QP as the oracle's DCQCN reaction point sees it: the data packets the device sent (numbered by
+     * their evidence frame) and the CNPs it received, from the case's start (the QP entered RTS in the setup).
      */
-    static DcqcnModel.Constants latest(final DcqcnModel.Constants k, final long toleranceNs) {
-        return new DcqcnModel.Constants(k.lineRateMbps(), k.g(), k.alphaInit(),
-            k.alphaTimerNs() + k.alphaTimerNs() / 10 + 2000 + toleranceNs,
-            k.rateTimerNs() + k.rateTimerNs() / 10 + 2000 + toleranceNs, k.byteCounter(), k.f(), k.raiMbps(),
-            k.rhaiMbps(), k.minRateMbps());
+    DcqcnStream stream(final Connection c) {
+        final RequesterChecker checker = checker(c);
+        final DcqcnStream stream = new DcqcnStream(constants(c), start);
+        for (final RequesterChecker.Sent s : checker.sent()) {
+            stream.onDataSent(s.time(), s.wireBytes(), s.evidence());
+        }
+        checker.cnps().forEach(stream::onCnpReceived);
+        return stream;
     }
 
-    /** The point of the smaller Rc of the two models' smallest in [from, to]. */
-    private static DcqcnModel.Point lowest(final DcqcnModel exact, final DcqcnModel late, final long from,
-                                          final long to) {
-        final DcqcnModel.Point a = exact.lowest(from, to);
-        final DcqcnModel.Point b = late.lowest(from, to);
-        return b.rc() < a.rc() ? b : a;
+    /** The DCQCN model of the connection's QP up to {@code until}. */
+    ReactionPoint model(final Connection c, final long until) {
+        return stream(c).model(until);
     }
 
-    private DcqcnModel.Constants constants(final Connection c) {
-        return new DcqcnModel.Constants(parameter(c, "line_rate_mbps", 100_000), ratio(c, "dcqcn_g", 1.0 / 256),
+    private DcqcnConstants constants(final Connection c) {
+        return new DcqcnConstants(parameter(c, "line_rate_mbps", 100_000), ratio(c, "dcqcn_g", 1.0 / 256),
             ratio(c, "dcqcn_alpha_init", 1.0), parameter(c, "dcqcn_alpha_timer_ns", 55_000),
             parameter(c, "dcqcn_rate_timer_ns", 55_000), parameter(c, "dcqcn_byte_counter", 10_485_760),
             (int) parameter(c, "dcqcn_f", 5), parameter(c, "dcqcn_rai_mbps", 40),
@@ -310,96 +297,19 @@ final class RequesterSteps {
         return parameters.get(name) instanceof Number n ? n.doubleValue() : fallback;
     }
 
-    /** Window rates of 16 data packets (section 14.4): (time of the 17th packet, Mb/s), in order. */
-    static List<double[]> windowRates(final List<RequesterChecker.Sent> sent) {
-        final List<double[]> out = new ArrayList<>();
-        long bits = 0;
-        for (int i = 0; i < sent.size(); i++) {
-            if (i >= 16) {
-                final long elapsed = sent.get(i).time() - sent.get(i - 16).time();
-                if (elapsed > 0) {
-                    out.add(new double[] {sent.get(i).time(), bits * 1000.0 / elapsed, i - 16});
-                }
-                bits -= sent.get(i - 16).wireBytes() * 8L;
-            }
-            bits += sent.get(i).wireBytes() * 8L;
-        }
-        return out;
-    }
-
-    /**
-     * The window of the last 16 data packets sent by {@code to}, closed at {@code to} instead of by a 17th packet:
-     * (to, the most its window rate can still be in Mb/s, index of its first packet), or null with fewer than 16
-     * packets or when {@code to} is not after the first. A window rate below a bound by then stays below it.
-     */
-    static double[] openWindow(final List<RequesterChecker.Sent> sent, final long to) {
-        int end = sent.size();
-        while (end > 0 && sent.get(end - 1).time() > to) {
-            end--;
-        }
-        if (end < 16 || to <= sent.get(end - 16).time()) {
-            return null;
-        }
-        long bits = 0;
-        for (int i = end - 16; i < end; i++) {
-            bits += sent.get(i).wireBytes() * 8L;
-        }
-        return new double[] {to, bits * 1000.0 / (to - sent.get(end - 16).time()), end - 16};
-    }
-
     void expectRate(final RateExpectation e, final Connection c, final long now) {
         final RequesterChecker checker = checker(c);
         final long from = start + (e.from() == null ? 0 : eval(e.from()));
         final long to = e.to() == null ? now : start + eval(e.to());
         final List<RequesterChecker.Sent> sent = checker.sent();
-        final double tolerance = values.getOrDefault("rate_tolerance_pct", 5L) / 100.0;
         if (e.model()) {
-            final DcqcnModel model = model(c, now);
-            final DcqcnModel.Constants k = constants(c);
-            // the lower bound: the latest timers, and Rt limited before Rc follows it (both readings of Table 14-3)
-            final DcqcnModel late = model(c, latest(k, toleranceNs), true, now);
-            final long slack = k.rateTimerNs() / 10 + 2000 + toleranceNs;
-            for (final double[] window : windowRates(sent)) {
-                final int first = (int) window[2];
-                final long t0 = sent.get(first).time();
-                final long t16 = (long) window[0];
-                if (t0 < from || t16 > to) {
-                    continue;
-                }
-                final double rate = window[1];
-                final double max = model.max(t0, t16);
-                final DcqcnModel.Point point = model.at(t16);
-                if (rate > max * (1 + tolerance)) {
-                    final String rule = rate > k.lineRateMbps() * (1 + tolerance) ? "MR-CC-015"
-                        : point.rule().equals("MR-CC-010") ? "MR-CC-010" : "MR-CC-017";
-                    throw rateFailure(rule, c, sent.get(first).evidence(), t0, t16, rate, "at most "
-                        + mbps(max * (1 + tolerance)) + " (largest model Rc " + mbps(max) + " + "
-                        + Math.round(tolerance * 100) + "%)", point);
-                }
-                // too slow: blame the event that set the smallest Rc the window had to keep up with
-                final DcqcnModel.Point lowest = lowest(model, late, Math.max(start, t0 - slack), t16);
-                final double min = lowest.rc();
-                if (rate < min * (1 - tolerance)) {
-                    throw rateFailure(lowest.rule(), c, sent.get(first).evidence(), t0, t16, rate, "at least "
-                        + mbps(min * (1 - tolerance)) + " (smallest model Rc " + mbps(min) + " - "
-                        + Math.round(tolerance * 100) + "%; the QP is kept backlogged)", lowest);
-                }
-            }
-            // the window still open at the end of the interval: a QP with PSNs not yet sent whose 17th packet has
-            // not come by then has a window rate of at most its last 16 packets' bits over the time since the first
-            if (checker.firstTransmissions() < c.sendQueue().nextPsn()) {
-                final double[] open = openWindow(sent, to);
-                if (open != null && sent.get((int) open[2]).time() >= from) {
-                    final long t0 = sent.get((int) open[2]).time();
-                    final DcqcnModel.Point lowest = lowest(model, late, Math.max(start, t0 - slack), to);
-                    final double min = lowest.rc();
-                    if (open[1] < min * (1 - tolerance)) {
-                        throw rateFailure(lowest.rule(), c, sent.get((int) open[2]).evidence(), t0, to, open[1],
-                            "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc " + mbps(min) + " - "
-                            + Math.round(tolerance * 100) + "%; the QP is kept backlogged, and no 17th packet came "
-                            + "by " + CaseRun.nanos(to - start) + ")", lowest);
-                    }
-                }
+            // the case keeps the QP backlogged; at the end of the interval it is when PSNs are still to be sent
+            final DcqcnStream.Backlog backlog = new DcqcnStream.Backlog(true,
+                checker.firstTransmissions() < c.sendQueue().nextPsn());
+            final List<DcqcnStream.WindowFinding> found = stream(c).checkWindows(from, to, now,
+                values.getOrDefault("rate_tolerance_pct", 5L), toleranceNs, backlog);
+            if (!found.isEmpty()) {
+                throw rateFailure(c, found.get(0));
             }
         }
         if (e.mbps() != null) {
@@ -428,19 +338,14 @@ final class RequesterSteps {
         }
     }
 
-    private StepFailure rateFailure(final String rule, final Connection c, final int evidence, final long t0,
-                                    final long t16, final double rate, final String expected,
-                                    final DcqcnModel.Point point) {
-        return StepFailure.breaking(rule, "the window rate of " + c.name + " over the 16 data packets "
-            + "from " + CaseRun.nanos(t0 - start) + " to " + CaseRun.nanos(t16 - start) + " (frame #" + evidence
-            + " on) is " + mbps(rate) + ", expected " + expected + "; the model's Rc there follows " + point.cause()
-            + " at " + CaseRun.nanos(point.time() - start) + " (" + point.rule() + "): Rc " + mbps(point.rc())
-            + ", Rt " + mbps(point.rt()) + ", alpha " + String.format(Locale.ROOT, "%.4f", point.alpha()),
-            evidence, List.of(new FieldDiff("window rate (Mb/s)", expected, mbps(rate))));
-    }
-
-    private static String mbps(final double rate) {
-        return String.format(Locale.ROOT, "%.1f Mb/s", rate);
+    private StepFailure rateFailure(final Connection c, final DcqcnStream.WindowFinding w) {
+        final Finding f = w.finding();
+        final ReactionPoint.Point point = w.point();
+        return StepFailure.breaking(f.rule(), "the window rate of " + c.name + " over the 16 data packets "
+            + "from " + CaseRun.nanos(w.t0() - start) + " to " + CaseRun.nanos(w.t16() - start) + " (frame #"
+            + f.frame() + " on) is " + f.actual() + ", expected " + f.expected() + "; the model's Rc there follows "
+            + point.cause() + " at " + CaseRun.nanos(point.time() - start) + " (" + point.rule() + "): "
+            + point.state(), (int) f.frame(), List.of(new FieldDiff(f.field(), f.expected(), f.actual())));
     }
 
     // ------------------------------------------------------------------ series for the reports
@@ -456,14 +361,15 @@ final class RequesterSteps {
             if (c.requester() == null || c.requester().sent().size() < 17) {
                 continue;
             }
+            final DcqcnStream stream = stream(c);
             final List<double[]> rates = new ArrayList<>();
-            for (final double[] w : windowRates(c.requester().sent())) {
+            for (final double[] w : stream.windowRates()) {
                 rates.add(new double[] {(w[0] - start) / 1000.0, w[1]});
             }
             out.put(c.name + ".rate_mbps", rates);
             if (!c.requester().cnps().isEmpty()) {
                 final List<double[]> model = new ArrayList<>();
-                for (final DcqcnModel.Point point : model(c, now).points()) {
+                for (final ReactionPoint.Point point : stream.model(now).points()) {
                     model.add(new double[] {(point.time() - start) / 1000.0, point.rc()});
                 }
                 out.put(c.name + ".model_rc_mbps", model);
