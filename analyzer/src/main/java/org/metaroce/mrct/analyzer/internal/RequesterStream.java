@@ -142,10 +142,24 @@ final class RequesterStream {
         return d > INCARNATION_JUMP || d < -INCARNATION_JUMP;
     }
 
-    /** A new PSN starting a message with MSN 0 after later messages: the QP was reset (or breaks MR-REQ-007). */
+    /**
+     * A new PSN starting a message with MSN 0 after later messages: the QP was reset (or breaks MR-REQ-007). Not when
+     * the PSN may lie in the span of a READ sent: a responder records that span whole, even beyond its window (spec
+     * v1.1, Table 4-1 applied in order), and takes a packet there for a duplicate, not for a new incarnation's first.
+     */
     private boolean newIncarnation(final Frame fr) {
         return fr.tver == 1 && fr.hasPleth() && highestMsn > 0 && fr.plethMsn() == 0 && fr.plethFirst()
-            && fr.plethOffset() == 0 && !ring.has(fr.psn, PsnRing.SENT) && !Psn.isBefore(fr.psn, next);
+            && fr.plethOffset() == 0 && !ring.has(fr.psn, PsnRing.SENT) && !Psn.isBefore(fr.psn, next)
+            && !reads.requesterSpanHolds(fr.psn);
+    }
+
+    /**
+     * Table 11-4 for a READ RESPONSE: false when the requester drops it silently, its PSN lying in the span of no READ
+     * it sent (as it segments the read with its own PMTU), so that a CE mark on it is no congestion indication (spec
+     * v1.1, section 14.2). A duplicate response, or a TVer 0 response after a gap, lies in a span: it is taken.
+     */
+    boolean takesReadResponse(final Frame fr) {
+        return !started || reads.requesterSpanHolds(fr.psn);
     }
 
     /**
@@ -328,7 +342,8 @@ final class RequesterStream {
         }
         final long by = ring.deliveredFrame[s];
         final long at = ring.deliveredNs[s];
-        if (fr.tver == 1 && fr.hasPleth() && fr.plethMsn() == 0 && fr.plethFirst() && highestMsn > 0) {
+        if (fr.tver == 1 && fr.hasPleth() && fr.plethMsn() == 0 && fr.plethFirst() && highestMsn > 0
+            && !duplicateRead(fr, s)) {
             if (cx.resetShown(flow)) {
                 c.note("PSN " + Text.psn(p) + " (MSN 0, frame " + fr.number + ") is sent again after frame " + by
                     + " showed it delivered and later messages followed: a new incarnation of the QP, which the "
@@ -354,6 +369,15 @@ final class RequesterStream {
             () -> "this frame repeats frame " + earlier + " byte for byte",
             new FieldDiff("bth.psn", "an undelivered PSN", Text.psn(p) + " (delivered by frame " + by + ")"));
         return false;
+    }
+
+    /**
+     * A READ REQUEST on the PSN of a request of another kind: a duplicate READ REQUEST (section 8.4, MR-RD-009 in spec
+     * v1.1: the responder answers it with its current ACK), not the first message of a new incarnation.
+     */
+    private boolean duplicateRead(final Frame fr, final int s) {
+        return fr.kind == OpKind.RDMA_READ_REQUEST
+            && Opcode.valueOf(ring.opcode[s] & 0xFF).kind() != OpKind.RDMA_READ_REQUEST;
     }
 
     /**
