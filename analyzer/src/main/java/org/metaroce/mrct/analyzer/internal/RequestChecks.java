@@ -2,6 +2,8 @@ package org.metaroce.mrct.analyzer.internal;
 
 import java.util.List;
 import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.oracle.Finding;
+import org.metaroce.mrct.oracle.RequesterAckReq;
 import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.OpKind;
 import org.metaroce.mrct.wire.Opcode;
@@ -20,8 +22,8 @@ final class RequestChecks {
     /** RSN numbering, along a run of first transmissions seen in order. */
     private boolean rsnChain;
     private int nextRsn;
-    /** First transmissions in order since the last AckReq, along an unbroken run. */
-    private long ackReqRun;
+    /** MR-REQ-011 (the oracle's, as the live engine applies it): first transmissions in order since the last AckReq. */
+    private final RequesterAckReq ackReqRun = new RequesterAckReq();
     /** The frame that came after the last hole in the first transmissions. */
     private long gapAfterFrame;
     /** The run of PSNs never seen sent, not reported yet. */
@@ -42,14 +44,14 @@ final class RequestChecks {
     /** Forgets the runs and the pending hole: a new incarnation of the QP. */
     void restart() {
         rsnChain = false;
-        ackReqRun = 0;
+        ackReqRun.breakRun();
         runLength = 0;
     }
 
     /** A first transmission out of order: the runs seen in order break. */
     void breakRuns() {
         rsnChain = false;
-        ackReqRun = 0;
+        ackReqRun.breakRun();
     }
 
     /** PSNs were skipped before the first transmission in frame {@code frame}: the runs break there. */
@@ -328,19 +330,18 @@ final class RequestChecks {
         final long interval = cx.ackReqInterval;
         final long lenient = cx.ackReqIntervalMax;
         Judge.observe(c, flow, Check.ACKREQ_INTERVAL);
-        if (fr.ackReq) {
-            ackReqRun = 0;
-            return;
-        }
-        ackReqRun++;
-        if (ackReqRun == interval || ackReqRun == lenient && lenient != interval) {
-            final long run = ackReqRun;
-            cx.judge.report(c, flow, Check.ACKREQ_INTERVAL, run >= lenient ? Basis.DEFINITE : Basis.PARAMETER, fr,
+        ackReqRun.onFirstTransmission(fr.ackReq);
+        final Finding definite = ackReqRun.reached(lenient, fr.number, org.metaroce.mrct.oracle.Basis.FRAME);
+        final Finding found = definite != null ? definite : ackReqRun.reached(interval, fr.number,
+            org.metaroce.mrct.oracle.Basis.inferred("ack_req_interval from " + cx.parameters.source()));
+        if (found != null) {
+            final long run = ackReqRun.run();
+            cx.judge.report(c, flow, Check.ACKREQ_INTERVAL, definite != null ? Basis.DEFINITE : Basis.PARAMETER, fr,
                 () -> run + " first transmissions in a row, up to PSN " + Text.psn(fr.psn)
                     + ", carry no AckReq (ack_req_interval " + interval + " from " + cx.parameters.source() + ")",
                 () -> "ack_req_interval may be set up to " + lenient,
-                new FieldDiff("bth.ackreq", "1 at least once in " + interval + " first transmissions",
-                    "0 in " + run));
+                new FieldDiff(found.field(), "1 at least once in " + interval + " first transmissions",
+                    found.actual()));
         }
     }
 

@@ -1,6 +1,8 @@
 package org.metaroce.mrct.analyzer.internal;
 
 import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.oracle.RequesterAnswers;
+import org.metaroce.mrct.oracle.RequesterState;
 import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.OpKind;
 import org.metaroce.mrct.wire.Opcode;
@@ -27,6 +29,9 @@ final class RequesterStream {
     final RequestChecks checks;
     final Answers answers = new Answers(this);
     final LegacyRecovery legacy = new LegacyRecovery(this);
+    /** The stream's PSN space as Table 11-4 sees it (the oracle's {@link RequesterAnswers}), for TVer 1 and 0. */
+    final RequesterState tver1 = new View(false);
+    final RequesterState legacyView = new View(true);
 
     boolean started;
     int firstPsn;
@@ -159,7 +164,37 @@ final class RequesterStream {
      * v1.1, section 14.2). A duplicate response, or a TVer 0 response after a gap, lies in a span: it is taken.
      */
     boolean takesReadResponse(final Frame fr) {
-        return !started || reads.requesterSpanHolds(fr.psn);
+        return !started || RequesterAnswers.readResponse(fr.decoded, tver1).taken();
+    }
+
+    /** What the requester knows of its PSN space when an answer comes: Table 11-4's view. */
+    private final class View implements RequesterState {
+        private final boolean legacy;
+
+        View(final boolean legacy) {
+            this.legacy = legacy;
+        }
+
+        @Override
+        public boolean legacy() {
+            return legacy;
+        }
+
+        @Override
+        public int nextPsn() {
+            return next;
+        }
+
+        @Override
+        public boolean outstanding(final int psn) {
+            return (ring.has(psn, PsnRing.SENT) || ring.has(psn, PsnRing.READ_SPAN))
+                && !ring.has(psn, PsnRing.DELIVERED);
+        }
+
+        @Override
+        public boolean inReadSpan(final int psn) {
+            return reads.requesterSpanHolds(psn);
+        }
     }
 
     /**
