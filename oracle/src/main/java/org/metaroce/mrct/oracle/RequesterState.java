@@ -15,6 +15,10 @@ public interface RequesterState {
     /** True when {@code psn} was sent (or lies in the span of a READ sent) and is not known delivered. */
     boolean outstanding(int psn);
 
-    /** True when {@code psn} lies in the span of a READ the requester sent, as it segments the read. */
+    /**
+     * True when {@code psn} lies in the span of a READ the requester sent, as it segments the read with its own PMTU:
+     * an outstanding READ, or one among the last max_rd_atomic it completed (its responses are duplicates). A view
+     * that cannot tell completed READs apart answers for every READ it remembers.
+     */
     boolean inReadSpan(int psn);
 }
