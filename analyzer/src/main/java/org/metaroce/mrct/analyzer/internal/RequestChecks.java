@@ -4,6 +4,7 @@ import java.util.List;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.oracle.RequesterAckReq;
+import org.metaroce.mrct.oracle.RequesterWindow;
 import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.OpKind;
 import org.metaroce.mrct.wire.Opcode;
@@ -17,6 +18,8 @@ import org.metaroce.mrct.wire.Psn;
  * intervals), against the send window, and the PSNs never seen sent (the holes the ring forgets or keeps at the end).
  */
 final class RequestChecks {
+    private static final org.metaroce.mrct.oracle.Basis UNA =
+        org.metaroce.mrct.oracle.Basis.inferred("una from the capture's answers");
     private final RequesterStream stream;
     private final Flow flow;
     /** RSN numbering, along a run of first transmissions seen in order. */
@@ -353,18 +356,21 @@ final class RequestChecks {
         final Connection c = flow.connection;
         Judge.observe(c, flow, Check.WINDOW);
         final int last = Psn.add(fr.psn, span - 1);
-        final long distance = Psn.distance(stream.una, last);
         final boolean given = cx.control != null && cx.attribute(flow, "send_window", true, -1) >= 0;
         final long window = given ? (long) cx.attribute(flow, "send_window", true, cx.sendWindow) : cx.sendWindow;
-        if (distance < window || fr.kind == OpKind.RDMA_READ_REQUEST && fr.psn == stream.una
-            || distance >= Psn.HALF) {
+        final boolean read = fr.kind == OpKind.RDMA_READ_REQUEST;
+        // MR-REQ-012 as the live engine judges it (the oracle's), at the window stated, then at the largest
+        final Finding found = RequesterWindow.check(stream.una, fr.psn, last, read, window, fr.number, UNA);
+        if (found == null) {
             return;
         }
-        final long lenient = given ? window : cx.sendWindowMax;
+        final long distance = Psn.distance(stream.una, last);
         final String source = given ? "the QP's attribute in the evidence's control records"
             : cx.parameters.source();
-        final Basis basis = !cx.judge.complete() ? Basis.CAPTURE_GAP
-            : distance >= lenient ? Basis.DEFINITE : Basis.PARAMETER;
+        final long lenient = given ? window : cx.sendWindowMax;
+        final boolean definite = RequesterWindow.check(stream.una, fr.psn, last, read, lenient, fr.number,
+            UNA) != null;
+        final Basis basis = !cx.judge.complete() ? Basis.CAPTURE_GAP : definite ? Basis.DEFINITE : Basis.PARAMETER;
         final int u = stream.una;
         cx.judge.report(c, flow, Check.WINDOW, basis, fr,
             () -> fr.opcode.name() + " at PSN " + Text.psn(fr.psn) + (span > 1 ? " (span up to " + Text.psn(last)
@@ -372,7 +378,7 @@ final class RequestChecks {
                 + window + " (" + source + ")",
             () -> basis == Basis.PARAMETER ? "send_window may be set up to " + lenient
                 : "an acknowledgement missing from the capture may have moved una further",
-            new FieldDiff("bth.psn - una", "below " + window, Long.toString(distance)));
+            new FieldDiff(found.field(), found.expected(), found.actual()));
     }
 
     // ------------------------------------------------------------------------------------------------------ gaps

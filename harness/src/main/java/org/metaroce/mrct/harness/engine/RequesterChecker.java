@@ -9,6 +9,7 @@ import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.oracle.RequesterAckReq;
 import org.metaroce.mrct.oracle.RequesterAnswers;
 import org.metaroce.mrct.oracle.RequesterState;
+import org.metaroce.mrct.oracle.RequesterWindow;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.OpKind;
@@ -50,6 +51,7 @@ final class RequesterChecker {
     }
 
     private static final long NONE = Long.MIN_VALUE;
+    private static final Basis WINDOW = Basis.configured("the QP's send_window");
 
     private final Connection connection;
     /** The case's start: times in messages count from it. */
@@ -82,7 +84,6 @@ final class RequesterChecker {
     private final List<Long> cnps = new ArrayList<>();
     /** tver 0 READs: the PSN of the latest READ REQUEST sent for the READ whose span starts at the key. */
     private final java.util.Map<Integer, Integer> legacyReadFrom = new java.util.HashMap<>();
-    private int dataPackets;
 
     RequesterChecker(final Connection connection, final SendQueueModel model, final Parameters parameters,
                      final long origin) {
@@ -219,7 +220,6 @@ final class RequesterChecker {
         if (failure != null) {
             return failure;
         }
-        dataPackets++;
         sent.add(new Sent(time, psn, f.opcode(), f.frameLength() + 4, retransmission, f.udp().sourcePort(),
             evidence));
         return null;
@@ -237,10 +237,10 @@ final class RequesterChecker {
                 new FieldDiff("bth.psn", Integer.toString(work.firstPsn), Integer.toString(psn)));
         }
         final int end = work.isRead() ? work.lastPsn() : psn;
-        if (end - una >= p.sendWindow() && !(work.isRead() && psn == una)) {
-            return failure("MR-REQ-012", evidence, "PSN " + end + " is sent for the first time while una is " + una
-                + ", outside the send window of " + p.sendWindow(), new FieldDiff("bth.psn",
-                    "below una + send_window = " + (una + p.sendWindow()), Integer.toString(end)));
+        final Finding w = RequesterWindow.check(una, psn, end, work.isRead(), p.sendWindow(), evidence, WINDOW);
+        if (w != null) {
+            return failure(w.rule(), evidence, "PSN " + end + " is sent for the first time while una is " + una
+                + ", outside the send window of " + p.sendWindow(), new FieldDiff(w.field(), w.expected(), w.actual()));
         }
         if (work.isReadOrAtomic()) {
             int outstanding = 1;
