@@ -8,6 +8,7 @@ import org.metaroce.mrct.oracle.Basis;
 import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.oracle.RequesterAckReq;
 import org.metaroce.mrct.oracle.RequesterAnswers;
+import org.metaroce.mrct.oracle.RequesterResend;
 import org.metaroce.mrct.oracle.RequesterState;
 import org.metaroce.mrct.oracle.RequesterWindow;
 import org.metaroce.mrct.wire.DecodedFrame;
@@ -51,7 +52,7 @@ final class RequesterChecker {
     }
 
     private static final long NONE = Long.MIN_VALUE;
-    private static final Basis WINDOW = Basis.configured("the QP's send_window");
+    private static final Basis LIVE = Basis.configured("the QP's attributes and the answers the harness sent");
 
     private final Connection connection;
     /** The case's start: times in messages count from it. */
@@ -237,7 +238,7 @@ final class RequesterChecker {
                 new FieldDiff("bth.psn", Integer.toString(work.firstPsn), Integer.toString(psn)));
         }
         final int end = work.isRead() ? work.lastPsn() : psn;
-        final Finding w = RequesterWindow.check(una, psn, end, work.isRead(), p.sendWindow(), evidence, WINDOW);
+        final Finding w = RequesterWindow.check(una, psn, end, work.isRead(), p.sendWindow(), evidence, LIVE);
         if (w != null) {
             return failure(w.rule(), evidence, "PSN " + end + " is sent for the first time while una is " + una
                 + ", outside the send window of " + p.sendWindow(), new FieldDiff(w.field(), w.expected(), w.actual()));
@@ -307,10 +308,11 @@ final class RequesterChecker {
             timerDuration = p.rtoLowNs();
             return null;
         }
-        if (delivered(psn) && deliveredAt[psn] + p.toleranceNs() < time) {
-            return failure("MR-RTX-001", evidence, "PSN " + psn + " of " + work.describe() + " is sent again although "
-                + "the device learnt at " + at(deliveredAt[psn]) + " that it was delivered",
-                new FieldDiff("bth.psn", "not a delivered PSN", psn + " (delivered)"));
+        final Finding again = RequesterResend.check("" + psn, deliveredAt[psn], time, p.toleranceNs(), evidence, LIVE);
+        if (again != null) {
+            return failure(again.rule(), evidence, "PSN " + psn + " of " + work.describe() + " is sent again after "
+                + at(deliveredAt[psn]) + ", when it was delivered", new FieldDiff(again.field(), again.expected(),
+                    again.actual()));
         }
         if (!p.legacy() && work.isRead() && psn > work.firstPsn && !readEvidence[work.firstPsn]) {
             return failure("MR-RTX-017", evidence, "READ re-request at PSN " + psn + " of " + work.describe()
@@ -534,15 +536,13 @@ final class RequesterChecker {
 
         @Override
         public boolean outstanding(final int psn) {
-            final int q = relative(psn);
-            return q < nextFirst && !delivered(q);
+            return relative(psn) < nextFirst && !delivered(relative(psn));
         }
 
         @Override
         public boolean inReadSpan(final int psn) {
             final int q = relative(psn);
-            final SendQueueModel.Work work = q < Psn.HALF ? model.byPsn(q) : null;
-            return work != null && work.isRead() && q < nextFirst;
+            return q < nextFirst && model.byPsn(q) != null && model.byPsn(q).isRead();
         }
     };
 
