@@ -133,22 +133,11 @@ class AnalyzeCommandTest {
         assertThat(run.err()).contains("mutually exclusive");
     }
 
-    /**
-     * Cases of spec v1.1 (issue 9, review items 3, 4 and 7) that the analyzer's own stream models do not follow yet:
-     * a READ whose span reaches beyond ePSN + W, a duplicate READ the responder no longer holds, and CE marks on
-     * responses the requester drops silently (no congestion indication, so no CNP owed). The analysis of their
-     * evidence reports MR-ACK-002, MR-RD-002 and MR-CC-004 where the live run passes (the per-frame oracle is shared,
-     * the stream models are still two: issue 8); they are left out here until the analyzer follows v1.1.
-     */
-    private static final String[] V11_NOT_YET_ANALYSED = {"ORD-003-read-span-beyond-window",
-        "RD-009-duplicate-read-not-held", "CC-009-ce-on-dropped-responses"};
-
     @Test
     void theEvidenceOfAPassingRunAnalysesClean() throws IOException {
         final Path runDir = dir.resolve("run");
         final Mrct.Run passing = Mrct.run("run", "--report-dir", runDir.toString(), "--format", "EVIDENCE,JSON",
-            "--quiet", "--generated", "6", "-x", V11_NOT_YET_ANALYSED[0], "-x", V11_NOT_YET_ANALYSED[1], "-x",
-            V11_NOT_YET_ANALYSED[2]);
+            "--quiet", "--generated", "6");
         assertThat(passing.status()).as(passing.out() + passing.err()).isZero();
         final Path evidence = runDir.resolve("evidence.pcapng");
         assertThat(evidence).isRegularFile();
@@ -170,8 +159,7 @@ class AnalyzeCommandTest {
     void theEvidenceOfAFaultyRunShowsTheFault() throws IOException {
         final Path runDir = dir.resolve("faulty");
         final Mrct.Run faulty = Mrct.run("run", "--report-dir", runDir.toString(), "--format", "EVIDENCE",
-            "--quiet", "--generated", "6", "--fault", "unpaced-cnp", "-x", V11_NOT_YET_ANALYSED[0], "-x",
-            V11_NOT_YET_ANALYSED[1], "-x", V11_NOT_YET_ANALYSED[2]);
+            "--quiet", "--generated", "6", "--fault", "unpaced-cnp");
         assertThat(faulty.status()).isEqualTo(1);
         final Path reports = dir.resolve("analysis");
         final Mrct.Run run = Mrct.run("analyze", "--report-dir", reports.toString(), "--format", "JSON",

@@ -1,6 +1,7 @@
 package org.metaroce.mrct.analyzer.internal;
 
 import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.oracle.RequesterAnswers;
 import org.metaroce.mrct.wire.AethSyndrome;
 import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.OpKind;
@@ -162,7 +163,7 @@ final class Answers {
         if (!metaroce && syndrome == 0x60) {
             checkNak60(fr, cx, copyOf);
         }
-        if (accepted(fr, type, syndrome, metaroce, point)) {
+        if (accepted(fr, metaroce)) {
             if (hasPoint) {
                 stream.deliver(point, bitmap, metaroce, fr);
                 measureRtt(fr, point);
@@ -178,28 +179,13 @@ final class Answers {
         }
     }
 
-    /** Table 11-4: would the requester act on this acknowledgement? Frames it drops teach it nothing. */
-    private boolean accepted(final Frame fr, final AethSyndrome.Type type, final int syndrome, final boolean metaroce,
-                             final int point) {
-        if (!fr.receivable || !stream.started || type == AethSyndrome.Type.RESERVED || syndrome > 0x63
-            || metaroce && syndrome == 0x60) {
-            return false;
-        }
-        if (metaroce && Psn.isAfter(point, stream.next)) {
-            return false;
-        }
-        if (metaroce && type == AethSyndrome.Type.ACK && Psn.add(fr.psn, 1) != point) {
-            return false;
-        }
-        if (!metaroce && type == AethSyndrome.Type.ACK && Psn.isAfter(point, stream.next)) {
-            return false;
-        }
-        if (type == AethSyndrome.Type.NAK || type == AethSyndrome.Type.RNR_NAK) {
-            final int p = fr.psn;
-            return (stream.ring.has(p, PsnRing.SENT) || stream.ring.has(p, PsnRing.READ_SPAN))
-                && !stream.ring.has(p, PsnRing.DELIVERED);
-        }
-        return true;
+    /**
+     * Table 11-4 (the oracle's {@link RequesterAnswers}, as the live engine applies it): would the requester act on
+     * this acknowledgement? Frames it drops teach it nothing, nor does a frame a receiver drops before the table.
+     */
+    private boolean accepted(final Frame fr, final boolean metaroce) {
+        return fr.receivable && stream.started
+            && RequesterAnswers.acknowledge(fr.decoded, metaroce ? stream.tver1 : stream.legacyView).taken();
     }
 
     private void measureRtt(final Frame fr, final int point) {

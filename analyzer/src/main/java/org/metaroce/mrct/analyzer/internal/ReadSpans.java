@@ -54,6 +54,18 @@ final class ReadSpans {
         return holding(psn, responder) != null;
     }
 
+    /** True when {@code psn} may lie in the span of a READ seen, as its requester may segment the read. */
+    boolean requesterSpanHolds(final int psn) {
+        for (final Iterator<ReadOp> it = reads.descendingIterator(); it.hasNext(); ) {
+            final ReadOp read = it.next();
+            final int k = Psn.diff(psn, read.psn);
+            if (k >= 0 && k < Math.max(read.maxSpan, read.answeredSpan)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Leaves {@code read}'s span open while its end is not known: the next new request will close it. */
     void openUntilKnown(final ReadOp read) {
         if (!read.spanKnown()) {

@@ -2,6 +2,9 @@ package org.metaroce.mrct.analyzer.internal;
 
 import java.util.List;
 import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.oracle.Finding;
+import org.metaroce.mrct.oracle.RequesterAckReq;
+import org.metaroce.mrct.oracle.RequesterWindow;
 import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.OpKind;
 import org.metaroce.mrct.wire.Opcode;
@@ -15,13 +18,15 @@ import org.metaroce.mrct.wire.Psn;
  * intervals), against the send window, and the PSNs never seen sent (the holes the ring forgets or keeps at the end).
  */
 final class RequestChecks {
+    private static final org.metaroce.mrct.oracle.Basis UNA =
+        org.metaroce.mrct.oracle.Basis.inferred("una from the capture's answers");
     private final RequesterStream stream;
     private final Flow flow;
     /** RSN numbering, along a run of first transmissions seen in order. */
     private boolean rsnChain;
     private int nextRsn;
-    /** First transmissions in order since the last AckReq, along an unbroken run. */
-    private long ackReqRun;
+    /** MR-REQ-011 (the oracle's, as the live engine applies it): first transmissions in order since the last AckReq. */
+    private final RequesterAckReq ackReqRun = new RequesterAckReq();
     /** The frame that came after the last hole in the first transmissions. */
     private long gapAfterFrame;
     /** The run of PSNs never seen sent, not reported yet. */
@@ -42,14 +47,14 @@ final class RequestChecks {
     /** Forgets the runs and the pending hole: a new incarnation of the QP. */
     void restart() {
         rsnChain = false;
-        ackReqRun = 0;
+        ackReqRun.breakRun();
         runLength = 0;
     }
 
     /** A first transmission out of order: the runs seen in order break. */
     void breakRuns() {
         rsnChain = false;
-        ackReqRun = 0;
+        ackReqRun.breakRun();
     }
 
     /** PSNs were skipped before the first transmission in frame {@code frame}: the runs break there. */
@@ -328,19 +333,18 @@ final class RequestChecks {
         final long interval = cx.ackReqInterval;
         final long lenient = cx.ackReqIntervalMax;
         Judge.observe(c, flow, Check.ACKREQ_INTERVAL);
-        if (fr.ackReq) {
-            ackReqRun = 0;
-            return;
-        }
-        ackReqRun++;
-        if (ackReqRun == interval || ackReqRun == lenient && lenient != interval) {
-            final long run = ackReqRun;
-            cx.judge.report(c, flow, Check.ACKREQ_INTERVAL, run >= lenient ? Basis.DEFINITE : Basis.PARAMETER, fr,
+        ackReqRun.onFirstTransmission(fr.ackReq);
+        final Finding definite = ackReqRun.reached(lenient, fr.number, org.metaroce.mrct.oracle.Basis.FRAME);
+        final Finding found = definite != null ? definite : ackReqRun.reached(interval, fr.number,
+            org.metaroce.mrct.oracle.Basis.inferred("ack_req_interval from " + cx.parameters.source()));
+        if (found != null) {
+            final long run = ackReqRun.run();
+            cx.judge.report(c, flow, Check.ACKREQ_INTERVAL, definite != null ? Basis.DEFINITE : Basis.PARAMETER, fr,
                 () -> run + " first transmissions in a row, up to PSN " + Text.psn(fr.psn)
                     + ", carry no AckReq (ack_req_interval " + interval + " from " + cx.parameters.source() + ")",
                 () -> "ack_req_interval may be set up to " + lenient,
-                new FieldDiff("bth.ackreq", "1 at least once in " + interval + " first transmissions",
-                    "0 in " + run));
+                new FieldDiff(found.field(), "1 at least once in " + interval + " first transmissions",
+                    found.actual()));
         }
     }
 
@@ -352,18 +356,21 @@ final class RequestChecks {
         final Connection c = flow.connection;
         Judge.observe(c, flow, Check.WINDOW);
         final int last = Psn.add(fr.psn, span - 1);
-        final long distance = Psn.distance(stream.una, last);
         final boolean given = cx.control != null && cx.attribute(flow, "send_window", true, -1) >= 0;
         final long window = given ? (long) cx.attribute(flow, "send_window", true, cx.sendWindow) : cx.sendWindow;
-        if (distance < window || fr.kind == OpKind.RDMA_READ_REQUEST && fr.psn == stream.una
-            || distance >= Psn.HALF) {
+        final boolean read = fr.kind == OpKind.RDMA_READ_REQUEST;
+        // MR-REQ-012 as the live engine judges it (the oracle's), at the window stated, then at the largest
+        final Finding found = RequesterWindow.check(stream.una, fr.psn, last, read, window, fr.number, UNA);
+        if (found == null) {
             return;
         }
-        final long lenient = given ? window : cx.sendWindowMax;
+        final long distance = Psn.distance(stream.una, last);
         final String source = given ? "the QP's attribute in the evidence's control records"
             : cx.parameters.source();
-        final Basis basis = !cx.judge.complete() ? Basis.CAPTURE_GAP
-            : distance >= lenient ? Basis.DEFINITE : Basis.PARAMETER;
+        final long lenient = given ? window : cx.sendWindowMax;
+        final boolean definite = RequesterWindow.check(stream.una, fr.psn, last, read, lenient, fr.number,
+            UNA) != null;
+        final Basis basis = !cx.judge.complete() ? Basis.CAPTURE_GAP : definite ? Basis.DEFINITE : Basis.PARAMETER;
         final int u = stream.una;
         cx.judge.report(c, flow, Check.WINDOW, basis, fr,
             () -> fr.opcode.name() + " at PSN " + Text.psn(fr.psn) + (span > 1 ? " (span up to " + Text.psn(last)
@@ -371,7 +378,7 @@ final class RequestChecks {
                 + window + " (" + source + ")",
             () -> basis == Basis.PARAMETER ? "send_window may be set up to " + lenient
                 : "an acknowledgement missing from the capture may have moved una further",
-            new FieldDiff("bth.psn - una", "below " + window, Long.toString(distance)));
+            new FieldDiff(found.field(), found.expected(), found.actual()));
     }
 
     // ------------------------------------------------------------------------------------------------------ gaps

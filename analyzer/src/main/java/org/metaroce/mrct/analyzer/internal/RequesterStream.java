@@ -1,6 +1,10 @@
 package org.metaroce.mrct.analyzer.internal;
 
 import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.oracle.Finding;
+import org.metaroce.mrct.oracle.RequesterAnswers;
+import org.metaroce.mrct.oracle.RequesterResend;
+import org.metaroce.mrct.oracle.RequesterState;
 import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.OpKind;
 import org.metaroce.mrct.wire.Opcode;
@@ -27,6 +31,9 @@ final class RequesterStream {
     final RequestChecks checks;
     final Answers answers = new Answers(this);
     final LegacyRecovery legacy = new LegacyRecovery(this);
+    /** The stream's PSN space as Table 11-4 sees it (the oracle's {@link RequesterAnswers}), for TVer 1 and 0. */
+    final RequesterState tver1 = new View(false);
+    final RequesterState legacyView = new View(true);
 
     boolean started;
     int firstPsn;
@@ -142,10 +149,54 @@ final class RequesterStream {
         return d > INCARNATION_JUMP || d < -INCARNATION_JUMP;
     }
 
-    /** A new PSN starting a message with MSN 0 after later messages: the QP was reset (or breaks MR-REQ-007). */
+    /**
+     * A new PSN starting a message with MSN 0 after later messages: the QP was reset (or breaks MR-REQ-007). Not when
+     * the PSN may lie in the span of a READ sent: a responder records that span whole, even beyond its window (spec
+     * v1.1, Table 4-1 applied in order), and takes a packet there for a duplicate, not for a new incarnation's first.
+     */
     private boolean newIncarnation(final Frame fr) {
         return fr.tver == 1 && fr.hasPleth() && highestMsn > 0 && fr.plethMsn() == 0 && fr.plethFirst()
-            && fr.plethOffset() == 0 && !ring.has(fr.psn, PsnRing.SENT) && !Psn.isBefore(fr.psn, next);
+            && fr.plethOffset() == 0 && !ring.has(fr.psn, PsnRing.SENT) && !Psn.isBefore(fr.psn, next)
+            && !reads.requesterSpanHolds(fr.psn);
+    }
+
+    /**
+     * Table 11-4 for a READ RESPONSE: false when the requester drops it silently, its PSN lying in the span of no READ
+     * it sent (as it segments the read with its own PMTU), so that a CE mark on it is no congestion indication (spec
+     * v1.1, section 14.2). A duplicate response, or a TVer 0 response after a gap, lies in a span: it is taken.
+     */
+    boolean takesReadResponse(final Frame fr) {
+        return !started || RequesterAnswers.readResponse(fr.decoded, tver1).taken();
+    }
+
+    /** What the requester knows of its PSN space when an answer comes: Table 11-4's view. */
+    private final class View implements RequesterState {
+        private final boolean legacy;
+
+        View(final boolean legacy) {
+            this.legacy = legacy;
+        }
+
+        @Override
+        public boolean legacy() {
+            return legacy;
+        }
+
+        @Override
+        public int nextPsn() {
+            return next;
+        }
+
+        @Override
+        public boolean outstanding(final int psn) {
+            return (ring.has(psn, PsnRing.SENT) || ring.has(psn, PsnRing.READ_SPAN))
+                && !ring.has(psn, PsnRing.DELIVERED);
+        }
+
+        @Override
+        public boolean inReadSpan(final int psn) {
+            return reads.requesterSpanHolds(psn);
+        }
     }
 
     /**
@@ -323,12 +374,19 @@ final class RequesterStream {
         final int p = fr.psn;
         final Connection c = connection();
         Judge.observe(c, flow, Check.NO_RESEND_DELIVERED);
-        if ((ring.flags[s] & PsnRing.DELIVERED) == 0 || ring.deliveredNs[s] + cx.reaction(flow) >= fr.tsNs) {
+        if ((ring.flags[s] & PsnRing.DELIVERED) == 0) {
             return false;
         }
         final long by = ring.deliveredFrame[s];
+        // MR-RTX-001 as the live engine judges it (the oracle's), then what only a capture needs: a new incarnation
+        final Finding again = RequesterResend.check(Text.psn(p), ring.deliveredNs[s], fr.tsNs, cx.reaction(flow),
+            fr.number, org.metaroce.mrct.oracle.Basis.inferred("frame " + by + ", the answer that delivered it"));
+        if (again == null) {
+            return false;
+        }
         final long at = ring.deliveredNs[s];
-        if (fr.tver == 1 && fr.hasPleth() && fr.plethMsn() == 0 && fr.plethFirst() && highestMsn > 0) {
+        if (fr.tver == 1 && fr.hasPleth() && fr.plethMsn() == 0 && fr.plethFirst() && highestMsn > 0
+            && !duplicateRead(fr, s)) {
             if (cx.resetShown(flow)) {
                 c.note("PSN " + Text.psn(p) + " (MSN 0, frame " + fr.number + ") is sent again after frame " + by
                     + " showed it delivered and later messages followed: a new incarnation of the QP, which the "
@@ -352,8 +410,17 @@ final class RequesterStream {
             () -> "PSN " + Text.psn(p) + " is sent again although frame " + by + " (" + Text.ago(fr.tsNs - at)
                 + " before) showed it delivered",
             () -> "this frame repeats frame " + earlier + " byte for byte",
-            new FieldDiff("bth.psn", "an undelivered PSN", Text.psn(p) + " (delivered by frame " + by + ")"));
+            new FieldDiff(again.field(), again.expected(), Text.psn(p) + " (delivered by frame " + by + ")"));
         return false;
+    }
+
+    /**
+     * A READ REQUEST on the PSN of a request of another kind: a duplicate READ REQUEST (section 8.4, MR-RD-009 in spec
+     * v1.1: the responder answers it with its current ACK), not the first message of a new incarnation.
+     */
+    private boolean duplicateRead(final Frame fr, final int s) {
+        return fr.kind == OpKind.RDMA_READ_REQUEST
+            && Opcode.valueOf(ring.opcode[s] & 0xFF).kind() != OpKind.RDMA_READ_REQUEST;
     }
 
     /**

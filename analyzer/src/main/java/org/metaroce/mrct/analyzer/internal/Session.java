@@ -493,6 +493,8 @@ final class Session {
                 flow.spray.onData(fr, false, cx);
             }
             final Flow requester = flow.peer;
+            final boolean indication = fr.kind == OpKind.RDMA_READ_RESPONSE && fr.ecn == 3 && fr.receivable
+                && (requester == null || requester.requests.takesReadResponse(fr));
             if (requester != null) {
                 requester.requests.onAnswer(fr, cx);
             } else {
@@ -500,7 +502,7 @@ final class Session {
                     + ") answers no request seen from " + flow.destinationText + ": the other direction is not in "
                     + "the capture, or starts later");
             }
-            if (fr.kind == OpKind.RDMA_READ_RESPONSE && fr.ecn == 3 && fr.receivable) {
+            if (indication) {
                 cnps.onCongestionIndication(fr);
             }
         }

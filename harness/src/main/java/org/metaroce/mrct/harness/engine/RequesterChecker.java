@@ -4,6 +4,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.oracle.Basis;
+import org.metaroce.mrct.oracle.Finding;
+import org.metaroce.mrct.oracle.RequesterAckReq;
+import org.metaroce.mrct.oracle.RequesterAnswers;
+import org.metaroce.mrct.oracle.RequesterResend;
+import org.metaroce.mrct.oracle.RequesterState;
+import org.metaroce.mrct.oracle.RequesterWindow;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.OpKind;
@@ -45,6 +52,7 @@ final class RequesterChecker {
     }
 
     private static final long NONE = Long.MIN_VALUE;
+    private static final Basis LIVE = Basis.configured("the QP's attributes and the answers the harness sent");
 
     private final Connection connection;
     /** The case's start: times in messages count from it. */
@@ -59,7 +67,7 @@ final class RequesterChecker {
     private boolean[] readEvidence = new boolean[64];
     private int nextFirst;
     private int una;
-    private int withoutAckReq;
+    private final RequesterAckReq ackReqRun = new RequesterAckReq();
     private long timerStart = NONE;
     private long timerDuration;
     /** The highest cumulative point (sacketh.base) received. */
@@ -77,7 +85,6 @@ final class RequesterChecker {
     private final List<Long> cnps = new ArrayList<>();
     /** tver 0 READs: the PSN of the latest READ REQUEST sent for the READ whose span starts at the key. */
     private final java.util.Map<Integer, Integer> legacyReadFrom = new java.util.HashMap<>();
-    private int dataPackets;
 
     RequesterChecker(final Connection connection, final SendQueueModel model, final Parameters parameters,
                      final long origin) {
@@ -214,7 +221,6 @@ final class RequesterChecker {
         if (failure != null) {
             return failure;
         }
-        dataPackets++;
         sent.add(new Sent(time, psn, f.opcode(), f.frameLength() + 4, retransmission, f.udp().sourcePort(),
             evidence));
         return null;
@@ -232,10 +238,10 @@ final class RequesterChecker {
                 new FieldDiff("bth.psn", Integer.toString(work.firstPsn), Integer.toString(psn)));
         }
         final int end = work.isRead() ? work.lastPsn() : psn;
-        if (end - una >= p.sendWindow() && !(work.isRead() && psn == una)) {
-            return failure("MR-REQ-012", evidence, "PSN " + end + " is sent for the first time while una is " + una
-                + ", outside the send window of " + p.sendWindow(), new FieldDiff("bth.psn",
-                    "below una + send_window = " + (una + p.sendWindow()), Integer.toString(end)));
+        final Finding w = RequesterWindow.check(una, psn, end, work.isRead(), p.sendWindow(), evidence, LIVE);
+        if (w != null) {
+            return failure(w.rule(), evidence, "PSN " + end + " is sent for the first time while una is " + una
+                + ", outside the send window of " + p.sendWindow(), new FieldDiff(w.field(), w.expected(), w.actual()));
         }
         if (work.isReadOrAtomic()) {
             int outstanding = 1;
@@ -265,12 +271,11 @@ final class RequesterChecker {
                 return pending;
             }
         }
-        if (f.bth().ackReq()) {
-            withoutAckReq = 0;
-        } else if (++withoutAckReq >= p.ackReqInterval()) {
-            return failure("MR-REQ-011", evidence, p.ackReqInterval() + " consecutive first transmissions without "
-                + "AckReq", new FieldDiff("bth.ackreq", "1 at least once in ack_req_interval = " + p.ackReqInterval()
-                    + " packets", "0 in " + withoutAckReq));
+        ackReqRun.onFirstTransmission(f.bth().ackReq());
+        final Finding ackReq = ackReqRun.reached(p.ackReqInterval(), evidence, Basis.configured("ack_req_interval"));
+        if (ackReq != null) {
+            return failure(ackReq.rule(), evidence, p.ackReqInterval() + " first transmissions in a row without AckReq",
+                new FieldDiff(ackReq.field(), ackReq.expected(), ackReq.actual()));
         }
         final boolean idle = una == nextFirst;
         final int last = work.isRead() ? work.lastPsn() : psn;
@@ -303,10 +308,11 @@ final class RequesterChecker {
             timerDuration = p.rtoLowNs();
             return null;
         }
-        if (delivered(psn) && deliveredAt[psn] + p.toleranceNs() < time) {
-            return failure("MR-RTX-001", evidence, "PSN " + psn + " of " + work.describe() + " is sent again although "
-                + "the device learnt at " + at(deliveredAt[psn]) + " that it was delivered",
-                new FieldDiff("bth.psn", "not a delivered PSN", psn + " (delivered)"));
+        final Finding again = RequesterResend.check("" + psn, deliveredAt[psn], time, p.toleranceNs(), evidence, LIVE);
+        if (again != null) {
+            return failure(again.rule(), evidence, "PSN " + psn + " of " + work.describe() + " is sent again after "
+                + at(deliveredAt[psn]) + ", when it was delivered", new FieldDiff(again.field(), again.expected(),
+                    again.actual()));
         }
         if (!p.legacy() && work.isRead() && psn > work.firstPsn && !readEvidence[work.firstPsn]) {
             return failure("MR-RTX-017", evidence, "READ re-request at PSN " + psn + " of " + work.describe()
@@ -476,13 +482,13 @@ final class RequesterChecker {
         }
         final int before = una;
         if (opcode == Opcode.ACKNOWLEDGE) {
-            if (!unexpectedAcknowledge(f)) {
+            if (RequesterAnswers.acknowledge(f, view).taken()) {
                 acknowledge(f, time);
             }
         } else if (opcode.kind() == OpKind.RDMA_READ_RESPONSE) {
             final int psn = relative(f.bth().psn());
             final SendQueueModel.Work work = psn < Psn.HALF ? model.byPsn(psn) : null;
-            if (work != null && work.isRead() && psn < nextFirst
+            if (RequesterAnswers.readResponse(f, view).taken()
                 && (p.legacy() ? legacyAccepts(f, work, psn) : readResponseFits(f, work, psn))) {
                 readEvidence[work.firstPsn] = true;
                 respondedBefore = Math.max(respondedBefore, work.firstPsn);
@@ -516,33 +522,29 @@ final class RequesterChecker {
         }
     }
 
-    /**
-     * Table 11-4: an ACKNOWLEDGE that a requester drops silently (MR-ROB-009) and that therefore teaches it nothing: a
-     * reserved syndrome (bit 7 set, 0x40-0x5F, NAK codes above 0x63, NAK 0x60 on a TVer 1 QP), a sacketh.base after the
-     * next PSN, an ACK whose bth.psn + 1 differs from its sacketh.base, a NAK or RNR NAK for a PSN that is not in
-     * flight.
-     */
-    private boolean unexpectedAcknowledge(final DecodedFrame f) {
-        final int syndrome = f.aeth().syndromeValue();
-        final int type = syndrome & 0x60;
-        final boolean nak = type == 0x60;
-        final boolean rnr = type == 0x20;
-        if ((syndrome & 0x80) != 0 || type == 0x40 || nak && ((syndrome & 0x1F) > 3
-            || (syndrome & 0x1F) == 0 && !p.legacy())) {
-            return true;
+    /** Its PSN space, for Table 11-4 (the oracle's {@link RequesterAnswers}): a dropped answer teaches it nothing. */
+    private final RequesterState view = new RequesterState() {
+        @Override
+        public boolean legacy() {
+            return p.legacy();
         }
-        final int psn = f.bth().psn();
-        final int base = f.has(HeaderKind.SACKETH) ? f.sacketh().basePsn() : Psn.add(psn, 1);
-        final int beyond = Psn.distance(nextFirst, relative(base));
-        if (beyond > 0 && beyond < Psn.HALF) {
-            return true;
+
+        @Override
+        public int nextPsn() {
+            return Psn.add(connection.devicePsnBase(), nextFirst);
         }
-        if (!nak && !rnr) {
-            return Psn.add(psn, 1) != base;
+
+        @Override
+        public boolean outstanding(final int psn) {
+            return relative(psn) < nextFirst && !delivered(relative(psn));
         }
-        final int rejected = relative(psn);
-        return rejected >= nextFirst || delivered(rejected);
-    }
+
+        @Override
+        public boolean inReadSpan(final int psn) {
+            final int q = relative(psn);
+            return q < nextFirst && model.byPsn(q) != null && model.byPsn(q).isRead();
+        }
+    };
 
     /** Table 11-4: a read response for {@code psn} of {@code work} with Table 8-1's opcode, MSN, offset and length. */
     private boolean readResponseFits(final DecodedFrame f, final SendQueueModel.Work work, final int psn) {
