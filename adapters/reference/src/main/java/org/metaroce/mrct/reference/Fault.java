@@ -36,8 +36,10 @@ public enum Fault {
     EAGER_RETRANSMIT("MR-RTX-002",
         "infers a PSN lost as soon as any later PSN is acknowledged, so pure reordering causes retransmissions"),
     IGNORE_WINDOW("MR-REQ-012", "sends new PSNs beyond una + send_window"),
-    NO_ACKREQ("MR-REQ-010", "never sets AckReq, not even on the last packet of a message"),
-    COMPLETE_BEFORE_ACK("MR-CMP-012", "completes SEND and WRITE work requests when their last packet is sent"),
+    NO_ACKREQ("MR-REQ-010",
+        "sets AckReq only from its ack_req_interval counter, not on the last packet of a message"),
+    COMPLETE_BEFORE_ACK("MR-CMP-012", "completes SEND and WRITE work requests when their last packet is sent "
+        + "(in posting order), not when acknowledged"),
     RETRY_INFINITE("MR-RTX-010", "treats retry_cnt 7 as infinite and never gives up"),
     RTO_HIGH_ALWAYS("MR-RTX-007", "uses rto_high_ns even when at most n_low PSNs are in flight"),
     NO_RATE_CUT("MR-CC-010", "ignores CNPs: its rate never drops"),
