@@ -105,7 +105,7 @@ final class Acknowledgements {
         if (expected < 0) {
             return null;
         }
-        final boolean legacy = Long.valueOf(0).equals(c.expectedValues().get("bth.tver"));
+        final boolean legacy = Long.valueOf(0).equals(c.expectedValues().get("bth.tver")) || c.actual().tver() == 0;
         return switch (classes.get(expected)) {
             case DUPLICATE -> choice.cause(List.of(legacy ? "MR-LEG-004" : "MR-ACK-006"), "",
                 "no ACK for a duplicate; a later ACK came in its place", Cause.Basis.MODEL);
@@ -120,8 +120,48 @@ final class Acknowledgements {
         };
     }
 
+    /**
+     * A TVer 0 acknowledgement (no SACKETH) for a later packet where the step expected the one for a packet with AckReq
+     * that the harness sent in order: that packet's ACK was skipped (MR-LEG-005).
+     */
+    private static Cause legacySkipped(final FailureContext c, final Blame.Choice choice) {
+        final DecodedFrame f = c.actual();
+        // the exact value the step expected, else the one its diff shows (an expression of a loop variable, say)
+        final Long expected = c.expectedValues().containsKey("bth.psn") ? c.expectedValues().get("bth.psn")
+            : c.diffs().stream().filter(d -> d.field().equals("bth.psn")).findFirst()
+                .map(d -> Values.leadingNumber(d.expected(), Long.MIN_VALUE)).filter(v -> v != Long.MIN_VALUE)
+                .orElse(null);
+        if (f == null || !f.isRoce() || f.tver() != 0 || f.opcode().kind() != org.metaroce.mrct.wire.OpKind.ACKNOWLEDGE
+            || !f.has(org.metaroce.mrct.wire.HeaderKind.AETH) || f.has(org.metaroce.mrct.wire.HeaderKind.SACKETH)
+            || org.metaroce.mrct.wire.AethSyndrome.valueOf(f.aeth().syndromeValue()).type()
+                != org.metaroce.mrct.wire.AethSyndrome.Type.ACK
+            || expected == null || !c.differs("bth.psn")) {
+            return null;
+        }
+        final int actual = Values.relative(f.bth().psn(), c.psnBase());
+        if (Psn.diff(actual, expected.intValue()) <= 0) {
+            return null;
+        }
+        int epsn = 0;
+        boolean owed = false;
+        for (final SentPacket p : c.sent().subList(0, Math.min(c.sentBefore(), c.sent().size()))) {
+            if (!p.recordable() || p.psn() != epsn) {
+                continue; // a TVer 0 responder accepts packets in order only
+            }
+            epsn = p.psn() + p.span();
+            owed |= p.psn() + p.span() - 1 == expected && p.ackReq();
+        }
+        return owed && Psn.diff(epsn - 1, actual) >= 0 ? choice.cause(List.of("MR-LEG-005"), "",
+            "no ACK for an in-order TVer 0 packet with AckReq; a later ACK came in its place", Cause.Basis.MODEL)
+            : null;
+    }
+
     static Cause diagnose(final FailureContext c, final Blame.Choice choice) {
         final DecodedFrame f = c.actual();
+        final Cause legacy = legacySkipped(c, choice);
+        if (legacy != null) {
+            return legacy;
+        }
         if (!Values.isPlainAck(f)) {
             return null;
         }

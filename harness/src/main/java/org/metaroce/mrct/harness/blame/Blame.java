@@ -63,6 +63,14 @@ public final class Blame {
 
     private Cause fields(final FailureContext c, final Choice choice) {
         final Long syndrome = c.expectedValues().get("aeth.syndrome");
+        if (syndrome != null && AethSyndrome.valueOf(syndrome.intValue()).type() == AethSyndrome.Type.RNR_NAK
+            && c.differs("aeth.syndrome") && c.actual() != null && c.actual().isRoce()
+            && c.actual().has(HeaderKind.AETH) && AethSyndrome.valueOf(c.actual().aeth().syndromeValue()).type()
+                == AethSyndrome.Type.RNR_NAK) {
+            // the packet was rejected as it had to be, with the wrong timer code in the RNR NAK
+            return choice.cause(List.of("MR-ACK-012"), "aeth.syndrome",
+                "an RNR NAK whose timer code is not the QP's min_rnr_timer", Cause.Basis.FIELD);
+        }
         if (syndrome != null && AethSyndrome.valueOf(syndrome.intValue()).type() != AethSyndrome.Type.ACK
             && (c.differs("aeth.syndrome") || c.differs("bth.opcode"))) {
             // the device did not reject what it had to: the rule of the failed check, by the NAK code expected

@@ -207,6 +207,22 @@ class BlameModelTest {
     }
 
     @Test
+    void aTver0AckForALaterPacketWhereOneWithAckReqWasOwedBlamesMrLeg005() {
+        final byte[] bytes = FrameBuilder.of(Encapsulation.ipv4("198.51.100.2", "198.51.100.1"), Opcode.ACKNOWLEDGE)
+            .tver(0).psn(BASE + 2).with("aeth.syndrome", 0x1F).build();
+        final DecodedFrame later = new FrameDecoder().decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
+        final List<FieldDiff> psn = List.of(new FieldDiff("bth.psn", "0 (0x0)", "2 (0x2)"));
+        final List<SentPacket> sent = List.of(write(0), write(1), write(2));
+        assertThat(rule(context(FailureShape.FRAME_MISMATCH, psn, List.of("ACKNOWLEDGE"), Map.of(), later, sent,
+            null, null, List.of()))).isEqualTo("MR-LEG-005");
+        // PSN 0 without AckReq owed no ACK: the later one is not a skipped one
+        final List<SentPacket> quiet = List.of(new SentPacket(0, Opcode.RDMA_WRITE_FIRST, false, false, 1, true),
+            write(1), write(2));
+        assertThat(rule(context(FailureShape.FRAME_MISMATCH, psn, List.of("ACKNOWLEDGE"), Map.of(), later, quiet,
+            null, null, List.of()))).isNotEqualTo("MR-LEG-005");
+    }
+
+    @Test
     void anAcknowledgementAfterAResponseBlamesMrAck014() {
         final SentPacket response = new SentPacket(0, Opcode.ATOMIC_ACKNOWLEDGE, false, false, 1, true);
         final DecodedFrame ack = ack(1, 0);
