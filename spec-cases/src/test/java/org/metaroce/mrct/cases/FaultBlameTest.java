@@ -46,44 +46,23 @@ class FaultBlameTest {
 
     private static Map<Fault, Double> knownGaps() {
         final Map<Fault, Double> gaps = new EnumMap<>(Fault.class);
-        // measured on 2026-12-02 over the selection (own cases and the sample, seed 20261129); each a floor.
-        // Re-measured after merging spec v1.1 and the profile matrix (new cases whose failures blame neighbouring
-        // rules): rto-high-always, no-ack-beyond-window, no-ack-for-duplicate-in-window, ooo-sequence-unchecked,
-        // plain-write-consumes-wqe, read-count-floor-plus-one lowered, and the last five added
-        gaps.put(Fault.ACK_FOR_READ_RESPONSE, 1.0 / 2); // ack-for-read-response: 1 of 2
-        gaps.put(Fault.ATOMIC_ORIG_MEMORY_ORDER, 1.0 / 4); // atomic-orig-memory-order: 1 of 4
-        gaps.put(Fault.CNP_TO_OWN_QPN, 2.0 / 5); // cnp-to-own-qpn: 2 of 5
-        gaps.put(Fault.COMPLETE_BEFORE_ACK, 4.0 / 16); // complete-before-ack: 4 of 16
-        gaps.put(Fault.DUPLICATE_ATOMIC_EXECUTED, 2.0 / 3); // duplicate-atomic-executed: 2 of 3
-        gaps.put(Fault.FETCH_ADD_32_BIT, 1.0 / 2); // fetch-add-32-bit: 1 of 2
-        gaps.put(Fault.HOLE_CLOSE_ADVANCES_ONE, 6.0 / 7); // hole-close-advances-one: 6 of 7
-        gaps.put(Fault.ICRC_NOT_CHECKED, 1.0 / 2); // icrc-not-checked: 1 of 2
-        gaps.put(Fault.LEGACY_TIMEOUT_UNA_ONLY, 1.0 / 2); // legacy-timeout-una-only: 1 of 2
-        gaps.put(Fault.NO_ACKREQ, 21.0 / 26); // no-ackreq: 21 of 26
-        gaps.put(Fault.NO_ACK_BEYOND_WINDOW, 2.0 / 4); // no-ack-beyond-window: 2 of 4
-        gaps.put(Fault.NO_ACK_FOR_DUPLICATE_IN_WINDOW, 6.0 / 7); // no-ack-for-duplicate-in-window: 6 of 7
-        gaps.put(Fault.OOO_ACK_ONLY_ON_ACKREQ, 10.0 / 16); // ooo-ack-only-on-ackreq: 10 of 16
-        gaps.put(Fault.OOO_SEQUENCE_UNCHECKED, 3.0 / 5); // ooo-sequence-unchecked: 3 of 5
-        gaps.put(Fault.PACED_AT_TARGET_RATE, 2.0 / 15); // paced-at-target-rate: 2 of 15
-        gaps.put(Fault.PD_CHECKED_ON_WRITE_ONLY, 1.0 / 2); // pd-checked-on-write-only: 1 of 2
-        gaps.put(Fault.PLAIN_WRITE_CONSUMES_WQE, 1.0 / 5); // plain-write-consumes-wqe: 1 of 5
-        gaps.put(Fault.PSN_WRAP_BROKEN, 3.0 / 4); // psn-wrap-broken: 3 of 4
-        gaps.put(Fault.QP_ACCESS_UNCHECKED, 1.0 / 2); // qp-access-unchecked: 1 of 2
-        gaps.put(Fault.READ_BEFORE_LOWER_PSNS, 3.0 / 7); // read-before-lower-psns: 3 of 7
-        gaps.put(Fault.READ_COUNT_FLOOR_PLUS_ONE, 11.0 / 18); // read-count-floor-plus-one: 11 of 18
-        gaps.put(Fault.READ_RESPONSES_UNPACED, 2.0 / 3); // read-responses-unpaced: 2 of 3
-        gaps.put(Fault.REEXECUTE_FROM_START, 3.0 / 5); // reexecute-from-start: 3 of 5
-        gaps.put(Fault.RKEY_NOT_CHECKED, 4.0 / 6); // rkey-not-checked: 4 of 6
-        gaps.put(Fault.RTO_HIGH_ALWAYS, 8.0 / 11); // rto-high-always: 8 of 11
-        gaps.put(Fault.UNPACED_CNP, 1.0 / 2); // unpaced-cnp: 1 of 2
-        gaps.put(Fault.V2_AGAINST_MAX_PMTU, 2.0 / 3); // v2-against-max-pmtu: 2 of 3
-        gaps.put(Fault.WRONG_CUT_FACTOR, 13.0 / 15); // wrong-cut-factor: 13 of 15
-        gaps.put(Fault.ZERO_LENGTH_KEY_CHECKED, 1.0 / 2); // zero-length-key-checked: 1 of 2
-        gaps.put(Fault.LEGACY_NAK_SEQ_ERR_AS_ERROR, 2.0 / 3); // legacy-nak-seq-err-as-error: 2 of 3
+        // measured on 2026-12-02 over the selection (own cases and the sample, seed 20261129); each a floor. What each
+        // lacks is in docs/faults.md ("Below the goal"): mostly the requester's retransmission and DCQCN models, which
+        // blame does not have yet, and symptoms that look alike at the frame where the case stops.
         gaps.put(Fault.MSN_OFF_BY_ONE, 18.0 / 21); // msn-off-by-one: 18 of 21
-        gaps.put(Fault.RD_ATOMIC_LIMIT_OFF_BY_ONE, 3.0 / 4); // rd-atomic-limit-off-by-one: 3 of 4
-        gaps.put(Fault.RNR_CHECK_OFF_BY_ONE, 7.0 / 8); // rnr-check-off-by-one: 7 of 8
+        gaps.put(Fault.RTO_HIGH_ALWAYS, 8.0 / 11); // rto-high-always: 8 of 11
+        gaps.put(Fault.WRONG_CUT_FACTOR, 13.0 / 15); // wrong-cut-factor: 13 of 15
+        gaps.put(Fault.NO_ALPHA_DECAY, 0.0 / 2); // no-alpha-decay: 0 of 2
+        gaps.put(Fault.OOO_SEQUENCE_UNCHECKED, 3.0 / 5); // ooo-sequence-unchecked: 3 of 5
+        gaps.put(Fault.HOLE_CLOSE_ADVANCES_ONE, 6.0 / 7); // hole-close-advances-one: 6 of 7
+        gaps.put(Fault.V2_AGAINST_MAX_PMTU, 2.0 / 3); // v2-against-max-pmtu: 2 of 3
+        gaps.put(Fault.PLAIN_WRITE_CONSUMES_WQE, 1.0 / 5); // plain-write-consumes-wqe: 1 of 5
+        gaps.put(Fault.FETCH_ADD_32_BIT, 1.0 / 2); // fetch-add-32-bit: 1 of 2
         gaps.put(Fault.THRESHOLD_OFF_BY_ONE, 7.0 / 8); // threshold-off-by-one: 7 of 8
+        gaps.put(Fault.LEGACY_TIMEOUT_UNA_ONLY, 1.0 / 2); // legacy-timeout-una-only: 1 of 2
+        gaps.put(Fault.LEGACY_NAK_SEQ_ERR_AS_ERROR, 2.0 / 3); // legacy-nak-seq-err-as-error: 2 of 3
+        gaps.put(Fault.PACED_AT_TARGET_RATE, 2.0 / 15); // paced-at-target-rate: 2 of 15
+        gaps.put(Fault.READ_RESPONSES_UNPACED, 2.0 / 3); // read-responses-unpaced: 2 of 3
         return gaps;
     }
 

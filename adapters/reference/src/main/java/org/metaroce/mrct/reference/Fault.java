@@ -36,8 +36,10 @@ public enum Fault {
     EAGER_RETRANSMIT("MR-RTX-002",
         "infers a PSN lost as soon as any later PSN is acknowledged, so pure reordering causes retransmissions"),
     IGNORE_WINDOW("MR-REQ-012", "sends new PSNs beyond una + send_window"),
-    NO_ACKREQ("MR-REQ-010", "never sets AckReq, not even on the last packet of a message"),
-    COMPLETE_BEFORE_ACK("MR-CMP-012", "completes SEND and WRITE work requests when their last packet is sent"),
+    NO_ACKREQ("MR-REQ-010",
+        "sets AckReq only from its ack_req_interval counter, not on the last packet of a message"),
+    COMPLETE_BEFORE_ACK("MR-CMP-012", "completes SEND and WRITE work requests when their last packet is sent "
+        + "(in posting order), not when acknowledged"),
     RETRY_INFINITE("MR-RTX-010", "treats retry_cnt 7 as infinite and never gives up"),
     RTO_HIGH_ALWAYS("MR-RTX-007", "uses rto_high_ns even when at most n_low PSNs are in flight"),
     NO_RATE_CUT("MR-CC-010", "ignores CNPs: its rate never drops"),
@@ -72,6 +74,8 @@ public enum Fault {
     ACK_PSN_EPSN("MR-ACK-001", "puts ePSN in an ACK's bth.psn instead of ePSN - 1"),
     NAK_PSN_EPSN("MR-ACK-011", "puts ePSN - 1 in a NAK's bth.psn instead of the rejected packet's PSN"),
     RNR_NAK_COUNTED_AS_NAK("MR-ACK-015", "counts RNR NAKs in nak_sent instead of rnr_nak_sent"),
+    RNR_TIMER_DEVICE_DEFAULT("MR-ACK-012", "puts the device's default min_rnr_timer in RNR NAKs, not the QP's "
+        + "attribute"),
     NAK_SEQ_ERR_BEYOND_WINDOW("MR-ACK-013",
         "answers a packet beyond the window with NAK 0x60, the TVer 0 sequence error, on a TVer 1 QP"),
 
@@ -122,6 +126,7 @@ public enum Fault {
     LEGACY_GAP_COUNTED_AS_DUPLICATE("MR-LEG-002",
         "counts a TVer 0 request after ePSN in duplicate_received instead of drop_outside_window"),
     LEGACY_DUPLICATE_ACK_ONLY_ON_ACKREQ("MR-LEG-004", "answers a TVer 0 duplicate only when it carries AckReq"),
+    LEGACY_ACK_LAST_ONLY("MR-LEG-005", "acknowledges TVer 0 packets with AckReq only when they end a message"),
     LEGACY_MIDDLE_WITHOUT_FIRST("MR-LEG-006", "accepts a TVer 0 MIDDLE or LAST packet when no message is open"),
 
     // requester: packet building (section 12), a field from the wrong source, a header bit set after the ICRC

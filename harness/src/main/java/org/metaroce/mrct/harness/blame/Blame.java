@@ -63,6 +63,14 @@ public final class Blame {
 
     private Cause fields(final FailureContext c, final Choice choice) {
         final Long syndrome = c.expectedValues().get("aeth.syndrome");
+        if (syndrome != null && AethSyndrome.valueOf(syndrome.intValue()).type() == AethSyndrome.Type.RNR_NAK
+            && c.differs("aeth.syndrome") && c.actual() != null && c.actual().isRoce()
+            && c.actual().has(HeaderKind.AETH) && AethSyndrome.valueOf(c.actual().aeth().syndromeValue()).type()
+                == AethSyndrome.Type.RNR_NAK) {
+            // the packet was rejected as it had to be, with the wrong timer code in the RNR NAK
+            return choice.cause(List.of("MR-ACK-012"), "aeth.syndrome",
+                "an RNR NAK whose timer code is not the QP's min_rnr_timer", Cause.Basis.FIELD);
+        }
         if (syndrome != null && AethSyndrome.valueOf(syndrome.intValue()).type() != AethSyndrome.Type.ACK
             && (c.differs("aeth.syndrome") || c.differs("bth.opcode"))) {
             // the device did not reject what it had to: the rule of the failed check, by the NAK code expected
@@ -110,6 +118,11 @@ public final class Blame {
                     Cause.Basis.FIELD);
             }
         }
+        if (higher(c, "duplicate_received") && lower(c, "drop_outside_window")) {
+            // a packet beyond the window taken for a duplicate: Table 4-1's classification, not the discard
+            return choice.cause(List.of("MR-ORD-001"), "duplicate_received",
+                "a packet beyond the window classed as a duplicate", Cause.Basis.FIELD);
+        }
         for (final FieldDiff diff : c.diffs()) {
             final String rule = choice.pick(table.counterRules(diff.field()));
             if (rule != null) {
@@ -117,6 +130,18 @@ public final class Blame {
             }
         }
         return null;
+    }
+
+    /** True when counter {@code field} changed more than the case expected. */
+    private static boolean higher(final FailureContext c, final String field) {
+        return c.diffs().stream().anyMatch(d -> d.field().equals(field)
+            && Values.leadingNumber(d.actual(), Long.MIN_VALUE) > Values.leadingNumber(d.expected(), Long.MAX_VALUE));
+    }
+
+    /** True when counter {@code field} changed less than the case expected. */
+    private static boolean lower(final FailureContext c, final String field) {
+        return c.diffs().stream().anyMatch(d -> d.field().equals(field)
+            && Values.leadingNumber(d.actual(), Long.MAX_VALUE) < Values.leadingNumber(d.expected(), Long.MIN_VALUE));
     }
 
     private static Cause first(final Cause a, final Cause b) {

@@ -52,7 +52,7 @@ final class Discards {
         final long base = c.psnBase() & Psn.MASK;
         final ResponderView view = ResponderView.of(List.of(), c.window());
         for (final SentPacket p : c.sent()) {
-            if (!p.isRequest() || !p.valid()) {
+            if (!p.recordable()) {
                 continue;
             }
             final long epsn = (base + view.ePsn()) % Psn.MODULUS;

@@ -3,6 +3,7 @@ package org.metaroce.mrct.harness.blame;
 import java.util.List;
 import org.metaroce.mrct.harness.blame.Blame.Values;
 import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.OpKind;
 import org.metaroce.mrct.wire.Psn;
 
@@ -21,7 +22,21 @@ final class Execution {
             return null;
         }
         final List<SentPacket> before = c.sent().subList(0, Math.min(c.sentBefore(), c.sent().size()));
+        final Cause zeroLength = zeroLengthRejected(c, choice, before);
+        if (zeroLength != null) {
+            return zeroLength;
+        }
+        final Cause segments = readSegments(c, choice, before);
+        if (segments != null) {
+            return segments;
+        }
         if (f.opcode().kind() == OpKind.ATOMIC_ACKNOWLEDGE && c.differs("atomicacketh.orig")) {
+            final Long expected = c.expectedValues().get("atomicacketh.orig");
+            if (expected != null && Long.reverseBytes(f.atomicAckEth().original()) == expected
+                && Long.reverseBytes(expected) != expected) {
+                return choice.cause(List.of("MR-ATM-008"), "atomicacketh.orig",
+                    "atomicacketh.orig in memory byte order, not big-endian", Cause.Basis.MODEL);
+            }
             final int psn = Values.relative(f.bth().psn(), c.psnBase());
             final long sends = before.stream().filter(p -> p.valid() && p.executes() && p.psn() == psn).count();
             if (sends > 1) {
@@ -38,12 +53,98 @@ final class Execution {
             if (expected == Long.MIN_VALUE || actual == Long.MIN_VALUE || Psn.diff((int) actual, (int) expected) <= 0) {
                 return null;
             }
+            // the MSN counts a READ or atomic the device executed. The evidence: a response it sent on a PSN at or
+            // after the ePSN this very acknowledgement reports (a PSN before it still missing); failing that (the
+            // response may leave after the acknowledgement the case stopped at), a READ or atomic the harness sent
+            // behind a hole. An MSN one too high for other reasons looks the same then (see docs/faults.md).
+            final int epsn = f.has(HeaderKind.SACKETH) ? Values.relative(f.sacketh().basePsn(), c.psnBase()) : 0;
+            final boolean answered = f.has(HeaderKind.SACKETH) && c.responded().stream()
+                .anyMatch(psn -> Psn.diff(psn, epsn) >= 0 && Psn.diff(psn, epsn) < c.window());
             final ResponderView view = ResponderView.of(before, c.window());
-            final boolean pending = before.stream().anyMatch(p -> p.valid() && p.executes() && p.psn() > view.ePsn()
-                && p.psn() - view.ePsn() < c.window());
-            return pending ? choice.cause(List.of("MR-ORD-008"), "aeth.msn",
+            final boolean pending = before.stream().anyMatch(p -> p.recordable() && p.executes()
+                && p.psn() > view.ePsn() && p.psn() - view.ePsn() < c.window());
+            return answered || pending ? choice.cause(List.of("MR-ORD-008"), "aeth.msn",
                 "a READ or atomic executed before every PSN before it had arrived", Cause.Basis.MODEL) : null;
         }
         return null;
+    }
+
+    /**
+     * A READ response or atomic acknowledgement sent while PSNs before its request were still missing (MR-ORD-008):
+     * the device executed the request on arrival. Null when the frame answers no such request.
+     */
+    static Cause early(final FailureContext c, final Blame.Choice choice) {
+        final DecodedFrame f = c.actual();
+        if (f == null || !f.isRoce() || f.opcode().kind() != OpKind.RDMA_READ_RESPONSE
+            && f.opcode().kind() != OpKind.ATOMIC_ACKNOWLEDGE) {
+            return null;
+        }
+        final List<SentPacket> before = c.sent().subList(0, Math.min(c.sentBefore(), c.sent().size()));
+        final int psn = Values.relative(f.bth().psn(), c.psnBase());
+        final ResponderView view = ResponderView.of(before, c.window());
+        for (final SentPacket p : before) {
+            if (p.recordable() && p.executes() && psn - p.psn() >= 0 && psn - p.psn() < p.span()
+                && p.psn() > view.ePsn() && p.psn() - view.ePsn() < c.window()) {
+                return choice.cause(List.of("MR-ORD-008"), "", "a READ or atomic executed before every PSN before "
+                    + "it had arrived", Cause.Basis.MODEL);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A NAK 0x62 answering a WRITE or READ REQUEST with reth.dmalen 0, which no protection check applies to (MR-SEC-008),
+     * where the step expected no such NAK.
+     */
+    private static Cause zeroLengthRejected(final FailureContext c, final Blame.Choice choice,
+                                            final List<SentPacket> before) {
+        final DecodedFrame f = c.actual();
+        if (f.opcode().kind() != OpKind.ACKNOWLEDGE || !f.has(HeaderKind.AETH)
+            || f.aeth().syndromeValue() != 0x62 || c.expectedOpcodes().contains("ACKNOWLEDGE")
+            && c.expectedValues().containsKey("aeth.syndrome") && c.expectedValues().get("aeth.syndrome") == 0x62) {
+            return null;
+        }
+        final int psn = Values.relative(f.bth().psn(), c.psnBase());
+        for (int i = before.size() - 1; i >= 0; i--) {
+            final SentPacket p = before.get(i);
+            if (p.isRequest() && p.psn() == psn) {
+                return p.length() == 0 ? choice.cause(List.of("MR-SEC-008"), "aeth.syndrome",
+                    "a request with reth.dmalen 0 rejected by a protection check", Cause.Basis.MODEL) : null;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A READ response of the wrong position in its response (Table 8-1): one that restarts the response of a duplicate
+     * READ at its first byte (MR-RD-009), one that goes on where the response must end or ends early (the count of
+     * response packets, MR-RD-002), else a wrong opcode for the right count (MR-RD-003).
+     */
+    private static Cause readSegments(final FailureContext c, final Blame.Choice choice,
+                                      final List<SentPacket> before) {
+        final DecodedFrame f = c.actual();
+        if (f.opcode().kind() != OpKind.RDMA_READ_RESPONSE || !c.differs("bth.opcode")
+            || c.expectedOpcodes().size() != 1 || !c.expectedOpcodes().get(0).startsWith("RDMA_READ_RESPONSE_")) {
+            return null;
+        }
+        final String expected = c.expectedOpcodes().get(0);
+        final boolean expectedEnds = expected.endsWith("_LAST") || expected.endsWith("_ONLY");
+        final boolean actualEnds = f.opcode().position().isLast();
+        final boolean expectedStarts = expected.endsWith("_FIRST") || expected.endsWith("_ONLY");
+        final boolean actualStarts = f.opcode().position().isFirst();
+        final ResponderView view = ResponderView.of(before, c.window());
+        if (actualStarts && !expectedStarts && view.lastPacket() != null
+            && view.lastArrival() == ResponderView.Arrival.DUPLICATE
+            && view.lastPacket().opcode().kind() == OpKind.RDMA_READ_REQUEST) {
+            return choice.cause(List.of("MR-RD-009"), "bth.opcode",
+                "a duplicate READ re-executed from its first byte", Cause.Basis.MODEL);
+        }
+        if (expectedEnds != actualEnds && expectedStarts == actualStarts) {
+            return choice.cause(List.of("MR-RD-002"), "bth.opcode", actualEnds
+                ? "a READ response ended before ceil(L / PMTU) packets" : "a READ response went on past ceil(L / PMTU) "
+                + "packets", Cause.Basis.MODEL);
+        }
+        return choice.cause(List.of("MR-RD-003"), "bth.opcode", "a READ response packet with the wrong opcode",
+            Cause.Basis.MODEL);
     }
 }

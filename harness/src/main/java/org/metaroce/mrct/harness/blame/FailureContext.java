@@ -28,13 +28,19 @@ import org.metaroce.mrct.wire.DecodedFrame;
  * @param caseRules the rules the failing case cites, in its order
  * @param requester whether the device is the requester in the failing case (its send queue's completions)
  * @param naks the NAK and RNR NAK codes the device sent on the failing connection
+ * @param cnpWithinInterval for an offending CNP, whether it left less than cnp_interval_ns after the device's previous
+ *     CNP to the same QP (MR-CC-005); null when not known
+ * @param responded the PSNs (script space, as {@code psnBase}) of the READ responses and atomic acknowledgements the
+ *     device sent on the failing connection, in the evidence so far (the offending frame's successors included)
  */
 public record FailureContext(FailureShape shape, String checkRule, List<FieldDiff> diffs, List<String> expectedOpcodes,
                              Map<String, Long> expectedValues, DecodedFrame actual, List<SentPacket> sent, int sentBefore,
                              int window, int psnBase,
                              Supplier<Map<String, Long>> counterChange, List<String> caseRules,
-                             boolean requester, java.util.Set<Integer> naks) {
+                             boolean requester, java.util.Set<Integer> naks, Boolean cnpWithinInterval,
+                             List<Integer> responded) {
     public FailureContext {
+        responded = List.copyOf(responded);
         naks = java.util.Set.copyOf(naks);
         diffs = List.copyOf(diffs);
         expectedOpcodes = List.copyOf(expectedOpcodes);
@@ -50,7 +56,7 @@ public record FailureContext(FailureShape shape, String checkRule, List<FieldDif
                           final int window, final int psnBase, final Supplier<Map<String, Long>> counterChange,
                           final List<String> caseRules) {
         this(shape, checkRule, diffs, expectedOpcodes, expectedValues, actual, sent, sentBefore, window, psnBase,
-            counterChange, caseRules, false, java.util.Set.of());
+            counterChange, caseRules, false, java.util.Set.of(), null, List.of());
     }
 
     /** True when {@code field} is among the diffs. */

@@ -73,18 +73,46 @@ final class Owed {
         }
         final SentPacket last = c.sent().isEmpty() ? null : c.sent().get(c.sent().size() - 1);
         if (f.opcode().kind() == OpKind.CNP) {
+            final SentPacket dropped = onlyDroppedMarked(c);
+            if (dropped != null) {
+                // every CE mark before it was on a frame the device had to drop before looking at its ECN: the rule
+                // that drops the first of them (as acceptedInvalid does for ACKs)
+                return choice.cause(List.of(dropped.dropRule()), "", "a CNP for a CE-marked frame it must drop",
+                    Cause.Basis.MODEL);
+            }
             final SentPacket marked = lastMarked(c);
             if (marked != null && (marked.opcode().kind() == OpKind.ACKNOWLEDGE
                 || marked.opcode().kind() == OpKind.CNP)) {
                 return choice.cause(List.of("MR-CC-008"), "", "a CNP for a CE-marked acknowledgement or CNP",
                     Cause.Basis.MODEL);
             }
+            if (Boolean.TRUE.equals(c.cnpWithinInterval())) {
+                return choice.cause(List.of("MR-CC-005"), "", "a CNP within cnp_interval_ns of the last",
+                    Cause.Basis.MODEL);
+            }
+            if (Boolean.FALSE.equals(c.cnpWithinInterval())) {
+                return choice.cause(List.of("MR-CC-006"), "", "a CNP for an indication that arrived while holding",
+                    Cause.Basis.MODEL);
+            }
             return choice.cause(List.of("MR-CC-005", "MR-CC-006"), "", "a CNP within cnp_interval_ns of the last",
                 Cause.Basis.MODEL);
+        }
+        final Cause early = Execution.early(c, choice);
+        if (early != null) {
+            return early;
         }
         if (last != null && !last.valid()) {
             return choice.cause(List.of(last.dropRule(), "MR-ROB-003"), "",
                 "an answer to a frame that must be dropped silently", Cause.Basis.MODEL);
+        }
+        final int sentBefore = Math.min(c.sentBefore(), c.sent().size());
+        final SentPacket previous = sentBefore == 0 ? null : c.sent().get(sentBefore - 1);
+        final boolean requests = c.sent().subList(0, sentBefore).stream().anyMatch(SentPacket::isRequest);
+        if (f.opcode().kind() == OpKind.ACKNOWLEDGE && previous != null && previous.valid()
+            && !previous.isRequest() && (c.requester() || !requests)) {
+            // no request it could answer: the last frame the device had received was a response or a CNP
+            return choice.cause(List.of("MR-ACK-014"), "", "an acknowledgement in answer to a response or CNP",
+                Cause.Basis.MODEL);
         }
         return null;
     }
@@ -92,6 +120,24 @@ final class Owed {
     private static boolean expectsPlainAck(final FailureContext c) {
         final Long syndrome = c.expectedValues().get("aeth.syndrome");
         return syndrome == null || AethSyndrome.valueOf(syndrome.intValue()).type() == AethSyndrome.Type.ACK;
+    }
+
+    /**
+     * The first CE-marked frame sent before the offending one when every CE-marked frame before it is one a conforming
+     * device drops silently; null otherwise.
+     */
+    private static SentPacket onlyDroppedMarked(final FailureContext c) {
+        SentPacket first = null;
+        for (final SentPacket p : c.sent().subList(0, Math.min(c.sentBefore(), c.sent().size()))) {
+            if (!p.ce()) {
+                continue;
+            }
+            if (p.valid()) {
+                return null;
+            }
+            first = first == null ? p : first;
+        }
+        return first;
     }
 
     private static SentPacket lastMarked(final FailureContext c) {

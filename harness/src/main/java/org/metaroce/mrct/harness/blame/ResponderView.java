@@ -32,7 +32,7 @@ public final class ResponderView {
     public static ResponderView of(final List<SentPacket> sent, final int window) {
         final ResponderView view = new ResponderView(window);
         for (final SentPacket packet : sent) {
-            if (packet.isRequest() && packet.valid()) {
+            if (packet.recordable()) {
                 view.arrive(packet);
             }
         }
@@ -49,7 +49,7 @@ public final class ResponderView {
         final List<long[]> moments = new java.util.ArrayList<>();
         moments.add(new long[] {view.ePsn, view.bitmap()});
         for (final SentPacket packet : sent) {
-            if (packet.isRequest() && packet.valid()) {
+            if (packet.recordable()) {
                 view.arrive(packet);
                 moments.add(new long[] {view.ePsn, view.bitmap()});
             }
@@ -69,14 +69,15 @@ public final class ResponderView {
 
     /** Lets one more packet arrive (valid request packets only count). */
     void accept(final SentPacket packet) {
-        if (packet.isRequest() && packet.valid()) {
+        if (packet.recordable()) {
             arrive(packet);
         }
     }
 
     private void arrive(final SentPacket packet) {
         lastPacket = packet;
-        final int d = packet.psn() - ePsn;
+        // the distance from ePSN on the 2^24 circle, as Table 4-1 classes it (2^23 counts as before ePSN)
+        final int d = org.metaroce.mrct.wire.Psn.diff(packet.psn(), ePsn);
         if (d < 0 || packet.psn() >= 0 && recorded.get(packet.psn())) {
             last = Arrival.DUPLICATE;
             duplicates++;

@@ -12,10 +12,20 @@ import org.metaroce.mrct.wire.Opcode;
  * @param span PSNs the request covers: the packets of a READ's response, 1 otherwise
  * @param dropRule null for a frame a conforming device processes; else the rule that makes it drop the frame
  *     silently, as far as blame can tell from the frame (bad IPv4 header, UDP checksum, ICRC, transport version, P_Key)
+ * @param length reth.dmalen of a request with a RETH, -1 for a frame without one
+ * @param rejected whether the device answered the request with a NAK or RNR NAK naming its PSN (nothing of it is
+ *     recorded, so it does not move a responder's ePSN)
  */
-public record SentPacket(int psn, Opcode opcode, boolean ackReq, boolean ce, int span, String dropRule) {
+public record SentPacket(int psn, Opcode opcode, boolean ackReq, boolean ce, int span, String dropRule, long length,
+                         boolean rejected) {
     public SentPacket {
         span = Math.max(1, span);
+    }
+
+    /** A frame without a RETH (or whose length blame does not need). */
+    public SentPacket(final int psn, final Opcode opcode, final boolean ackReq, final boolean ce, final int span,
+                      final String dropRule) {
+        this(psn, opcode, ackReq, ce, span, dropRule, -1, false);
     }
 
     /** A frame a conforming device processes. */
@@ -27,6 +37,16 @@ public record SentPacket(int psn, Opcode opcode, boolean ackReq, boolean ce, int
     /** True when a conforming device processes the frame (it breaks no receive check blame can see). */
     public boolean valid() {
         return dropRule == null;
+    }
+
+    /** True for a request a conforming responder classes and records (Table 4-1): valid and not rejected. */
+    public boolean recordable() {
+        return isRequest() && valid() && !rejected;
+    }
+
+    /** The same packet, marked as rejected by the device with a NAK or RNR NAK. */
+    public SentPacket asRejected() {
+        return new SentPacket(psn, opcode, ackReq, ce, span, dropRule, length, true);
     }
 
     /** True for a READ REQUEST or an atomic request (executed in PSN order, MR-ORD-008). */

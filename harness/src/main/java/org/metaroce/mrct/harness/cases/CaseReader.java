@@ -48,6 +48,7 @@ final class CaseReader {
         final String description = text(map, "description", false);
         final List<String> rules = b.strings(b.required(map, "rules", "a case"), "rules");
         checkRules(map, rules);
+        s.caseRules = List.copyOf(rules);
         final Role role = role(map);
         final List<String> pics = b.strings(map.get("pics"), "pics");
         for (final String item : pics) {

@@ -54,10 +54,15 @@ final class ExpectStepReader {
     }
 
     private Step expect(final YMap map) {
-        final FrameTemplate template = templates.template(map, "expect", "within", "after", "skip_others", "label");
+        final FrameTemplate template = templates.template(map, "expect", "within", "after", "skip_others", "label",
+            "rule");
+        final String rule = s.b.optionalString(map, "rule", "expect");
+        if (rule != null && !s.caseRules.contains(rule)) {
+            s.problemAt(map, "rule", "the step's rule " + rule + " is not among the rules the case cites");
+        }
         return new Step.Expect(template, s.optionalExpr(map, "within", Domain.DURATION),
             s.optionalExpr(map, "after", Domain.DURATION), s.flag(map, "skip_others", "expect", false),
-            s.b.optionalString(map, "label", "expect"), map.line());
+            s.b.optionalString(map, "label", "expect"), rule, map.line());
     }
 
     private Step expectUnordered(final YMap map) {

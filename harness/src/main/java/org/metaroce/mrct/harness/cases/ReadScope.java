@@ -28,6 +28,8 @@ final class ReadScope {
     final Set<String> names = new LinkedHashSet<>();
     /** Every name an expression of the case uses, to find matrix variables nothing uses (misspelt parameters). */
     final Set<String> used = new LinkedHashSet<>();
+    /** The rules the case cites (read before its steps; a step's own {@code rule} must be one of them). */
+    java.util.List<String> caseRules = java.util.List.of();
     /** Loop variables in scope while steps are read (for indexed connection names, {@code q[i]}). */
     Set<String> loopScope = Set.of();
 

@@ -136,8 +136,14 @@ public sealed interface Step {
      * Expect the next frame (or, with {@code skipOthers}, the next matching frame) to match a template, within a time
      * window measured from the previous step.
      */
-    record Expect(FrameTemplate template, Expr within, Expr after, boolean skipOthers, String label, int line)
-        implements Step {
+    /**
+     * Expects one frame.
+     *
+     * @param rule the rule this expectation checks when the case cites several that the failed field could fall under
+     *     (one of the case's rules; blame prefers it among the candidates), or null
+     */
+    record Expect(FrameTemplate template, Expr within, Expr after, boolean skipOthers, String label, String rule,
+                  int line) implements Step {
         @Override
         public String describe() {
             return "expect " + template.summary() + (within != null ? " within " + within : "");

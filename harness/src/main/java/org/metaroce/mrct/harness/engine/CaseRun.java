@@ -156,7 +156,10 @@ final class CaseRun {
         final Supplier<Map<String, Long>> counters = countersAtStart.isEmpty() ? null : this::counterChange;
         try {
             return FailureBlame.of(run.spec()).cause(new FailureBlame.Inputs(e, step, evidence.records(),
-                world.connections(), world::byPeerQpn, names.resolver(), world.addresses(), counters, def.rules(),
+                world.connections(), world::byPeerQpn, names.resolver(), world.addresses(), counters,
+                step instanceof Step.Expect expect && expect.rule() != null
+                    ? java.util.stream.Stream.concat(java.util.stream.Stream.of(expect.rule()), def.rules().stream())
+                        .distinct().toList() : def.rules(),
                 def.role() == Role.REQUESTER),
                 level);
         } catch (RuntimeException failed) {

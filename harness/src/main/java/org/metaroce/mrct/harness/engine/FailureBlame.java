@@ -92,7 +92,9 @@ final class FailureBlame {
             primary == null ? List.of() : primary.opcodes().stream().map(Opcode::name).toList(), exactValues(primary, in.names()), actual, sent,
             sentBefore, connection == null ? 0 : connection.recvWindow, connection == null ? 0 : connection.psnBase(),
             in.counterChange(), in.caseRules(), in.requester(),
-            connection == null ? java.util.Set.of() : naks(in.evidence(), connection));
+            connection == null ? java.util.Set.of() : naks(in.evidence(), connection),
+            cnpWithinInterval(in.evidence(), e.frame, actual, in.names()),
+            connection == null ? List.of() : responded(in.evidence(), connection));
         return blame.cause(context, level);
     }
 
@@ -148,6 +150,16 @@ final class FailureBlame {
         }
         final Map<String, Long> values = new LinkedHashMap<>();
         for (final Map.Entry<String, Matcher> entry : template.fields().entrySet()) {
+            if (entry.getValue().kind() == Matcher.Kind.MASKED && entry.getKey().equals("aeth.syndrome")) {
+                // a syndrome under a mask (an RNR NAK with any timer, 0x20 under 0xE0): its kind is what blame needs
+                try {
+                    values.put(entry.getKey(), entry.getValue().values().get(1).eval(names)
+                        & entry.getValue().values().get(0).eval(names));
+                } catch (RuntimeException ignored) {
+                    // refers to a field of the frame itself
+                }
+                continue;
+            }
             if (entry.getValue().kind() == Matcher.Kind.EXACT) {
                 try {
                     values.put(entry.getKey(), entry.getValue().values().get(0).eval(names));
@@ -161,17 +173,31 @@ final class FailureBlame {
 
     /**
      * Adds to {@code sent} the frames the harness sent to {@code c}'s QP, and returns how many of them came before
-     * evidence frame {@code frame} (all of them when it is negative).
+     * evidence frame {@code frame} (all of them when it is negative). A request the device rejected with a NAK or RNR
+     * NAK naming its PSN (checks of Tables 6-2, 10-1 and 4-2) is marked rejected: a responder records nothing of it,
+     * so it must not move the view of ePSN that blame compares acknowledgements and counters with.
      */
     private static int sent(final List<FrameRecord> evidence, final Connection c, final int frame,
                             final List<SentPacket> sent) {
         final FrameDecoder decoder = new FrameDecoder();
-        int before = 0;
+        final List<SentPacket> all = new ArrayList<>();
+        final List<Integer> at = new ArrayList<>();
+        final java.util.BitSet rejected = new java.util.BitSet();
         for (int i = 0; i < evidence.size(); i++) {
-            if (i == frame) {
-                before = sent.size();
-            }
             final FrameRecord record = evidence.get(i);
+            if (record.direction() == Direction.FROM_DUT) {
+                final DecodedFrame f = decoder.decode(ByteBuffer.wrap(record.bytes()), 0, record.bytes().length);
+                if (f.isRoce() && f.bth().destQp() == c.peerQpn && rejection(f)) {
+                    final int psn = Psn.diff(f.bth().psn(), c.psnBase());
+                    for (int k = all.size() - 1; k >= 0; k--) {
+                        if (all.get(k).isRequest() && all.get(k).psn() == psn && !rejected.get(k)) {
+                            rejected.set(k);
+                            break;
+                        }
+                    }
+                }
+                continue;
+            }
             if (record.direction() != Direction.TO_DUT || record.note() != null && record.note().startsWith("dropped")) {
                 continue; // recorded for the evidence but never sent (a message step's drop list)
             }
@@ -186,10 +212,30 @@ final class FailureBlame {
                 && c.pmtu > 0) {
                 span = (int) Math.max(1, (f.reth().dmaLength() + c.pmtu - 1) / c.pmtu);
             }
-            sent.add(new SentPacket(Psn.diff(f.bth().psn(), base), f.opcode(), f.bth().ackReq(),
-                f.isCongestionExperienced(), span, dropRule(f, c)));
+            all.add(new SentPacket(Psn.diff(f.bth().psn(), base), f.opcode(), f.bth().ackReq(),
+                f.isCongestionExperienced(), span, dropRule(f, c),
+                f.has(org.metaroce.mrct.wire.HeaderKind.RETH) ? f.reth().dmaLength() : -1, false));
+            at.add(i);
+        }
+        int before = 0;
+        for (int k = 0; k < all.size(); k++) {
+            sent.add(rejected.get(k) ? all.get(k).asRejected() : all.get(k));
+            if (frame >= 0 && at.get(k) < frame) {
+                before++;
+            }
         }
         return frame < 0 || frame >= evidence.size() ? sent.size() : before;
+    }
+
+    /** True for a NAK that rejects a request (0x61, 0x62, 0x63) or an RNR NAK: nothing of the request is recorded. */
+    private static boolean rejection(final DecodedFrame f) {
+        if (f.opcode().kind() != OpKind.ACKNOWLEDGE || !f.has(org.metaroce.mrct.wire.HeaderKind.AETH)) {
+            return false;
+        }
+        final org.metaroce.mrct.wire.AethSyndrome syndrome =
+            org.metaroce.mrct.wire.AethSyndrome.valueOf(f.aeth().syndromeValue());
+        return syndrome.type() == org.metaroce.mrct.wire.AethSyndrome.Type.RNR_NAK
+            || f.aeth().syndromeValue() >= 0x61 && f.aeth().syndromeValue() <= 0x63;
     }
 
     /** The rule that makes a conforming device drop {@code f} silently (Table 11-1's early checks), or null. */
@@ -216,6 +262,61 @@ final class FailureBlame {
             return "MR-ROB-008";
         }
         return null;
+    }
+
+    /**
+     * Whether the CNP {@code actual} (evidence frame {@code frame}) left less than cnp_interval_ns after the device's
+     * previous CNP to the same QP; null when it is not a CNP, there was no earlier one or the interval is unknown.
+     */
+    private static Boolean cnpWithinInterval(final List<FrameRecord> evidence, final int frame,
+                                             final DecodedFrame actual, final Function<String, Long> names) {
+        if (actual == null || !actual.isRoce() || actual.opcode().kind() != OpKind.CNP || frame <= 0
+            || frame >= evidence.size()) {
+            return null;
+        }
+        final long interval;
+        try {
+            final Long value = names.apply("cnp_interval_ns");
+            if (value == null) {
+                return null;
+            }
+            interval = value;
+        } catch (RuntimeException unknown) {
+            return null;
+        }
+        final FrameDecoder decoder = new FrameDecoder();
+        for (int i = frame - 1; i >= 0; i--) {
+            final FrameRecord record = evidence.get(i);
+            if (record.direction() != Direction.FROM_DUT) {
+                continue;
+            }
+            final DecodedFrame f = decoder.decode(ByteBuffer.wrap(record.bytes()), 0, record.bytes().length);
+            if (f.isRoce() && f.opcode().kind() == OpKind.CNP && f.bth().destQp() == actual.bth().destQp()) {
+                return evidence.get(frame).timestampNanos() - record.timestampNanos() < interval;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The PSNs (relative to the harness's request PSNs) of the READ responses and atomic acknowledgements the device
+     * sent to {@code c}'s harness end, in the evidence so far.
+     */
+    private static List<Integer> responded(final List<FrameRecord> evidence, final Connection c) {
+        final List<Integer> psns = new ArrayList<>();
+        final FrameDecoder decoder = new FrameDecoder();
+        for (int i = 0; i < evidence.size(); i++) {
+            final FrameRecord record = evidence.get(i);
+            if (record.direction() != Direction.FROM_DUT) {
+                continue;
+            }
+            final DecodedFrame f = decoder.decode(ByteBuffer.wrap(record.bytes()), 0, record.bytes().length);
+            if (f.isRoce() && f.bth().destQp() == c.peerQpn && (f.opcode().kind() == OpKind.RDMA_READ_RESPONSE
+                || f.opcode().kind() == OpKind.ATOMIC_ACKNOWLEDGE)) {
+                psns.add(Psn.diff(f.bth().psn(), c.psnBase()));
+            }
+        }
+        return psns;
     }
 
     /** The NAK codes (aeth.syndrome of NAK and RNR NAK frames) the device sent to {@code c}'s harness end. */

@@ -75,6 +75,18 @@ class CaseLoaderRobustnessTest {
     }
 
     @Test
+    void anExpectStepsRuleMustBeOneTheCaseCites() {
+        final String q = "setup:\n  connections: [{name: q}]\nsteps:\n";
+        assertOneProblemAt(problems(HEAD + q + "  - expect: {qp: q, nak: {code: 0x61, psn: 0}, rule: MR-RD-008}\n"),
+            7, "not among the rules the case cites");
+        final List<YamlProblem> none = new ArrayList<>();
+        final CaseDef def = loader.parse("rd/x.yaml", "RD", HEAD + q
+            + "  - expect: {qp: q, nak: {code: 0x61, psn: 0}, rule: MR-RD-002}\n", none);
+        assertThat(none).isEmpty();
+        assertThat(((Step.Expect) def.steps().get(0)).rule()).isEqualTo("MR-RD-002");
+    }
+
+    @Test
     void aMergeKeyIsRefusedWithItsLine() {
         final List<YamlProblem> problems = problems(HEAD + "setup:\n  connections:\n    - &c {name: q}\n"
             + "    - {<<: *c, name: r}\nsteps:\n  - expect_none: 1us\n");

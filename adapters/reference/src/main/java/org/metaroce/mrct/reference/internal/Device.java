@@ -200,7 +200,8 @@ public final class Device {
 
     /** Sends an RNR NAK for the packet at {@code psn}. */
     void sendRnrNak(final QueuePair qp, final int psn) {
-        sendAcknowledge(qp, psn, AethSyndrome.rnrNak(qp.minRnrTimer).value());
+        sendAcknowledge(qp, psn, AethSyndrome.rnrNak(has(Fault.RNR_TIMER_DEVICE_DEFAULT)
+            ? (int) config.number("min_rnr_timer", 1) : qp.minRnrTimer).value());
         count(has(Fault.RNR_NAK_COUNTED_AS_NAK) ? Counter.NAK_SENT : Counter.RNR_NAK_SENT, qp);
     }
 

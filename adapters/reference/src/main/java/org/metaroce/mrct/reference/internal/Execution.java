@@ -87,10 +87,11 @@ final class Execution {
             device.sendAck(qp);
             return;
         }
-        final long offset = device.has(Fault.REEXECUTE_FROM_START) ? 0 : p.offset;
         final long length = p.rethLength;
-        final boolean offsetOk = length == 0 ? offset == 0 : offset % qp.pmtu == 0 && offset < length
-            || device.has(Fault.DUPLICATE_READ_OFFSET_UNCHECKED) && offset < length;
+        final boolean offsetOk = length == 0 ? p.offset == 0 : p.offset % qp.pmtu == 0 && p.offset < length
+            || device.has(Fault.DUPLICATE_READ_OFFSET_UNCHECKED) && p.offset < length;
+        // the fault checks pleth.offset (check V12) and then starts the response at the first byte anyway
+        final long offset = device.has(Fault.REEXECUTE_FROM_START) ? 0 : p.offset;
         if (!offsetOk) {
             reject(qp, p.psn, AethSyndrome.NAK_INVALID_REQUEST.value(), Counter.DROP_INVALID_REQUEST);
             return;

@@ -140,7 +140,7 @@ final class LegacyResponder {
             return;
         }
         qp.ePsn = Psn.add(psn, span);
-        if (f.bth().ackReq()) {
+        if (f.bth().ackReq() && (p.last || !device.has(Fault.LEGACY_ACK_LAST_ONLY))) {
             device.sendAck(qp);
         }
     }

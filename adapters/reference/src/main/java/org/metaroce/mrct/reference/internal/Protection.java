@@ -16,8 +16,8 @@ final class Protection {
                                    final long length, final int right) {
         MemoryRegionState mr = device.memory.byRkey(rkey);
         if (mr == null || !mr.registered || !mr.rkeyValid) {
-            if (!device.has(Fault.RKEY_NOT_CHECKED)) {
-                return null; // P1
+            if (!device.has(Fault.RKEY_NOT_CHECKED) || right != QueuePair.ACCESS_WRITE) {
+                return null; // P1 (the fault skips it for writes only, placed wherever the address is mapped)
             }
             mr = device.memory.containing(va, 1);
             if (mr == null) {

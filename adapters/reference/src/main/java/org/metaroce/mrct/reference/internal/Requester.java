@@ -202,10 +202,8 @@ final class Requester {
         }
         final int index = work.sent++;
         final boolean lastPacket = index == work.packets - 1;
-        boolean ackReq = lastPacket || ++sinceAckReq >= qp.ackReqInterval + device.plus(Fault.ACKREQ_INTERVAL_PLUS_ONE);
-        if (device.has(Fault.NO_ACKREQ)) {
-            ackReq = false;
-        }
+        final boolean byInterval = ++sinceAckReq >= qp.ackReqInterval + device.plus(Fault.ACKREQ_INTERVAL_PLUS_ONE);
+        final boolean ackReq = lastPacket && !device.has(Fault.NO_ACKREQ) || byInterval;
         if (ackReq) {
             sinceAckReq = 0;
         }
@@ -223,7 +221,9 @@ final class Requester {
             startTimer();
         }
         final byte[] frame = writer().request(work, index, psn, work.isRead() ? 0 : (long) index * qp.pmtu, ackReq);
-        if (device.has(Fault.COMPLETE_BEFORE_ACK) && work.fullySent() && !work.isRead() && !work.isAtomic()) {
+        if (device.has(Fault.COMPLETE_BEFORE_ACK) && work.fullySent() && !work.isRead() && !work.isAtomic()
+            && queue.stream().takeWhile(w -> w != work).allMatch(w -> w.completed)) {
+            // the bug: a SEND or WRITE done once sent (in posting order), not once acknowledged
             work.completed = true;
             complete(work, CompletionStatus.SUCCESS);
         }

@@ -94,11 +94,12 @@ final class Responder {
         }
         if (opcode.kind().isAtomic()) {
             device.count(Counter.DUPLICATE_RECEIVED, qp);
-            if (device.has(Fault.DUPLICATE_ATOMIC_EXECUTED)) {
+            final long[] cached = execution.replay(qp, f.bth().psn());
+            if (cached != null && device.has(Fault.DUPLICATE_ATOMIC_EXECUTED)) {
+                // the bug: a duplicate it could replay from the cache is executed again
                 execution.executeAtomic(qp, Recorded.of(f, 1));
                 return;
             }
-            final long[] cached = execution.replay(qp, f.bth().psn());
             if (cached != null) {
                 execution.sendAtomicAck(qp, f.bth().psn(), cached[1]);
             } else {
