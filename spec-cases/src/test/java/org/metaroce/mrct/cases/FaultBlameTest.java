@@ -51,7 +51,6 @@ class FaultBlameTest {
         // rules): rto-high-always, no-ack-beyond-window, no-ack-for-duplicate-in-window, ooo-sequence-unchecked,
         // plain-write-consumes-wqe, read-count-floor-plus-one lowered, and the last five added
         gaps.put(Fault.ACK_FOR_READ_RESPONSE, 1.0 / 2); // ack-for-read-response: 1 of 2
-        gaps.put(Fault.ATOMIC_ORIG_MEMORY_ORDER, 1.0 / 4); // atomic-orig-memory-order: 1 of 4
         gaps.put(Fault.CNP_TO_OWN_QPN, 2.0 / 5); // cnp-to-own-qpn: 2 of 5
         gaps.put(Fault.COMPLETE_BEFORE_ACK, 4.0 / 16); // complete-before-ack: 4 of 16
         gaps.put(Fault.DUPLICATE_ATOMIC_EXECUTED, 2.0 / 3); // duplicate-atomic-executed: 2 of 3
