@@ -37,6 +37,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mrct_agent_protocol import AgentError, arg, bad, hex64, log, rejected, serve, unsupported  # noqa: E402
 
 PORT = 1
+# ECT(0) in the two low bits of the IP TOS byte (RFC 3168)
+ECT0 = 0b10
 QUEUE_DEPTH = 256
 
 
@@ -257,8 +259,11 @@ class Device:
                 if needed not in merged:
                     raise rejected("RTR needs the attribute %s" % needed)
             self.neighbour(merged["dest_ip"], merged["dest_mac"])
+            # rxe copies the address vector's traffic class into the TOS byte of every packet of the QP (requests,
+            # read responses and acknowledgements alike) and has no ECN logic of its own: the ECN bits ask for
+            # ECT(0), which section 14.1 requires of data packets and allows on acknowledgements
             route = GlobalRoute(dgid=GID(mapped_gid(merged["dest_ip"])), sgid_index=self.sgid_index,
-                                hop_limit=64, traffic_class=(merged.get("dscp", 0) & 0x3F) << 2)
+                                hop_limit=64, traffic_class=((merged.get("dscp", 0) & 0x3F) << 2) | ECT0)
             attr.ah_attr = AHAttr(gr=route, is_global=1, port_num=PORT)
             attr.path_mtu = MTUS[merged.get("pmtu", 1024)]
             attr.dest_qp_num = merged["dest_qpn"] & 0xFFFFFF

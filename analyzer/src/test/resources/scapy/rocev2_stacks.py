@@ -27,6 +27,7 @@ B = ("02:00:00:00:01:02", "10.9.0.2")
 RC_SEND_ONLY, RC_WRITE_FIRST, RC_WRITE_MIDDLE, RC_WRITE_LAST, RC_WRITE_ONLY = 0x04, 0x06, 0x07, 0x08, 0x0A
 RC_READ_REQUEST, RC_READ_FIRST, RC_READ_MIDDLE, RC_READ_LAST, RC_READ_ONLY = 0x0C, 0x0D, 0x0E, 0x0F, 0x10
 RC_ACK, RC_ATOMIC_ACK, RC_FETCH_ADD = 0x11, 0x12, 0x14
+RC_FLUSH, RC_ATOMIC_WRITE = 0x1C, 0x1D  # InfiniBand's memory placement extensions (IBTA 1.5)
 UC_SEND_FIRST, UC_SEND_MIDDLE, UC_SEND_LAST, UC_SEND_ONLY_IMM = 0x20, 0x21, 0x22, 0x25
 UC_WRITE_FIRST, UC_WRITE_LAST, UC_WRITE_ONLY = 0x26, 0x28, 0x2A
 UD_SEND_ONLY, UD_SEND_ONLY_IMM = 0x64, 0x65
@@ -150,6 +151,24 @@ class Rc:
         self.respond(RC_ATOMIC_ACK, psn, aeth(self.ack_syndrome(self.msn), self.msn) + struct.pack("!Q", 41))
 
 
+    def flush(self, selectivity=1, level=1):
+        """FLUSH (0x1C): a FETH (placement type and selectivity in its low bits) then a RETH, no payload; answered
+        as Linux rxe answers it (rxe_resp.c), with an RDMA READ RESPONSE ONLY carrying an AETH and no payload."""
+        psn = self.psn
+        feth = struct.pack("!I", ((selectivity & 0xF) << 4) | (level & 0xF))
+        self.request(RC_FLUSH, feth + reth(0x7F0000001000, 0x1234, 4096), ackreq=1)
+        self.msn += 1
+        self.respond(RC_READ_ONLY, psn, aeth(self.ack_syndrome(self.msn), self.msn))
+
+    def atomic_write(self, value, extra=b""):
+        """ATOMIC WRITE (0x1D): a RETH (length 8) and the 8-byte value as payload; answered, as rxe does, with an
+        RDMA READ RESPONSE ONLY carrying an AETH and no payload. extra: bytes beyond the 8 (a malformed frame)."""
+        psn = self.psn
+        self.request(RC_ATOMIC_WRITE, reth(0x7F0000001008, 0x1234, 8), struct.pack("!Q", value) + extra, ackreq=1)
+        self.msn += 1
+        self.respond(RC_READ_ONLY, psn, aeth(self.ack_syndrome(self.msn), self.msn))
+
+
 def rxe_sport(qpn):
     """Linux rxe (drivers/infiniband/sw/rxe/rxe_qp.c): 0xC000 plus 14 bits of the kernel's hash_32 of the QPN."""
     return 0xC000 + ((((qpn * 0x61C88647) & 0xFFFFFFFF) >> 18) & 0x3FFF)
@@ -177,6 +196,32 @@ def rxe_rc():
     rc.read(2500)
     rc.fetch_add(5)
     rc.write(100)
+    return cap
+
+
+def rxe_mpe():
+    """Linux rxe from 6.2 (rxe_req.c, rxe_resp.c, rxe_opcode.c): InfiniBand's memory placement extensions, FLUSH and
+    ATOMIC WRITE, between plain RC WRITEs and a READ on the same connection."""
+    cap = Capture()
+    rc = Rc(cap, A, B, 0x21, 0x22, 0x120000, rxe_sport(0x21), rxe_sport(0x22))
+    rc.write(2000)
+    rc.atomic_write(0x1122334455667788)
+    rc.flush()
+    rc.read(100)
+    rc.atomic_write(7)
+    rc.write(64)
+    return cap
+
+
+def rxe_mpe_long_atomic_write():
+    """As rxe_mpe, but the second ATOMIC WRITE carries 16 bytes: InfiniBand's layout allows exactly 8."""
+    cap = Capture()
+    rc = Rc(cap, A, B, 0x21, 0x22, 0x120000, rxe_sport(0x21), rxe_sport(0x22))
+    rc.write(2000)
+    rc.atomic_write(0x1122334455667788)
+    rc.flush()
+    rc.atomic_write(7, extra=b"\0" * 8)
+    rc.write(64)
     return cap
 
 
@@ -296,6 +341,8 @@ def mixed_with_rc_violation():
 
 CAPTURES = {
     "rxe_rc": rxe_rc,
+    "rxe_mpe": rxe_mpe,
+    "rxe_mpe_long_atomic_write": rxe_mpe_long_atomic_write,
     "hwnic_rc": hwnic_rc,
     "ecn_cnp": ecn_cnp,
     "ecn_no_cnp": ecn_no_cnp,

@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.metaroce.mrct.harness.profile.DeviceProfile;
+import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.Overall;
 import org.metaroce.mrct.harness.result.Verdict;
@@ -57,7 +59,7 @@ class CraftedStacksTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"rxe_rc", "hwnic_rc", "ecn_cnp", "ecn_no_cnp", "uc_traffic", "ud_traffic", "rdma_cm",
+    @ValueSource(strings = {"rxe_rc", "rxe_mpe", "hwnic_rc", "ecn_cnp", "ecn_no_cnp", "uc_traffic", "ud_traffic", "rdma_cm",
         "lookalikes"})
     void legalRoCEv2TrafficAnalysesWithoutAViolation(final String name) {
         final Analyses.Result result = analyse(name);
@@ -78,6 +80,43 @@ class CraftedStacksTest {
         assertThat(result.of("MR-RD-003")).singleElement().satisfies(c -> assertThat(c.verdict())
             .isEqualTo(Verdict.PASS));
         assertThat(outOfScope(result)).isEmpty();
+    }
+
+    @Test
+    void flushAndAtomicWriteOfPlainRoCEv2TrafficAreJudgedByTheirInfiniBandLayout() {
+        // FLUSH (0x1C) and ATOMIC WRITE (0x1D), InfiniBand's memory placement extensions, as Linux rxe sends them:
+        // in scope (Appendix F.1: RC opcodes), one PSN each, answered by an empty RDMA READ RESPONSE ONLY
+        final Analyses.Result result = analyse("rxe_mpe");
+        assertThat(outOfScope(result)).isEmpty();
+        assertThat(result.of("MR-LEG-001")).singleElement().satisfies(c -> {
+            assertThat(c.verdict()).isEqualTo(Verdict.PASS);
+            assertThat(c.reason()).startsWith("13 frames checked");
+        });
+        assertThat(result.of("MR-REQ-002")).isNotEmpty().allMatch(c -> c.verdict() == Verdict.PASS);
+        assertThat(result.of("MR-RD-002")).isNotEmpty().allMatch(c -> c.verdict() == Verdict.PASS);
+        // their layout is still judged: an ATOMIC WRITE carries exactly 8 bytes
+        final Analyses.Result bad = analyse("rxe_mpe_long_atomic_write");
+        assertThat(bad.with(Verdict.FAIL)).singleElement().satisfies(c -> {
+            assertThat(c.rules()).containsExactly("MR-LEG-001");
+            assertThat(c.reason()).contains("first at frame 8", "ATOMIC_WRITE at PSN 1179652");
+            assertThat(c.failure().diffs()).singleElement().satisfies(d -> {
+                assertThat(d.field()).isEqualTo("payload_len");
+                assertThat(d.actual()).isEqualTo("16");
+            });
+        });
+    }
+
+    @Test
+    void aMetaRoceDeviceNeverSendsFlushOrAtomicWrite() throws Exception {
+        // with a profile the senders are MetaRoCE devices, whose legacy QPs send only the opcodes of Table D-4
+        final DeviceProfile profile = ProfileLoader.load(Fixtures.root().resolve("fixtures/profiles/reference.yaml"),
+            Analyses.SPEC);
+        final Analyses.Result result = Analyses.run(dir.resolve("captures").resolve("rxe_mpe.pcap"),
+            CaptureAnalyzer.Options.defaults().withProfile(profile));
+        assertThat(result.of("MR-LEG-001")).singleElement().satisfies(c -> {
+            assertThat(c.verdict()).isEqualTo(Verdict.FAIL);
+            assertThat(c.reason()).startsWith("3 violations").contains("ATOMIC_WRITE", "Table D-4");
+        });
     }
 
     @Test

@@ -52,7 +52,6 @@ class FaultBlameTest {
         gaps.put(Fault.MSN_OFF_BY_ONE, 18.0 / 21); // msn-off-by-one: 18 of 21
         gaps.put(Fault.RTO_HIGH_ALWAYS, 8.0 / 11); // rto-high-always: 8 of 11
         gaps.put(Fault.WRONG_CUT_FACTOR, 13.0 / 15); // wrong-cut-factor: 13 of 15
-        gaps.put(Fault.NO_ALPHA_DECAY, 0.0 / 2); // no-alpha-decay: 0 of 2
         gaps.put(Fault.OOO_SEQUENCE_UNCHECKED, 3.0 / 5); // ooo-sequence-unchecked: 3 of 5
         gaps.put(Fault.HOLE_CLOSE_ADVANCES_ONE, 6.0 / 7); // hole-close-advances-one: 6 of 7
         gaps.put(Fault.V2_AGAINST_MAX_PMTU, 2.0 / 3); // v2-against-max-pmtu: 2 of 3

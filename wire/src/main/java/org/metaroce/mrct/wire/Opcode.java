@@ -204,6 +204,14 @@ public final class Opcode {
         return known;
     }
 
+    /**
+     * True for FLUSH (0x1C) and ATOMIC WRITE (0x1D), the RC opcodes of InfiniBand's memory placement extensions:
+     * RoCEv2 traffic may carry them (MetaRoCE v1 Appendix F), a MetaRoCE device never sends them (Table D-4).
+     */
+    public boolean isMemoryPlacement() {
+        return kind == OpKind.FLUSH || kind == OpKind.ATOMIC_WRITE;
+    }
+
     /** True for RC opcodes that MetaRoCE v1 (TVer 1) defines: everything RC except FLUSH and ATOMIC WRITE. */
     public boolean isMetaRoceV1() {
         return known && transport == Transport.RC && kind != OpKind.FLUSH && kind != OpKind.ATOMIC_WRITE;

@@ -34,6 +34,11 @@ final class Context {
      * Where the frames were taken, for the oracle: at the device for mrct evidence; {@code fcs} as the file says. The
      * senders are MetaRoCE devices when a profile declares them or the file is mrct evidence.
      */
+    /** True when the senders are known to be MetaRoCE devices (a declared profile, or mrct evidence). */
+    boolean metaroceSenders() {
+        return parameters.declared() || judge.atDevice();
+    }
+
     org.metaroce.mrct.oracle.Vantage vantage(final int fcs) {
         final boolean metaroce = parameters.declared() || judge.atDevice();
         if (vantage == null || vantage.fcsLength() != fcs || vantage.atSender() != judge.atDevice()

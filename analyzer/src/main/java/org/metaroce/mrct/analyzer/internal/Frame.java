@@ -34,6 +34,12 @@ final class Frame {
     Flow flow;
     Opcode opcode;
     OpKind kind;
+    /**
+     * A TVer 0 FLUSH or ATOMIC WRITE of plain RoCEv2 traffic (InfiniBand's memory placement extensions, Appendix F):
+     * followed as a one-PSN read-like request ({@link #kind} RDMA_READ_REQUEST, {@link #readLength()} 0), since the
+     * responder answers it with one RDMA READ RESPONSE ONLY without payload.
+     */
+    boolean memoryPlacement;
     Position position;
     int tver;
     int psn;
@@ -129,7 +135,7 @@ final class Frame {
 
     /** For a READ REQUEST: the read's length (reth.dmalen). */
     long readLength() {
-        return decoded.reth().dmaLength();
+        return memoryPlacement ? 0 : decoded.reth().dmaLength();
     }
 
     /** True when the opcode ends a message on the requester's side: LAST, ONLY, READ REQUEST, atomics. */

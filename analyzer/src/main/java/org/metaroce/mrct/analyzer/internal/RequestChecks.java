@@ -156,12 +156,15 @@ final class RequestChecks {
         }
     }
 
+    /** A one-packet message too: READ REQUEST, atomics, FLUSH and ATOMIC WRITE (plain RoCEv2 traffic only). */
     static boolean ends(final Opcode opcode) {
-        return opcode.position().isLast() || opcode.kind() == OpKind.RDMA_READ_REQUEST || opcode.kind().isAtomic();
+        return opcode.position().isLast() || opcode.kind() == OpKind.RDMA_READ_REQUEST || opcode.kind().isAtomic()
+            || opcode.isMemoryPlacement();
     }
 
     static boolean starts(final Opcode opcode) {
-        return opcode.position().isFirst() || opcode.kind() == OpKind.RDMA_READ_REQUEST || opcode.kind().isAtomic();
+        return opcode.position().isFirst() || opcode.kind() == OpKind.RDMA_READ_REQUEST || opcode.kind().isAtomic()
+            || opcode.isMemoryPlacement();
     }
 
     /** What one first transmission must hold on its own: segment sizes, offsets, RSN, the READ's first offset. */

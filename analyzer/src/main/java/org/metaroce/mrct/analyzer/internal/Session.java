@@ -397,6 +397,10 @@ final class Session {
         final int bth = d.offset(HeaderKind.BTH);
         fr.opcode = d.opcode();
         fr.kind = fr.opcode.kind();
+        fr.memoryPlacement = d.tver() == 0 && fr.opcode.isMemoryPlacement() && !cx.metaroceSenders();
+        if (fr.memoryPlacement) {
+            fr.kind = OpKind.RDMA_READ_REQUEST;
+        }
         fr.position = fr.opcode.position();
         fr.tver = d.tver();
         fr.pkey = BigEndian.u16(b, bth + 2);
@@ -472,7 +476,7 @@ final class Session {
             flow.rate.data(fr.tsNs, fr.wireLength);
             cnps.onData(fr);
         }
-        if (fr.isRequest() && fr.opcode.isMetaRoceV1()) {
+        if (fr.isRequest() && (fr.opcode.isMetaRoceV1() || fr.memoryPlacement)) {
             final boolean firstTx = !flow.requests.started
                 || !Psn.isBefore(fr.psn, flow.requests.next)
                 || !flow.requests.ring.has(fr.psn, PsnRing.SENT);

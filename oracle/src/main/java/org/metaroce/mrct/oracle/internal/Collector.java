@@ -50,6 +50,11 @@ public final class Collector {
         }
     }
 
+    /** True when the sender is known to be a MetaRoCE device (its TVer 0 frames are its legacy QPs'). */
+    public boolean metaroceSender() {
+        return metaroceSender;
+    }
+
     /** True when the rule judges this frame with the values RoCEv2 allows ({@link FrameRule.Tver0#ROCEV2_VALUES}). */
     public boolean rocev2Values(final FrameRule rule) {
         return tver == 0 && rule.tver0() == FrameRule.Tver0.ROCEV2_VALUES;

@@ -141,7 +141,10 @@ public final class TransportChecks {
     /**
      * MR-HDR-001 (a TVer 1 packet) and MR-LEG-001 (a TVer 0 packet): an opcode the QP sends with that TVer (Table 2-1,
      * Table D-4), and an empty data region where the opcode carries no payload. The extension headers themselves
-     * follow from the opcode in the decoder.
+     * follow from the opcode in the decoder. A TVer 0 FLUSH or ATOMIC WRITE (InfiniBand's memory placement
+     * extensions) is legal RoCEv2 in the traffic of a device not known to be a MetaRoCE device (Appendix F.2): it is
+     * judged by its InfiniBand layout, no payload for FLUSH and exactly 8 bytes for ATOMIC WRITE; a MetaRoCE device's
+     * legacy QP never sends either (Table D-4).
      */
     public static void layout(final DecodedFrame f, final boolean truncated, final Collector out) {
         final Opcode opcode = f.opcode();
@@ -151,6 +154,15 @@ public final class TransportChecks {
         }
         final FrameRule rule = tver == 1 ? FrameRule.HDR_001 : FrameRule.LEG_001;
         out.examined(rule);
+        if (tver == 0 && !out.metaroceSender() && opcode.isMemoryPlacement()) {
+            final int payload = f.payloadLength();
+            final int wanted = opcode.kind() == OpKind.ATOMIC_WRITE ? 8 : 0;
+            if (!truncated && f.dataRegionLength() >= 0 && payload != wanted) {
+                out.add(rule, "payload_len", wanted + " for " + opcode.name() + " (InfiniBand memory placement "
+                    + "extensions)", Integer.toString(payload));
+            }
+            return;
+        }
         if (!SENDABLE[tver][opcode.code()]) {
             out.add(rule, "bth.opcode", tver == 1 ? "an opcode of Table 2-1" : "an RC opcode of Table D-4",
                 opcode.name());
