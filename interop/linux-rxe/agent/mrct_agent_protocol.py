@@ -114,6 +114,8 @@ class Agent:
             "readMemory": lambda a: d.read_memory(a, self.max_io_bytes),
             "writeMemory": lambda a: d.write_memory(a, self.max_io_bytes), "counters": d.counters,
             "qpCounters": d.qp_counters, "reset": d.reset}
+        if "device-timeline" in d.capabilities:
+            self.ops["deviceTimeline"] = d.device_timeline
 
     def create_qp(self, args):
         if self.device.qp_count() >= self.max_qps:

@@ -125,15 +125,23 @@ class LinuxRxeLabIT {
         command.addAll(List.of("--expect-timeout", "2s", "--tolerance", "200ms", "--agent-timeout", "60s"));
         final Result lab = sh(1200, Map.of("MRCT_JAR", JAR.toAbsolutePath().toString(), "MRCT_RXE_BOOT_TIMEOUT",
             "600"), command.toArray(String[]::new));
-        assertThat(lab.status()).as("the lab ran to a verdict: " + lab.output()).isIn(0, 1);
+        assertThat(dir.resolve("report.json")).as("the lab wrote a report: " + lab.output()).exists();
         final Map<String, Verdicts.Outcome> verdicts = Verdicts.read(dir);
+        // 2: a case without a verdict (the guest starved in every attempt), which the bound below keeps rare
+        assertThat(lab.status()).as("the lab ran to a verdict: " + lab.output())
+            .isIn(Verdicts.disturbedCases(verdicts).isEmpty() ? List.of(0, 1) : List.of(0, 1, 2));
         assertThat(verdicts.keySet()).as("every selected case ran: " + lab.output())
             .containsExactlyInAnyOrderElementsOf(EXPECTED.keySet());
         for (final Map.Entry<String, String[]> entry : EXPECTED.entrySet()) {
             final Verdicts.Outcome outcome = verdicts.get(entry.getKey());
+            if (Verdicts.disturbed(outcome)) {
+                continue; // the guest, starved by a loaded host, said so in every attempt: no verdict, bounded below
+            }
             assertThat(outcome.verdict()).as(entry.getKey() + ": " + outcome.reason()).isEqualTo(entry.getValue()[0]);
             assertThat(outcome.reason()).as(entry.getKey()).contains(entry.getValue()[1]);
         }
+        assertThat(Verdicts.disturbedCases(verdicts)).as("cases a loaded host left without a verdict: 2 at most")
+            .hasSizeLessThanOrEqualTo(2);
         assertThat(Files.readString(dir.resolve("agent-check.txt"))).as("mrct agent check against the verbs agent")
             .contains("every claimed operation works");
         assertThat(dir.resolve("boot-seconds")).exists();
