@@ -14,7 +14,6 @@ import java.util.Set;
  *     reference's pacer runs 0.04 % below the model's rate (99964 Mb/s), which a 0 % tolerance does not allow.</li>
  * <li>rto_low_ns=10000, reorder_threshold=1 and 63, reorder_time_ns=0 and 100000, rto_high_ns=1000000000: requester
  *     cases whose expected retransmissions assume the default loss-inference and timer values.</li>
- * <li>max_rd_atomic=1, max_dest_rd_atomic=1: cases that post or send several READs or atomics at once.</li>
  * <li>max_msg_size=65536: congestion cases post messages larger than 64 KiB.</li>
  * <li>pmtu=2048 and 4096: RTX-001 sees one more (legitimate, per the checker) retransmission.</li>
  * <li>send_window=16: loss-recovery cases keep more PSNs in flight than the window allows.</li>
@@ -77,13 +76,6 @@ final class KnownProfileFailures {
             "RTX-012-rnr-wait-timing[code=13,wait=960us]", "RTX-012-rnr-wait-timing[code=20,wait=10.24ms]",
             "RTX-012-rnr-wait-timing[code=31,wait=491.52ms]", "RTX-012-rnr-wait-timing[code=5,wait=60us]",
             "RTX-013-rnr-resume-order", "RTX-019-retransmitted-and-timeouts-counters")),
-        Map.entry("max_rd_atomic=1", Set.of("CMP-011-completion-order", "CMP-014-atomic-completion",
-            "HDR-009-atomic-eth-from-wqe", "PLC-003-read-responses-any-order", "REQ-007-msn-rsn-mixed-kinds",
-            "REQ-009-read-request-shape", "REQ-010-ackreq-on-last-packets", "REQ-014-fence",
-            "ROB-010-duplicate-atomic-ack")),
-        Map.entry("max_dest_rd_atomic=1", Set.of("ACK-003-msn-atomics", "ATM-005-replay-cache",
-            "MP-002-requests-sprayed", "RD-001-read-sees-earlier-atomic", "RD-006-reordered-reads",
-            "RD-006-successive-reads-in-order", "REQ-013-many-reads[limit=16]", "REQ-013-many-reads[limit=3]")),
         Map.entry("line_rate_mbps=1000", Set.of("CC-012-alpha-decays-to-zero", "CC-013-byte-counter-increase",
             "CC-015-min-rate-clamp", "CC-016-cnp-slows-named-requester-only", "CC-017-burst-after-idle",
             "CC-017-burst-recovers-to-line-rate", "CC-017-incast-converges", "CC-017-long-flow-converges",
