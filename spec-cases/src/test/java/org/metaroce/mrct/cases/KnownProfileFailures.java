@@ -14,7 +14,6 @@ import java.util.Set;
  *     reference's pacer runs 0.04 % below the model's rate (99964 Mb/s), which a 0 % tolerance does not allow.</li>
  * <li>rto_low_ns=10000, reorder_threshold=1 and 63, reorder_time_ns=0 and 100000, rto_high_ns=1000000000: requester
  *     cases whose expected retransmissions assume the default loss-inference and timer values.</li>
- * <li>max_msg_size=65536: congestion cases post messages larger than 64 KiB.</li>
  * <li>pmtu=2048 and 4096: RTX-001 sees one more (legitimate, per the checker) retransmission.</li>
  * <li>send_window=16: loss-recovery cases keep more PSNs in flight than the window allows.</li>
  * <li>line_rate_mbps ends, max_pmtu=1024, dcqcn_g=1.0: the convergence bounds of CC-017 are
@@ -106,10 +105,6 @@ final class KnownProfileFailures {
             "CC-015-min-rate-clamp", "CC-016-cnp-slows-named-requester-only", "CC-017-burst-after-idle",
             "CC-017-burst-recovers-to-line-rate", "CC-017-incast-converges", "CC-017-long-flow-converges",
             "CC-017-retransmissions-paced")),
-        Map.entry("max_msg_size=65536", Set.of("CC-010-cnp-cuts-rate", "CC-012-alpha-decay",
-            "CC-012-alpha-decays-to-zero", "CC-013-byte-counter-increase", "CC-013-rate-timer-increase",
-            "CC-014-increase-steps[f=1]", "CC-014-increase-steps[f=3]", "CC-016-cnp-slows-named-requester-only",
-            "RD-002-read-responses-every-pmtu[pmtu=min(4096, max_pmtu),length=16 * pmtu + 1]")),
         Map.entry("rto_low_ns=10000,reorder_time_ns=10000", Set.of(
             "CC-004-cnp-for-ce-duplicate-read-response", "CC-009-ce-on-dropped-responses",
             "CMP-011-completion-order",
