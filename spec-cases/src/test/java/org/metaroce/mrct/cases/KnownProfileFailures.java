@@ -14,8 +14,6 @@ import java.util.Set;
  *     reference's pacer runs 0.04 % below the model's rate (99964 Mb/s), which a 0 % tolerance does not allow.</li>
  * <li>rto_low_ns=10000, reorder_threshold=1 and 63, reorder_time_ns=0 and 100000, rto_high_ns=1000000000: requester
  *     cases whose expected retransmissions assume the default loss-inference and timer values.</li>
- * <li>pmtu=2048 and 4096: RTX-001 sees one more (legitimate, per the checker) retransmission.</li>
- * <li>send_window=16: loss-recovery cases keep more PSNs in flight than the window allows.</li>
  * <li>line_rate_mbps ends, max_pmtu=1024, dcqcn_g=1.0: the convergence bounds of CC-017 are
  *     sized for 100 Gb/s, pmtu above 1024 and the default gains (dcqcn_g, a ratio, cannot yet be used in a case's
  *     expressions, so the case cannot say what it assumes of it).</li>
@@ -23,10 +21,6 @@ import java.util.Set;
  */
 final class KnownProfileFailures {
     static final Map<String, Set<String>> MAP = Map.ofEntries(
-        Map.entry("pmtu=2048", Set.of("RTX-001-psn-wrap[start=16777208]", "RTX-001-psn-wrap[start=16777215]",
-            "RTX-001-psn-wrap[start=8388603]")),
-        Map.entry("pmtu=4096", Set.of("RTX-001-psn-wrap[start=16777208]", "RTX-001-psn-wrap[start=16777215]",
-            "RTX-001-psn-wrap[start=8388603]")),
         Map.entry("rto_high_ns=1000000000", Set.of("REQ-013-many-reads[limit=3]", "RTX-005-lost-retransmission")),
         Map.entry("reorder_threshold=1", Set.of("CMP-014-atomic-completion", "CMP-015-read-response-as-ack",
             "MP-002-requests-sprayed", "RTX-001-psn-wrap[start=16777208]", "RTX-001-psn-wrap[start=16777215]",
@@ -117,11 +111,6 @@ final class KnownProfileFailures {
             "RTX-009-lost-acks-timeout-resends-una-only", "RTX-010-loss-event-counts-as-retry",
             "RTX-020-acknowledgement-probe")),
         Map.entry("max_pmtu=1024", Set.of("CC-017-burst-recovers-to-line-rate")),
-        Map.entry("send_window=16,ack_req_interval=16", Set.of("LEG-008-go-back-n-on-sequence-nak",
-            "RTX-001-lost-acks-covered-by-later-ack", "RTX-001-psn-wrap[start=16777208]",
-            "RTX-001-psn-wrap[start=16777215]", "RTX-001-psn-wrap[start=8388603]",
-            "RTX-003-threshold-bound[reorder_threshold=16]", "RTX-003-threshold-bound[reorder_threshold=63]",
-            "RTX-005-lost-retransmission-fresh-evidence")),
         Map.entry("dcqcn_g=1.0", Set.of("CC-017-long-flow-converges")),
         Map.entry("cnp_delay_max_ns=100000", Set.of(
             "CC-004-cnp-for-ce-duplicate-read-response",
