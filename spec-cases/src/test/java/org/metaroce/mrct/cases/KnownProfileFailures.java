@@ -111,10 +111,7 @@ final class KnownProfileFailures {
             "RTX-009-lost-acks-timeout-resends-una-only", "RTX-010-loss-event-counts-as-retry",
             "RTX-020-acknowledgement-probe")),
         Map.entry("max_pmtu=1024", Set.of("CC-017-burst-recovers-to-line-rate")),
-        Map.entry("dcqcn_g=1.0", Set.of("CC-017-long-flow-converges")),
-        Map.entry("cnp_delay_max_ns=100000", Set.of(
-            "CC-004-cnp-for-ce-duplicate-read-response",
-            "CC-009-ce-on-dropped-responses"))
+        Map.entry("dcqcn_g=1.0", Set.of("CC-017-long-flow-converges"))
     );
 
     private KnownProfileFailures() {
