@@ -110,8 +110,7 @@ final class KnownProfileFailures {
             "RTX-002-reordering-without-loss[share=95,latency=10us,reorder_threshold=16]",
             "RTX-009-lost-acks-timeout-resends-una-only", "RTX-010-loss-event-counts-as-retry",
             "RTX-020-acknowledgement-probe")),
-        Map.entry("max_pmtu=1024", Set.of("CC-017-burst-recovers-to-line-rate")),
-        Map.entry("dcqcn_g=1.0", Set.of("CC-017-long-flow-converges"))
+        Map.entry("max_pmtu=1024", Set.of("CC-017-burst-recovers-to-line-rate"))
     );
 
     private KnownProfileFailures() {

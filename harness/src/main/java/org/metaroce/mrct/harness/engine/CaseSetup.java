@@ -249,8 +249,8 @@ final class CaseSetup {
         final Map<String, Long> numeric = new LinkedHashMap<>();
         for (final Map.Entry<QpAttribute, AttributeValue> entry : cd.attributes().entrySet()) {
             final Object value = entry.getValue().resolve(names::eval);
-            if (value instanceof Number number) {
-                numeric.put(entry.getKey().label(), number.longValue());
+            if (value instanceof Long number) {
+                numeric.put(entry.getKey().label(), number);
             }
             fromCase = fromCase.with(entry.getKey(), value);
         }
