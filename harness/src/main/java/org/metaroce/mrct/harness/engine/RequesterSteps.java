@@ -347,6 +347,16 @@ final class RequesterSteps {
         return new double[] {to, bits * 1000.0 / (to - sent.get(end - 16).time()), end - 16};
     }
 
+    /**
+     * The rate of a window measured at {@code rate} over {@code elapsed} ns had it lasted 1 ns less. Departures are
+     * timed in whole ns, so the window of a pacer exact to the ns may last up to 1 ns more or less than its exact
+     * schedule: the bounds take the window 1 ns shorter (lower bound) or longer (upper bound), so that a pacer exact
+     * to the ns passes under a rate_tolerance_pct of 0.
+     */
+    private static double upTo1NsShorter(final double rate, final long elapsed) {
+        return elapsed > 1 ? rate * elapsed / (elapsed - 1) : rate;
+    }
+
     void expectRate(final RateExpectation e, final Connection c, final long now) {
         final RequesterChecker checker = checker(c);
         final long from = start + (e.from() == null ? 0 : eval(e.from()));
@@ -369,7 +379,7 @@ final class RequesterSteps {
                 final double rate = window[1];
                 final double max = model.max(t0, t16);
                 final DcqcnModel.Point point = model.at(t16);
-                if (rate > max * (1 + tolerance)) {
+                if (rate * (t16 - t0) / (t16 - t0 + 1) > max * (1 + tolerance)) {
                     final String rule = rate > k.lineRateMbps() * (1 + tolerance) ? "MR-CC-015"
                         : point.rule().equals("MR-CC-010") ? "MR-CC-010" : "MR-CC-017";
                     throw rateFailure(rule, c, sent.get(first).evidence(), t0, t16, rate, "at most "
@@ -379,7 +389,7 @@ final class RequesterSteps {
                 // too slow: blame the event that set the smallest Rc the window had to keep up with
                 final DcqcnModel.Point lowest = lowest(model, late, Math.max(start, t0 - slack), t16);
                 final double min = lowest.rc();
-                if (rate < min * (1 - tolerance)) {
+                if (upTo1NsShorter(rate, t16 - t0) < min * (1 - tolerance)) {
                     throw rateFailure(lowest.rule(), c, sent.get(first).evidence(), t0, t16, rate, "at least "
                         + mbps(min * (1 - tolerance)) + " (smallest model Rc " + mbps(min) + " - "
                         + Math.round(tolerance * 100) + "%; the QP is kept backlogged)", lowest);
@@ -393,7 +403,7 @@ final class RequesterSteps {
                     final long t0 = sent.get((int) open[2]).time();
                     final DcqcnModel.Point lowest = lowest(model, late, Math.max(start, t0 - slack), to);
                     final double min = lowest.rc();
-                    if (open[1] < min * (1 - tolerance)) {
+                    if (upTo1NsShorter(open[1], to - t0) < min * (1 - tolerance)) {
                         throw rateFailure(lowest.rule(), c, sent.get((int) open[2]).evidence(), t0, to, open[1],
                             "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc " + mbps(min) + " - "
                             + Math.round(tolerance * 100) + "%; the QP is kept backlogged, and no 17th packet came "
@@ -417,7 +427,7 @@ final class RequesterSteps {
                 }
             }
             final long mean = last > first && first >= 0 ? bits * 1000 / (last - first) : 0;
-            if (!e.mbps().matches(mean, names, -1L)) {
+            if (!meanMatches(e, mean, bits, last - first)) {
                 final StepFailure failure = new StepFailure("the mean rate of " + c.name + " between "
                     + CaseRun.nanos(from - start) + " and " + CaseRun.nanos(to - start) + " is " + mean
                     + " Mb/s, expected " + e.mbps().describe(names, v -> v + " Mb/s"), -1,
@@ -426,6 +436,28 @@ final class RequesterSteps {
                 throw failure;
             }
         }
+    }
+
+    /**
+     * Whether the mean rate matches: departures timed in whole ns leave the interval's length known to 1 ns either
+     * way, so any whole Mb/s between the rates over 1 ns more and 1 ns less will do (a pacer exact to the ns passes a
+     * range of one value, as rate_tolerance_pct 0 asks).
+     */
+    private boolean meanMatches(final RateExpectation e, final long mean, final long bits, final long elapsed) {
+        if (e.mbps().matches(mean, names, -1L)) {
+            return true;
+        }
+        if (elapsed < 2) {
+            return false;
+        }
+        final long slowest = bits * 1000 / (elapsed + 1);
+        final long fastest = Math.min(slowest + 1000, -Math.floorDiv(-bits * 1000, elapsed - 1));
+        for (long v = slowest; v <= fastest; v++) {
+            if (e.mbps().matches(v, names, -1L)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private StepFailure rateFailure(final String rule, final Connection c, final int evidence, final long t0,
