@@ -10,13 +10,11 @@ import java.util.Set;
  * <ul>
  * <li>retry_cnt=0, rnr_retry=0: loss-recovery and RNR cases need at least one retry; they should set their QP's
  *     retry_cnt / rnr_retry (an attribute any device accepts) or expect the QP to fail.</li>
- * <li>line_rate_mbps=1000 and 1600000, rate_tolerance_pct=0: timing windows and rate bounds sized for 100 Gb/s; the
- *     reference's pacer runs 0.04 % below the model's rate (99964 Mb/s), which a 0 % tolerance does not allow.</li>
+ * <li>line_rate_mbps=1000: timing windows and rate bounds sized for 100 Gb/s.</li>
  * <li>rto_low_ns=10000, reorder_threshold=1 and 63, reorder_time_ns=0 and 100000, rto_high_ns=1000000000: requester
  *     cases whose expected retransmissions assume the default loss-inference and timer values.</li>
- * <li>line_rate_mbps ends, max_pmtu=1024, dcqcn_g=1.0: the convergence bounds of CC-017 are
- *     sized for 100 Gb/s, pmtu above 1024 and the default gains (dcqcn_g, a ratio, cannot yet be used in a case's
- *     expressions, so the case cannot say what it assumes of it).</li>
+ * <li>line_rate_mbps=1600000: CC-017-burst-recovers-to-line-rate and CC-017-incast-converges stall for about a
+ *     millisecond (their rto_low_ns) after some 100 us: a loss at the switch, which their bounds do not allow for.</li>
  * </ul>
  */
 final class KnownProfileFailures {
@@ -88,17 +86,8 @@ final class KnownProfileFailures {
             "RTX-005-old-evidence-not-reused", "RTX-006-identical-retransmission-every-opcode",
             "RTX-009-lost-acks-timeout-resends-una-only", "RTX-016-read-response-lost[lost=0,expiries=0]",
             "RTX-016-read-response-lost[lost=3,expiries=0]", "RTX-019-retransmitted-and-timeouts-counters")),
-        Map.entry("line_rate_mbps=1600000", Set.of("CC-011-initial-rate-and-first-cut[alpha_init=1,pmtu=256]",
-            "CC-017-burst-recovers-to-line-rate", "CC-017-incast-converges")),
-        Map.entry("rate_tolerance_pct=0", Set.of("CC-010-cnp-cuts-rate",
-            "CC-011-initial-rate-and-first-cut[alpha_init=0,pmtu=max_pmtu]",
-            "CC-011-initial-rate-and-first-cut[alpha_init=1,pmtu=256]",
-            "CC-011-initial-rate-and-first-cut[alpha_init=1,pmtu=max_pmtu]", "CC-012-alpha-decay",
-            "CC-012-alpha-decays-to-zero", "CC-013-byte-counter-increase", "CC-013-rate-timer-increase",
-            "CC-014-increase-steps[f=1]", "CC-014-increase-steps[f=3]", "CC-015-line-rate-clamp",
-            "CC-015-min-rate-clamp", "CC-016-cnp-slows-named-requester-only", "CC-017-burst-after-idle",
-            "CC-017-burst-recovers-to-line-rate", "CC-017-incast-converges", "CC-017-long-flow-converges",
-            "CC-017-retransmissions-paced")),
+        Map.entry("line_rate_mbps=1600000", Set.of("CC-017-burst-recovers-to-line-rate",
+            "CC-017-incast-converges")),
         Map.entry("rto_low_ns=10000,reorder_time_ns=10000", Set.of(
             "CC-004-cnp-for-ce-duplicate-read-response", "CC-009-ce-on-dropped-responses",
             "CMP-011-completion-order",
@@ -109,8 +98,7 @@ final class KnownProfileFailures {
             "RTX-001-lost-acks-covered-by-later-ack",
             "RTX-002-reordering-without-loss[share=95,latency=10us,reorder_threshold=16]",
             "RTX-009-lost-acks-timeout-resends-una-only", "RTX-010-loss-event-counts-as-retry",
-            "RTX-020-acknowledgement-probe")),
-        Map.entry("max_pmtu=1024", Set.of("CC-017-burst-recovers-to-line-rate"))
+            "RTX-020-acknowledgement-probe"))
     );
 
     private KnownProfileFailures() {
