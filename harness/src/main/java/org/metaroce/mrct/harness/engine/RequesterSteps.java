@@ -353,7 +353,7 @@ final class RequesterSteps {
      * schedule: the bounds take the window 1 ns shorter (lower bound) or longer (upper bound), so that a pacer exact
      * to the ns passes under a rate_tolerance_pct of 0.
      */
-    private static double upTo1NsShorter(final double rate, final long elapsed) {
+    static double upTo1NsShorter(final double rate, final long elapsed) {
         return elapsed > 1 ? rate * elapsed / (elapsed - 1) : rate;
     }
 
