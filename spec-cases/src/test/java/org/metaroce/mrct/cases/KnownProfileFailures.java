@@ -8,30 +8,13 @@ import java.util.Set;
  * under it (measured 2026-12-02 on the reference NIC, seed {@link Suite#SEED}). Each entry is open work of issue 9 and
  * the list only shrinks; the causes, by profile:
  * <ul>
- * <li>line_rate_mbps=1000 and 1600000, rate_tolerance_pct=0: timing windows and rate bounds sized for 100 Gb/s; the
- *     reference's pacer runs 0.04 % below the model's rate (99964 Mb/s), which a 0 % tolerance does not allow.</li>
- * <li>max_rd_atomic=1, max_dest_rd_atomic=1: cases that post or send several READs or atomics at once.</li>
- * <li>max_msg_size=65536: congestion cases post messages larger than 64 KiB.</li>
- * <li>pmtu=2048 and 4096: RTX-001 sees one more (legitimate, per the checker) retransmission.</li>
- * <li>send_window=16: loss-recovery cases keep more PSNs in flight than the window allows.</li>
- * <li>line_rate_mbps ends, max_pmtu=1024, dcqcn_g=1.0: the convergence bounds of CC-017 are
- *     sized for 100 Gb/s, pmtu above 1024 and the default gains (dcqcn_g, a ratio, cannot yet be used in a case's
- *     expressions, so the case cannot say what it assumes of it).</li>
+ * <li>line_rate_mbps=1000: timing windows and rate bounds sized for 100 Gb/s.</li>
+ * <li>line_rate_mbps=1600000: CC-017-burst-recovers-to-line-rate and CC-017-incast-converges stall for about a
+ *     millisecond (their rto_low_ns) after some 100 us: a loss at the switch, which their bounds do not allow for.</li>
  * </ul>
  */
 final class KnownProfileFailures {
     static final Map<String, Set<String>> MAP = Map.ofEntries(
-        Map.entry("pmtu=2048", Set.of("RTX-001-psn-wrap[start=16777208]", "RTX-001-psn-wrap[start=16777215]",
-            "RTX-001-psn-wrap[start=8388603]")),
-        Map.entry("pmtu=4096", Set.of("RTX-001-psn-wrap[start=16777208]", "RTX-001-psn-wrap[start=16777215]",
-            "RTX-001-psn-wrap[start=8388603]")),
-        Map.entry("max_rd_atomic=1", Set.of("CMP-011-completion-order", "CMP-014-atomic-completion",
-            "HDR-009-atomic-eth-from-wqe", "PLC-003-read-responses-any-order", "REQ-007-msn-rsn-mixed-kinds",
-            "REQ-009-read-request-shape", "REQ-010-ackreq-on-last-packets", "REQ-014-fence",
-            "ROB-010-duplicate-atomic-ack")),
-        Map.entry("max_dest_rd_atomic=1", Set.of("ACK-003-msn-atomics", "ATM-005-replay-cache",
-            "MP-002-requests-sprayed", "RD-001-read-sees-earlier-atomic", "RD-006-reordered-reads",
-            "RD-006-successive-reads-in-order", "REQ-013-many-reads[limit=16]", "REQ-013-many-reads[limit=3]")),
         Map.entry("line_rate_mbps=1000", Set.of("CC-012-alpha-decays-to-zero", "CC-013-byte-counter-increase",
             "CC-015-min-rate-clamp", "CC-016-cnp-slows-named-requester-only", "CC-017-burst-after-idle",
             "CC-017-burst-recovers-to-line-rate", "CC-017-incast-converges", "CC-017-long-flow-converges",
@@ -39,8 +22,7 @@ final class KnownProfileFailures {
             "REQ-004-segment-sizes[pmtu=4096]", "REQ-005-length-edges[pmtu=2048]", "REQ-005-length-edges[pmtu=4096]",
             "REQ-005-segmentation-every-pmtu[pmtu=4096]", "REQ-011-ackreq-interval[interval=16]",
             "REQ-012-window-stall", "RTX-001-every-nth-packet-lost[n=8]", "RTX-001-first-and-last-lost",
-            "RTX-001-lost-acks-covered-by-later-ack", "RTX-001-psn-wrap[start=16777208]",
-            "RTX-001-psn-wrap[start=16777215]", "RTX-001-psn-wrap[start=8388603]",
+            "RTX-001-lost-acks-covered-by-later-ack",
             "RTX-002-reordering-without-loss[share=40,latency=1us,reorder_threshold=16]",
             "RTX-002-reordering-without-loss[share=95,latency=10us,reorder_threshold=16]",
             "RTX-002-reordering-without-loss[share=95,latency=1us,reorder_threshold=16]",
@@ -51,31 +33,8 @@ final class KnownProfileFailures {
             "RTX-005-old-evidence-not-reused", "RTX-006-identical-retransmission-every-opcode",
             "RTX-009-lost-acks-timeout-resends-una-only", "RTX-016-read-response-lost[lost=0,expiries=0]",
             "RTX-016-read-response-lost[lost=3,expiries=0]", "RTX-019-retransmitted-and-timeouts-counters")),
-        Map.entry("line_rate_mbps=1600000", Set.of("CC-011-initial-rate-and-first-cut[alpha_init=1,pmtu=256]",
-            "CC-017-burst-recovers-to-line-rate", "CC-017-incast-converges")),
-        Map.entry("rate_tolerance_pct=0", Set.of("CC-010-cnp-cuts-rate",
-            "CC-011-initial-rate-and-first-cut[alpha_init=0,pmtu=max_pmtu]",
-            "CC-011-initial-rate-and-first-cut[alpha_init=1,pmtu=256]",
-            "CC-011-initial-rate-and-first-cut[alpha_init=1,pmtu=max_pmtu]", "CC-012-alpha-decay",
-            "CC-012-alpha-decays-to-zero", "CC-013-byte-counter-increase", "CC-013-rate-timer-increase",
-            "CC-014-increase-steps[f=1]", "CC-014-increase-steps[f=3]", "CC-015-line-rate-clamp",
-            "CC-015-min-rate-clamp", "CC-016-cnp-slows-named-requester-only", "CC-017-burst-after-idle",
-            "CC-017-burst-recovers-to-line-rate", "CC-017-incast-converges", "CC-017-long-flow-converges",
-            "CC-017-retransmissions-paced")),
-        Map.entry("max_msg_size=65536", Set.of("CC-010-cnp-cuts-rate", "CC-012-alpha-decay",
-            "CC-012-alpha-decays-to-zero", "CC-013-byte-counter-increase", "CC-013-rate-timer-increase",
-            "CC-014-increase-steps[f=1]", "CC-014-increase-steps[f=3]", "CC-016-cnp-slows-named-requester-only",
-            "RD-002-read-responses-every-pmtu[pmtu=min(4096, max_pmtu),length=16 * pmtu + 1]")),
-        Map.entry("max_pmtu=1024", Set.of("CC-017-burst-recovers-to-line-rate")),
-        Map.entry("send_window=16,ack_req_interval=16", Set.of("LEG-008-go-back-n-on-sequence-nak",
-            "RTX-001-lost-acks-covered-by-later-ack", "RTX-001-psn-wrap[start=16777208]",
-            "RTX-001-psn-wrap[start=16777215]", "RTX-001-psn-wrap[start=8388603]",
-            "RTX-003-threshold-bound[reorder_threshold=16]", "RTX-003-threshold-bound[reorder_threshold=63]",
-            "RTX-005-lost-retransmission-fresh-evidence")),
-        Map.entry("dcqcn_g=1.0", Set.of("CC-017-long-flow-converges")),
-        Map.entry("cnp_delay_max_ns=100000", Set.of(
-            "CC-004-cnp-for-ce-duplicate-read-response",
-            "CC-009-ce-on-dropped-responses"))
+        Map.entry("line_rate_mbps=1600000", Set.of("CC-017-burst-recovers-to-line-rate",
+            "CC-017-incast-converges"))
     );
 
     private KnownProfileFailures() {

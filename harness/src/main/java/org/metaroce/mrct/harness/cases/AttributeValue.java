@@ -8,8 +8,8 @@ import org.metaroce.mrct.spi.Access;
 
 /**
  * The value a case gives a QP attribute, typed by the attribute's {@link org.metaroce.mrct.spi.QpAttribute.Type} when
- * the case loads: a number (an expression evaluated per run), a set of access rights, a boolean or a text (an
- * address).
+ * the case loads: a number (an expression evaluated per run, or a decimal ratio), a set of access rights, a boolean or
+ * a text (an address).
  */
 public sealed interface AttributeValue {
     /**
@@ -23,6 +23,17 @@ public sealed interface AttributeValue {
         @Override
         public Object resolve(final ToLongFunction<Expr> eval) {
             return eval.applyAsLong(value);
+        }
+    }
+
+    /**
+     * A ratio attribute (dcqcn_g, dcqcn_alpha_init) written as a decimal number ({@code 0.00390625}), which an
+     * expression, being integer, cannot give: checked from 0 to 1 when the case loads.
+     */
+    record Ratio(double value) implements AttributeValue {
+        @Override
+        public Object resolve(final ToLongFunction<Expr> eval) {
+            return value;
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import org.metaroce.mrct.harness.yaml.YMap;
 import org.metaroce.mrct.harness.yaml.YNode;
+import org.metaroce.mrct.harness.yaml.YScalar;
 import org.metaroce.mrct.spi.Access;
 import org.metaroce.mrct.spi.QpAttribute;
 
@@ -65,7 +66,8 @@ final class SetupReader {
     /**
      * The QP attributes under {@code key}, each typed by its attribute: numbers are expressions whose constants must
      * fit the attribute's width (a {@code modify_qp} may set values outside an attribute's range on purpose, so the
-     * range itself is the device's to check), access sets name known rights.
+     * range itself is the device's to check), a ratio (dcqcn_g, dcqcn_alpha_init) may be a decimal from 0 to 1, access
+     * sets name known rights.
      */
     Map<QpAttribute, AttributeValue> qpAttributes(final YMap map, final String key) {
         final Map<QpAttribute, AttributeValue> attributes = new LinkedHashMap<>();
@@ -99,6 +101,17 @@ final class SetupReader {
             }
             case INT: {
                 final Expr value = s.expr(node, attribute.label(), Domain.INT32);
+                return value == null ? null : new AttributeValue.Numeric(value);
+            }
+            case DOUBLE: {
+                if (node instanceof YScalar scalar && scalar.value() instanceof Double ratio) {
+                    if (!(ratio >= 0 && ratio <= 1)) {
+                        s.b.problem(node, attribute.label() + ": " + scalar.text() + " is not a ratio from 0 to 1");
+                        return null;
+                    }
+                    return new AttributeValue.Ratio(ratio);
+                }
+                final Expr value = s.expr(node, attribute.label());
                 return value == null ? null : new AttributeValue.Numeric(value);
             }
             default: {

@@ -249,8 +249,8 @@ final class CaseSetup {
         final Map<String, Long> numeric = new LinkedHashMap<>();
         for (final Map.Entry<QpAttribute, AttributeValue> entry : cd.attributes().entrySet()) {
             final Object value = entry.getValue().resolve(names::eval);
-            if (value instanceof Number number) {
-                numeric.put(entry.getKey().label(), number.longValue());
+            if (value instanceof Long number) {
+                numeric.put(entry.getKey().label(), number);
             }
             fromCase = fromCase.with(entry.getKey(), value);
         }
@@ -321,8 +321,9 @@ final class CaseSetup {
 
     /**
      * The attributes of the peer's QP: addressed to the device, with the device's PSN spaces mirrored, a receive window
-     * as large as the device's send window, and the case's {@code peer_attrs} on top. PMTU, TVer and P_Key follow the
-     * device's QP when the peer's QP enters RTR.
+     * as large as the device's send window, a max_dest_rd_atomic at least the device's max_rd_atomic (Table B-2: a
+     * requester's value is at most its peer's), and the case's {@code peer_attrs} on top. PMTU, TVer and P_Key follow
+     * the device's QP when the peer's QP enters RTR.
      */
     private QpAttributes peerAttributes(final ConnectionDef cd, final boolean ipv6, final int pd, final int psnBase,
                                         final int devicePsnBase) {
@@ -333,6 +334,10 @@ final class CaseSetup {
             .with(QpAttribute.RECV_WINDOW, Math.max(names.bound("send_window", 128L),
                 cd.attributes().get(QpAttribute.SEND_WINDOW) instanceof AttributeValue.Numeric window
                     ? names.eval(window.value()) : 0))
+            .with(QpAttribute.MAX_DEST_RD_ATOMIC, Math.max(Math.max(names.bound("max_dest_rd_atomic", 16L),
+                names.bound("max_rd_atomic", 16L)),
+                cd.attributes().get(QpAttribute.MAX_RD_ATOMIC) instanceof AttributeValue.Numeric depth
+                    ? names.eval(depth.value()) : 0))
             .with(QpAttribute.ACCESS, Set.of(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC));
         if (cd.vlan() != null) {
             attributes = attributes.with(QpAttribute.VLAN, (int) names.eval(cd.vlan()));

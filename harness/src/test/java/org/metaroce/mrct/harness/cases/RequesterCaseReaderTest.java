@@ -57,6 +57,24 @@ class RequesterCaseReaderTest {
     }
 
     @Test
+    void aRatioAttributeTakesADecimalFromZeroToOne() {
+        final String head = HEAD + "setup:\n  connections:\n    - {name: q, peer: true, attrs: {dcqcn_g: 0.00390625, "
+            + "dcqcn_alpha_init: 1}}\n";
+        final List<YamlProblem> problems = new ArrayList<>();
+        final CaseDef def = loader.parse("rtx/x.yaml", "RTX", head + "steps:\n  - advance: 1us\n", problems);
+        assertThat(problems).isEmpty();
+        assertThat(def.connections().get(0).attributes().get(org.metaroce.mrct.spi.QpAttribute.DCQCN_G))
+            .isEqualTo(new AttributeValue.Ratio(1.0 / 256));
+        assertThat(def.connections().get(0).attributes().get(org.metaroce.mrct.spi.QpAttribute.DCQCN_ALPHA_INIT))
+            .isInstanceOf(AttributeValue.Numeric.class);
+
+        final List<YamlProblem> wrong = new ArrayList<>();
+        loader.parse("rtx/x.yaml", "RTX", head.replace("0.00390625", "1.5") + "steps:\n  - advance: 1us\n", wrong);
+        assertThat(wrong).extracting(YamlProblem::message)
+            .anySatisfy(m -> assertThat(m).contains("dcqcn_g: 1.5 is not a ratio from 0 to 1"));
+    }
+
+    @Test
     void mistakesAreReportedWithTheirLines() {
         final List<YamlProblem> problems = new ArrayList<>();
         parse("""

@@ -19,6 +19,9 @@ final class TxQueue {
     }
 
     final ArrayDeque<Pending> frames = new ArrayDeque<>();
+    /** Earliest whole ns the next data frame may leave: {@link #exactFree} rounded up. */
     long nextFree;
+    /** When the bits of the last data frame have gone at Rc, in fractional ns (the pacer's exact schedule). */
+    double exactFree;
     Scheduler.Event drain;
 }

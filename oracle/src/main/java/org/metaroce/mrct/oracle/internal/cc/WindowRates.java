@@ -85,7 +85,8 @@ public final class WindowRates {
             final double rate = window[1];
             final double max = exact.max(t0, t16);
             final ReactionPoint.Point point = exact.at(t16);
-            if (rate > max * (1 + tolerance)) {
+            // departures are timed in whole ns: the upper bound takes the window 1 ns longer, the lower 1 ns shorter
+            if (rate * (t16 - t0) / (t16 - t0 + 1) > max * (1 + tolerance)) {
                 final String rule = fastRule(k, exact, point, t0, t16, rate, tolerance);
                 out.add(finding(rule, "at most " + mbps(max * (1 + tolerance)) + " (largest model Rc " + mbps(max)
                     + " + " + pct + ")", rate, sent.get(first).frame(), t0, t16, first, point, origin));
@@ -96,7 +97,7 @@ public final class WindowRates {
             }
             final ReactionPoint.Point lowest = lowest(exact, late, Math.max(origin, t0 - slack), t16);
             final double min = lowest.rc();
-            if (rate < min * (1 - tolerance)) {
+            if (upTo1NsShorter(rate, t16 - t0) < min * (1 - tolerance)) {
                 out.add(finding(slowRule(lowest, noDecay.lowest(Math.max(origin, t0 - slack), t16), rate, tolerance), "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc "
                     + mbps(min) + " - " + pct + "; the QP is kept backlogged)", rate, sent.get(first).frame(), t0,
                     t16, first, lowest, origin));
@@ -111,7 +112,7 @@ public final class WindowRates {
                 final long t0 = sent.get(first).time();
                 final ReactionPoint.Point lowest = lowest(exact, late, Math.max(origin, t0 - slack), to);
                 final double min = lowest.rc();
-                if (open[1] < min * (1 - tolerance)) {
+                if (upTo1NsShorter(open[1], to - t0) < min * (1 - tolerance)) {
                     out.add(finding(slowRule(lowest, noDecay.lowest(Math.max(origin, t0 - slack), to), open[1],
                         tolerance), "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc "
                         + mbps(min) + " - " + pct + "; the QP is kept backlogged, and no 17th packet came by "
@@ -121,6 +122,16 @@ public final class WindowRates {
             }
         }
         return out;
+    }
+
+    /**
+     * The rate of a window measured at {@code rate} over {@code elapsed} ns had it lasted 1 ns less. Departures are
+     * timed in whole ns, so the window of a pacer exact to the ns may last up to 1 ns more or less than its exact
+     * schedule: the bounds take the window 1 ns shorter (lower bound) or longer (upper bound), so that a pacer exact
+     * to the ns passes under a rate_tolerance_pct of 0.
+     */
+    static double upTo1NsShorter(final double rate, final long elapsed) {
+        return elapsed > 1 ? rate * elapsed / (elapsed - 1) : rate;
     }
 
     /**
