@@ -92,4 +92,24 @@ class NotificationPointTest {
         exact.onCongestionIndication(50_200, 3, false);
         assertThat(exact.overdue(1_000_000)).extracting(Finding::rule).containsExactly("MR-CC-003");
     }
+
+    @Test
+    void onALiveLinkACnpReadLateMayAlreadyHaveFreedTheScope() {
+        // a live observer (1 ms of tolerance) learns of the first CNP, sent at 10 us, only after it fed an indication
+        // at 100 us: by then the device's scope was idle again and a second CNP may rightly follow
+        final NotificationPoint live = new NotificationPoint(50_000, 10_000, 1_000_000);
+        live.onCongestionIndication(0, 1, false);
+        live.onCongestionIndication(100_000, 3, false);
+        assertThat(live.onCnpSent(10_000, 2)).isEmpty();
+        assertThat(live.onCnpSent(120_000, 4)).isEmpty();
+        // a third CNP that nothing could have owed is still caught
+        assertThat(live.onCnpSent(1_300_000, 5)).extracting(Finding::rule).containsExactly("MR-CC-006");
+
+        // on virtual time every CNP sent by an indication's moment is known then, so while one is owed the scope holds
+        final NotificationPoint exact = scope();
+        exact.onCongestionIndication(0, 1, false);
+        exact.onCongestionIndication(100_000, 3, false);
+        assertThat(exact.onCnpSent(110_000, 2)).isEmpty();
+        assertThat(exact.onCnpSent(170_000, 4)).extracting(Finding::rule).containsExactly("MR-CC-006");
+    }
 }
