@@ -11,7 +11,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.Executors;
@@ -28,6 +27,7 @@ import org.metaroce.mrct.harness.result.RunSummary;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.analyzer.internal.Analysis;
+import org.metaroce.mrct.analyzer.internal.Futures;
 import org.metaroce.mrct.analyzer.internal.Views;
 
 /**
@@ -226,7 +226,7 @@ public final class CaptureAnalyzer {
                         casePrefix(names.get(index), captures.size()), null, index, captures.size())));
                 }
                 for (final Future<Analysis.FileResult> future : futures) {
-                    results.add(join(future));
+                    results.add(Futures.join(future));
                 }
             } else {
                 for (int i = 0; i < captures.size(); i++) {
@@ -315,23 +315,6 @@ public final class CaptureAnalyzer {
     /** The prefix of a capture's case IDs among {@code count} captures: none for one, its file name and a slash. */
     public static String casePrefix(final String name, final int count) {
         return count > 1 ? fileName(name) + "/" : "";
-    }
-
-    private static Analysis.FileResult join(final Future<Analysis.FileResult> future) {
-        try {
-            return future.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while analysing", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw new IllegalStateException(e.getCause());
-        }
     }
 
     private Analysis analysis() {

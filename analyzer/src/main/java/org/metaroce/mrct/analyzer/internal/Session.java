@@ -258,15 +258,9 @@ final class Session {
         }
         boolean cut = false;
         final long original = reader.originalLength() - (reader.capturedLength() - length);
-        if (original > length && original <= (1 << 16)) {
-            final ByteBuffer patched = scratch((int) original);
-            if (patched != buffer) {
-                patched.put(0, buffer, offset, length);
-            }
-            for (int i = length; i < original; i++) {
-                patched.put(i, (byte) 0);
-            }
-            buffer = patched;
+        final ByteBuffer padded = zeroPadded(buffer, offset, length, original, this::scratch);
+        if (padded != null) {
+            buffer = padded;
             offset = 0;
             length = (int) original;
             cut = true;
@@ -382,6 +376,26 @@ final class Session {
             cnps.advance(ts);
         }
         return false;
+    }
+
+    /**
+     * A frame the capture cut short of its {@code original} length (64 KiB at most) copied to the start of a
+     * {@code scratch} buffer and padded with zeros to that length, so that its headers decode and its lengths check as
+     * sent; null when it was not cut (or is too long to pad).
+     */
+    static ByteBuffer zeroPadded(final ByteBuffer buffer, final int offset, final int length, final long original,
+                                 final java.util.function.IntFunction<ByteBuffer> scratch) {
+        if (original <= length || original > (1 << 16)) {
+            return null;
+        }
+        final ByteBuffer patched = scratch.apply((int) original);
+        if (patched != buffer) {
+            patched.put(0, buffer, offset, length);
+        }
+        for (int i = length; i < original; i++) {
+            patched.put(i, (byte) 0);
+        }
+        return patched;
     }
 
     private ByteBuffer scratch(final int size) {

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -194,7 +193,7 @@ final class Shards {
                     fed[k] = true;
                 }
                 for (final Future<?> shard : running) {
-                    join(shard);
+                    Futures.join(shard);
                 }
             }
             if (abandoned) {
@@ -255,15 +254,9 @@ final class Shards {
                 offset = 0;
             }
             final long original = file.originalLength() - (file.capturedLength() - length);
-            if (original > length && original <= (1 << 16)) {
-                final ByteBuffer patched = scratch((int) original);
-                if (patched != buffer) {
-                    patched.put(0, buffer, offset, length);
-                }
-                for (int i = length; i < original; i++) {
-                    patched.put(i, (byte) 0);
-                }
-                buffer = patched;
+            final ByteBuffer padded = Session.zeroPadded(buffer, offset, length, original, this::scratch);
+            if (padded != null) {
+                buffer = padded;
                 offset = 0;
                 length = (int) original;
             }
@@ -334,26 +327,9 @@ final class Shards {
         private void failed() {
             for (int k = 0; k < running.size(); k++) {
                 if (!fed[k] && running.get(k).isDone()) {
-                    join(running.get(k));
+                    Futures.join(running.get(k));
                     throw new IllegalStateException("shard " + k + " of " + path + " ended before the capture");
                 }
-            }
-        }
-
-        private static void join(final Future<?> shard) {
-            try {
-                shard.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while analysing", e);
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof RuntimeException runtime) {
-                    throw runtime;
-                }
-                if (e.getCause() instanceof Error error) {
-                    throw error;
-                }
-                throw new IllegalStateException(e.getCause());
             }
         }
     }
