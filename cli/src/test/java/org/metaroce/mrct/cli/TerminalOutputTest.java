@@ -31,7 +31,7 @@ class TerminalOutputTest {
             "--report-dir", dir.toString());
 
         assertThat(run.status()).as(run.err()).isEqualTo(1);
-        assertThat(run.errLines()).contains("FAIL           CC-012-alpha-decay: MR-CC-010: step 9, line 34")
+        assertThat(run.errLines()).contains("FAIL           CC-012-alpha-decay: MR-CC-010: step 9, line 35")
             .allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(FailureLines.WIDTH));
         assertThat(run.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(FailureLines.WIDTH));
         assertThat(run.out() + run.err()).doesNotContain("\033");
