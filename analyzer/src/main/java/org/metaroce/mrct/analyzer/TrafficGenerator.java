@@ -11,8 +11,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import org.metaroce.mrct.wire.BigEndian;
+import org.metaroce.mrct.wire.Checksums;
+import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.Encapsulation;
 import org.metaroce.mrct.wire.FrameBuilder;
+import org.metaroce.mrct.wire.FrameDecoder;
+import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.LittleEndian;
 import org.metaroce.mrct.wire.Opcode;
 import org.metaroce.mrct.wire.Psn;
 import org.metaroce.mrct.wire.capture.CaptureFormat;
@@ -127,6 +133,32 @@ public final class TrafficGenerator {
             generator.message(sink);
         }
         return generator.written;
+    }
+
+    /**
+     * As {@link #generate}, with the conversation moved between the IPv4 hosts {@code requester} and {@code responder}
+     * (IP checksum and ICRC sealed again): several such conversations, some sharing a host, make the capture of a
+     * switch port whose hosts form groups.
+     */
+    public static long generateBetween(final Options options, final int requester, final int responder,
+                                       final Sink sink) throws IOException {
+        final FrameDecoder decoder = new FrameDecoder();
+        return generate(options, (ts, bytes) -> {
+            final ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            final DecodedFrame before = decoder.decode(buffer, 0, bytes.length);
+            final boolean sealed = before.has(HeaderKind.ICRC) && before.icrcValid();
+            final int ip = before.offset(HeaderKind.IPV4);
+            final boolean forward = BigEndian.i32(buffer, ip + 12) == 0x0A000001;
+            BigEndian.i32(buffer, ip + 12, forward ? requester : responder);
+            BigEndian.i32(buffer, ip + 16, forward ? responder : requester);
+            BigEndian.u16(buffer, ip + 10, 0);
+            BigEndian.u16(buffer, ip + 10, Checksums.ipv4Header(buffer, ip));
+            if (sealed) {
+                final DecodedFrame after = decoder.decode(buffer, 0, bytes.length);
+                LittleEndian.i32(buffer, after.offset(HeaderKind.ICRC), after.computeIcrc());
+            }
+            sink.frame(ts, bytes);
+        });
     }
 
     /**

@@ -3,7 +3,6 @@ package org.metaroce.mrct.analyzer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -13,12 +12,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.testing.Fixtures;
-import org.metaroce.mrct.wire.BigEndian;
-import org.metaroce.mrct.wire.Checksums;
-import org.metaroce.mrct.wire.DecodedFrame;
-import org.metaroce.mrct.wire.FrameDecoder;
-import org.metaroce.mrct.wire.HeaderKind;
-import org.metaroce.mrct.wire.LittleEndian;
 
 /**
  * A capture analysed in shards ({@link CaptureShards}) and merged gives exactly what its analysis in one piece gives:
@@ -141,23 +134,7 @@ class CaptureShardsTest {
     private static List<Captures.Record> moved(final TrafficGenerator.Options options, final int a, final int b)
         throws IOException {
         final List<Captures.Record> out = new ArrayList<>();
-        final FrameDecoder decoder = new FrameDecoder();
-        TrafficGenerator.generate(options, (ts, bytes) -> {
-            final ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            final DecodedFrame before = decoder.decode(buffer, 0, bytes.length);
-            final boolean sealed = before.has(HeaderKind.ICRC) && before.icrcValid();
-            final int ip = before.offset(HeaderKind.IPV4);
-            final boolean forward = BigEndian.i32(buffer, ip + 12) == 0x0A000001;
-            BigEndian.i32(buffer, ip + 12, forward ? a : b);
-            BigEndian.i32(buffer, ip + 16, forward ? b : a);
-            BigEndian.u16(buffer, ip + 10, 0);
-            BigEndian.u16(buffer, ip + 10, Checksums.ipv4Header(buffer, ip));
-            if (sealed) {
-                final DecodedFrame after = decoder.decode(buffer, 0, bytes.length);
-                LittleEndian.i32(buffer, after.offset(HeaderKind.ICRC), after.computeIcrc());
-            }
-            out.add(new Captures.Record(ts, bytes));
-        });
+        TrafficGenerator.generateBetween(options, a, b, (ts, bytes) -> out.add(new Captures.Record(ts, bytes)));
         return out;
     }
 }

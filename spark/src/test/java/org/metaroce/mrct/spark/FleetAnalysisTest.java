@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -31,12 +30,6 @@ import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.reports.ReportFormat;
 import org.metaroce.mrct.reports.Reports;
-import org.metaroce.mrct.wire.BigEndian;
-import org.metaroce.mrct.wire.Checksums;
-import org.metaroce.mrct.wire.DecodedFrame;
-import org.metaroce.mrct.wire.FrameDecoder;
-import org.metaroce.mrct.wire.HeaderKind;
-import org.metaroce.mrct.wire.LittleEndian;
 import org.metaroce.mrct.wire.capture.CaptureFormat;
 import org.metaroce.mrct.wire.capture.CaptureReader;
 import org.metaroce.mrct.wire.capture.PcapWriter;
@@ -279,21 +272,7 @@ class FleetAnalysisTest {
     /** A generated conversation between two other hosts ({@code a} requests, {@code b} responds), sealed again. */
     private static void moved(final TrafficGenerator.Options options, final int a, final int b,
                               final List<long[]> stamps, final List<byte[]> frames) throws IOException {
-        final FrameDecoder decoder = new FrameDecoder();
-        TrafficGenerator.generate(options, (ts, bytes) -> {
-            final ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            final DecodedFrame before = decoder.decode(buffer, 0, bytes.length);
-            final boolean sealed = before.has(HeaderKind.ICRC) && before.icrcValid();
-            final int ip = before.offset(HeaderKind.IPV4);
-            final boolean forward = BigEndian.i32(buffer, ip + 12) == 0x0A000001;
-            BigEndian.i32(buffer, ip + 12, forward ? a : b);
-            BigEndian.i32(buffer, ip + 16, forward ? b : a);
-            BigEndian.u16(buffer, ip + 10, 0);
-            BigEndian.u16(buffer, ip + 10, Checksums.ipv4Header(buffer, ip));
-            if (sealed) {
-                final DecodedFrame after = decoder.decode(buffer, 0, bytes.length);
-                LittleEndian.i32(buffer, after.offset(HeaderKind.ICRC), after.computeIcrc());
-            }
+        TrafficGenerator.generateBetween(options, a, b, (ts, bytes) -> {
             stamps.add(new long[] {ts});
             frames.add(bytes);
         });
