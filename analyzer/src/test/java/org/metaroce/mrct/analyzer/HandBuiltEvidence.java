@@ -46,8 +46,8 @@ final class HandBuiltEvidence {
 
     /** A frame the device sends to the harness's QP (judged). */
     HandBuiltEvidence fromDut(final FrameBuilder frame) {
-        frames.add(new Entry(false, frame.encapsulation(FROM_DUT).ecn(frame.opcode() == Opcode.ACKNOWLEDGE ? 0 : 2)
-            .destQp(HARNESS_QPN).build()));
+        final boolean data = frame.opcode() != Opcode.ACKNOWLEDGE && frame.opcode() != Opcode.CNP;
+        frames.add(new Entry(false, frame.encapsulation(FROM_DUT).ecn(data ? 2 : 0).destQp(HARNESS_QPN).build()));
         return this;
     }
 

@@ -56,7 +56,7 @@ class Tver0EvidenceTest {
             .with("reth.dmalen", length);
     }
 
-    /** A TVer 0 read response of {@code packets} PMTU on PSN {@code psn}, with an AETH naming MSN 1 where it has one. */
+    /** A TVer 0 read response of one PMTU on PSN {@code psn}, with an AETH naming MSN 1 where it has one. */
     private static FrameBuilder response(final Opcode opcode, final int psn) {
         final FrameBuilder b = t0(opcode, psn).payload(new byte[PMTU]);
         return opcode == Opcode.RDMA_READ_RESPONSE_MIDDLE ? b : b.with("aeth.syndrome", 0x1F).with("aeth.msn", 1);

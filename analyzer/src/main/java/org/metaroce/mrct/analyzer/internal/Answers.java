@@ -556,10 +556,10 @@ final class Answers {
         final ReadOp.Response shape = rest != null ? rest : whole;
         if (!shape.fits(position) && !(rest != null && whole.fits(position) && !stream.ring.has(r, PsnRing.ANSWERED))) {
             cx.judge.report(c, responder, Check.READ_OPCODE, Basis.DEFINITE, fr,
-                () -> fr.opcode.name() + " on PSN " + Text.psn(r) + " is packet " + (shape.k() + 1) + " of the response "
-                    + "to the read of " + shape.length() + " bytes at PSN " + Text.psn(shape.start()) + " (frame "
-                    + op.frame + (rest != null ? ", asked for again from that PSN" : "") + "), " + shape.packets(),
-                null, new FieldDiff("bth.opcode", shape.expected(), fr.opcode.name()));
+                () -> fr.opcode.name() + " on PSN " + Text.psn(r) + " is packet " + (shape.k() + 1) + " of the "
+                    + "response to the read of " + shape.length() + " bytes at PSN " + Text.psn(shape.start())
+                    + " (frame " + op.frame + (rest != null ? ", asked for again from that PSN" : "") + "), "
+                    + shape.packets(), null, new FieldDiff("bth.opcode", shape.expected(), fr.opcode.name()));
         } else if (position.isLast()) {
             op.answeredSpan = k + 1;
         }
