@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.oracle.Basis;
-import org.metaroce.mrct.oracle.DcqcnConstants;
 import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.oracle.RequesterAckReq;
 import org.metaroce.mrct.oracle.RequesterAnswers;
@@ -145,8 +144,8 @@ final class RequesterChecker {
         }
         long due = timerStart + timerDuration + timerDuration / 10 + 2000 + p.toleranceNs();
         // section 13.4 (v1.1): the resend waits for the frame the pacer was sending at the expiry, at Rc's floor
-        due = Math.max(due, Timing.pacerFree(sent, timerStart + timerDuration, DcqcnConstants.rateFloor(cnps,
-            timerStart + timerDuration, p.lineRateMbps(), p.minRateMbps())) + 2000 + p.toleranceNs());
+        due = Math.max(due, Timing.pacerFree(sent, timerStart + timerDuration, org.metaroce.mrct.oracle.DcqcnConstants
+            .rateFloor(cnps, timerStart + timerDuration, p.lineRateMbps(), p.minRateMbps())) + 2000 + p.toleranceNs());
         if (now <= due) {
             return null;
         }
