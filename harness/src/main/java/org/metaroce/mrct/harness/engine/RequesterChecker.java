@@ -144,8 +144,8 @@ final class RequesterChecker {
         }
         long due = timerStart + timerDuration + timerDuration / 10 + 2000 + p.toleranceNs();
         // section 13.4 (v1.1): the resend waits for the frame the pacer was sending at the expiry, at Rc's floor
-        due = Math.max(due, Timing.pacerFree(sent, timerStart + timerDuration, Timing.rateFloor(cnps, timerStart
-            + timerDuration, p.lineRateMbps(), p.minRateMbps())) + 2000 + p.toleranceNs());
+        due = Math.max(due, Timing.pacerFree(sent, timerStart + timerDuration, org.metaroce.mrct.oracle.DcqcnConstants
+            .rateFloor(cnps, timerStart + timerDuration, p.lineRateMbps(), p.minRateMbps())) + 2000 + p.toleranceNs());
         if (now <= due) {
             return null;
         }
