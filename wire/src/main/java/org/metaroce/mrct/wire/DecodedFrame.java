@@ -120,7 +120,6 @@ public final class DecodedFrame {
         padLength = 0;
         tver = -1; // opcode and layout count only while tver >= 0 (they keep the previous frame's values otherwise)
         icrcKnown = false;
-        wireKnown = false;
     }
 
     /** Set by {@link FrameDecoder#decode(ByteBuffer, int, int, int)}: the ICRC was computed before, elsewhere. */
@@ -131,23 +130,6 @@ public final class DecodedFrame {
     void icrcComputedBefore(final int value) {
         icrcKnown = true;
         knownIcrc = value;
-        wireKnown = false;
-    }
-
-    /** Set by {@link FrameDecoder#decode(ByteBuffer, int, int, int, int)}: the ICRC on the wire was read before. */
-    private boolean wireKnown;
-    private int knownWire;
-
-    /**
-     * As {@link #icrcComputedBefore(int)}, and makes {@link #icrcOnWire()} return {@code wire}, read before from this
-     * frame's bytes: the ICRC is the frame's last four bytes, a cache line the headers do not share, which the thread
-     * that computed the ICRC has just read and this one would read again.
-     */
-    void icrcComputedBefore(final int value, final int wire) {
-        icrcKnown = true;
-        knownIcrc = value;
-        wireKnown = true;
-        knownWire = wire;
     }
 
     /** Records the opcode, TVer and layout of the BTH, storing the references only when they change. */
@@ -406,9 +388,6 @@ public final class DecodedFrame {
 
     /** The ICRC value as carried (little-endian on the wire). */
     public int icrcOnWire() {
-        if (wireKnown) {
-            return knownWire;
-        }
         return LittleEndian.i32(buffer, offset(HeaderKind.ICRC));
     }
 

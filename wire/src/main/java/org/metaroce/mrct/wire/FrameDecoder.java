@@ -59,20 +59,6 @@ public final class FrameDecoder {
         return f;
     }
 
-    /**
-     * As {@link #decode(ByteBuffer, int, int, int)}, with the ICRC the frame carries read before as well ({@code
-     * wireIcrc}, {@link DecodedFrame#icrcOnWire()}'s value): the thread that computed the ICRC has the frame's tail in
-     * its cache, this one would miss it.
-     */
-    public DecodedFrame decode(final ByteBuffer buffer, final int offset, final int length, final int computedIcrc,
-                               final int wireIcrc) {
-        final DecodedFrame f = decode(buffer, offset, length, frame);
-        if (f.isRoce() && f.has(HeaderKind.ICRC)) {
-            f.icrcComputedBefore(computedIcrc, wireIcrc);
-        }
-        return f;
-    }
-
     private DecodedFrame decode(final ByteBuffer buffer, final int offset, final int length, final DecodedFrame f) {
         if (offset < 0 || offset > buffer.limit()) {
             // never throws, even for a caller's bad offset: the failure says where the frame was looked for

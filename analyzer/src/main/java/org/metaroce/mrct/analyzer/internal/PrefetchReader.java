@@ -60,8 +60,6 @@ final class PrefetchReader implements CaptureReader {
         final CaptureFormat[] format = new CaptureFormat[BATCH_RECORDS];
         final boolean[] bigEndian = new boolean[BATCH_RECORDS];
         final int[] icrc = new int[BATCH_RECORDS];
-        /** The ICRC each frame carries, read when its ICRC was computed (the analysing thread need not read it). */
-        final int[] icrcWire = new int[BATCH_RECORDS];
         final boolean[] icrcKnown = new boolean[BATCH_RECORDS];
         int size;
         int used;
@@ -129,7 +127,6 @@ final class PrefetchReader implements CaptureReader {
                 final DecodedFrame d = decoder.decode(view, offset[i], captured[i]);
                 if (d.status() == DecodeStatus.ROCE && d.has(HeaderKind.ICRC)) {
                     icrc[i] = d.computeIcrc();
-                    icrcWire[i] = d.icrcOnWire();
                     icrcKnown[i] = true;
                 }
             }
@@ -280,11 +277,6 @@ final class PrefetchReader implements CaptureReader {
     /** The ICRC the current frame should carry, as computed ahead. */
     int computedIcrc() {
         return current.icrc[index];
-    }
-
-    /** The ICRC the current frame carries, as read ahead. */
-    int wireIcrc() {
-        return current.icrcWire[index];
     }
 
     /** True when the current record is larger than {@link #MAX_FRAME} and its bytes were not kept. */

@@ -266,7 +266,7 @@ final class Session {
             cut = true;
         }
         final DecodedFrame decoded = buffer == reader.buffer() && reader instanceof PrefetchReader ahead
-            && ahead.icrcKnown() ? decoder.decode(buffer, offset, length, ahead.computedIcrc(), ahead.wireIcrc())
+            && ahead.icrcKnown() ? decoder.decode(buffer, offset, length, ahead.computedIcrc())
             : decoder.decode(buffer, offset, length);
         if (decoded.status() == DecodeStatus.NOT_ROCE) {
             return;
