@@ -5,7 +5,7 @@
 #       HEAP         -Xmx of the analysing JVM (default 256m: the heap mrct analyze promises to stay under)
 #       COUNTS       numbers of one-frame connections to try, in order (default "10000 20000 40000 80000 160000");
 #                    the script stops at the first that does not fit
-#       PAIR_FRAMES  frames of a capture of 256 host pairs' eventful conversations (512 long connections whose PSN
+#       PAIR_FRAMES  frames of a capture of 256 host pairs' eventful conversations (256 long connections whose PSN
 #                    rings have grown; default 1000000; 0: skipped); 10000000 for the 10-million-frame figure
 #
 # Works from any directory: builds cli/target/mrct.jar with Maven (package, never install), writes each capture with
