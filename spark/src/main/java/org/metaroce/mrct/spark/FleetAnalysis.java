@@ -34,7 +34,8 @@ import org.metaroce.mrct.spark.internal.MatchAcross;
  * {@code mrct analyze} on Apache Spark: the captures of a fleet (one per host or mirror port, on any Hadoop-compatible
  * file system) analysed in parallel (one task per capture, or per shard of hosts of a large one, and the frames
  * matched across the captures in tasks that each take a share of the host pairs) by the same analyzer and oracle as
- * {@code mrct analyze}; the same reports (report.json and the others, through a {@link RunListener}) and a Parquet table of the findings.
+ * {@code mrct analyze}; the same reports (report.json and the others, through a {@link RunListener}) and a Parquet
+ * table of the findings.
  *
  * <pre>{@code
  * SparkSession spark = SparkSession.builder().master("local[2]").getOrCreate();
