@@ -28,12 +28,14 @@ import org.metaroce.mrct.spark.internal.CaseCodec;
 import org.metaroce.mrct.spark.internal.FindingsTable;
 import org.metaroce.mrct.spark.internal.FleetCommand;
 import org.metaroce.mrct.spark.internal.Inputs;
+import org.metaroce.mrct.spark.internal.MatchAcross;
 
 /**
  * {@code mrct analyze} on Apache Spark: the captures of a fleet (one per host or mirror port, on any Hadoop-compatible
- * file system) analysed in parallel (one task per capture, or per shard of hosts of a large one, and one task matching
- * frames across the captures) by the same analyzer and oracle as {@code mrct analyze};
- * the same reports (report.json and the others, through a {@link RunListener}) and a Parquet table of the findings.
+ * file system) analysed in parallel (one task per capture, or per shard of hosts of a large one, and the frames
+ * matched across the captures in tasks that each take a share of the host pairs) by the same analyzer and oracle as
+ * {@code mrct analyze}; the same reports (report.json and the others, through a {@link RunListener}) and a Parquet
+ * table of the findings.
  *
  * <pre>{@code
  * SparkSession spark = SparkSession.builder().master("local[2]").getOrCreate();
@@ -54,21 +56,46 @@ public final class FleetAnalysis {
      * @param parquet  where to write the findings table (a Hadoop path), or null for none
      * @param shardBytes a capture larger than this is analysed in shards of whole units of hosts, about this many
      *                 bytes of it each (0: every capture whole)
+     * @param matchTasks with several captures, the tasks matching their frames across them, each a share of the host
+     *                 pairs (0: as many as the job's size asks)
      */
     public record Request(List<String> captures, CaptureAnalyzer.Options options, ProfileFile profile,
-                          String parquet, long shardBytes) {
+                          String parquet, long shardBytes, int matchTasks) {
         public Request {
             captures = List.copyOf(captures);
             Objects.requireNonNull(options, "options");
             if (shardBytes < 0) {
                 throw new IllegalArgumentException("shardBytes must be 0 (no shards) or more");
             }
+            if (matchTasks < 0) {
+                throw new IllegalArgumentException("matchTasks must be 0 (as many as the job's size asks) or more");
+            }
+        }
+
+        /** Captures matched in as many tasks as the job's size asks ({@link #matchTasks(List, JavaSparkContext)}). */
+        public Request(final List<String> captures, final CaptureAnalyzer.Options options, final ProfileFile profile,
+                       final String parquet, final long shardBytes) {
+            this(captures, options, profile, parquet, shardBytes, 0);
         }
 
         /** Captures larger than {@value FleetAnalysis#SHARD_BYTES} bytes analysed in shards. */
         public Request(final List<String> captures, final CaptureAnalyzer.Options options, final ProfileFile profile,
                        final String parquet) {
             this(captures, options, profile, parquet, SHARD_BYTES);
+        }
+
+        /**
+         * The tasks matching the captures: {@link #matchTasks()} when set, else the cluster's default parallelism or
+         * one per {@value FleetAnalysis#SHARD_BYTES} bytes of captures, whichever is more, at most
+         * {@value FleetAnalysis#MAX_SHARDS}.
+         */
+        int matchTasks(final List<Capture> listed, final JavaSparkContext context) {
+            if (matchTasks > 0) {
+                return matchTasks;
+            }
+            final long bytes = listed.stream().mapToLong(c -> Math.max(0, c.bytes())).sum();
+            return (int) Math.min(MAX_SHARDS, Math.max(context.defaultParallelism(),
+                (bytes + SHARD_BYTES - 1) / SHARD_BYTES));
         }
     }
 
@@ -115,7 +142,8 @@ public final class FleetAnalysis {
      * Analyses the captures on {@code spark}, then reports on the driver as {@code CaptureAnalyzer} does:
      * {@code runStarted}, every case in capture order, the matching's cases, {@code runFinished}. A capture larger
      * than {@link Request#shardBytes()} is first read once to find its units of hosts, then analysed in shards of
-     * whole units, one task each; the others one task each; the matching of several captures one task beside them.
+     * whole units, one task each; the others one task each; then the frames of several captures matched across them
+     * by host pair ({@link MatchAcross}; in one task when a capture's frames are out of timestamp order).
      *
      * @throws Inputs.NoCapture when a directory or glob yields no capture
      * @throws IOException      when the captures cannot be listed
@@ -153,7 +181,7 @@ public final class FleetAnalysis {
             plans.put(result.index(), CaseCodec.read(result.json(), Work.ShardPlan.class));
         }
 
-        // 2. every capture whole or in shards, and the matching across captures, the longest tasks first
+        // 2. every capture whole or in shards, the longest tasks first
         final List<Work> work = new ArrayList<>();
         for (final Capture capture : captures) {
             final Work.ShardPlan plan = plans.get(capture.index());
@@ -165,14 +193,19 @@ public final class FleetAnalysis {
                 }
             }
         }
-        final boolean matching = count > 1 && request.options().matchWindowNs() > 0;
-        if (matching) {
-            work.add(new Work(Work.Kind.MATCH, captures.get(0), count, 0, null, captures));
-        }
         final Map<Integer, CaptureAnalysis> whole = new HashMap<>();
         final Map<Integer, List<CaptureShards.Shard>> sharded = new HashMap<>();
-        CaptureMatch match = null;
         final List<Work.Result> results = new ArrayList<>(execute(context, work, task));
+        // 3. the matching across captures, spread by host pair; in one task when a capture is out of time order
+        CaptureMatch match = null;
+        if (count > 1 && request.options().matchWindowNs() > 0) {
+            match = MatchAcross.match(context, captures, task, request.options().matchWindowNs(),
+                request.matchTasks(captures, context));
+            if (match == null) {
+                results.addAll(execute(context, List.of(new Work(Work.Kind.MATCH, captures.get(0), count, 0, null,
+                    captures)), task));
+            }
+        }
         // shard 0 first: its counts name the capture's frames and damage
         results.sort(Comparator.comparingInt(Work.Result::index).thenComparingInt(Work.Result::shard));
         for (final Work.Result result : results) {
@@ -184,7 +217,7 @@ public final class FleetAnalysis {
             }
         }
 
-        // 3. the reports, in capture order, on the driver
+        // 4. the reports, in capture order, on the driver
         final List<CaptureAnalysis> analyses = new ArrayList<>();
         final List<String> caseCaptures = new ArrayList<>();
         final List<CaseResult> cases = new ArrayList<>();

@@ -66,7 +66,7 @@ class FleetAnalysisTest {
         final List<String> names = files.stream().map(p -> OtherSchemeFileSystem.SCHEME + ":" + p)
             .collect(Collectors.toList());
         final Compared compared = compare(tmp, List.of(OtherSchemeFileSystem.SCHEME + "://" + dir), files, names,
-            null, 1);
+            null, 1, 3);
         assertThat(compared.spark.files()).extracting(FileOutcome::name).first().asString()
             .startsWith(OtherSchemeFileSystem.SCHEME + ":/");
         assertThat(compared.spark.files()).allSatisfy(f -> assertThat(f.problem()).isNull());
@@ -106,7 +106,9 @@ class FleetAnalysisTest {
         tile(ROOT.resolve("fixtures/captures/soft-roce/rdma_write_bw.pcap"), dir.resolve("tiled-write.pcap"), 6);
         // a real capture with one frame in the middle left out
         drop(ROOT.resolve("fixtures/captures/soft-roce/rdma_send_bw.pcap"), dir.resolve("dropped-send.pcap"));
-        final Compared compared = compare(tmp, List.of(dir + "/*.pcap"), captures(dir), tmp.resolve("findings"), 1);
+        // the frames matched across the five captures in 5 tasks, each a share of the host pairs
+        final Compared compared = compare(tmp, List.of(dir + "/*.pcap"), captures(dir), tmp.resolve("findings"), 1,
+            5);
         assertThat(compared.local.files().stream().mapToLong(FileOutcome::frames).sum()).isGreaterThan(30_000L);
         assertThat(compared.local.checks().get(Verdict.FAIL)).as("failing checks compared").isPositive();
         assertThat(compared.local.checks().get(Verdict.INCONCLUSIVE)).as("inconclusive checks compared")
@@ -170,13 +172,19 @@ class FleetAnalysisTest {
 
     private Compared compare(final Path tmp, final List<String> args, final List<Path> files, final Path parquet,
                              final long shardBytes) throws Exception {
+        return compare(tmp, args, files, parquet, shardBytes, 0);
+    }
+
+    /** As above, the frames matched across the captures in {@code matchTasks} tasks (0: the default). */
+    private Compared compare(final Path tmp, final List<String> args, final List<Path> files, final Path parquet,
+                             final long shardBytes, final int matchTasks) throws Exception {
         return compare(tmp, args, files, files.stream().map(Path::toString).collect(Collectors.toList()), parquet,
-            shardBytes);
+            shardBytes, matchTasks);
     }
 
     /** As above, the local analysis naming the captures {@code names}. */
     private Compared compare(final Path tmp, final List<String> args, final List<Path> files, final List<String> names,
-                             final Path parquet, final long shardBytes) throws Exception {
+                             final Path parquet, final long shardBytes, final int matchTasks) throws Exception {
         final Specification spec = Specification.bundled();
         final CaptureAnalyzer.Options options = CaptureAnalyzer.Options.defaults();
         final Clock clock = Clock.fixed(T0, ZoneOffset.UTC);
@@ -185,7 +193,7 @@ class FleetAnalysisTest {
         final Outcome local = new CaptureAnalyzer(spec, options, clock).analyze(files, names,
             Reports.open(localDir, EnumSet.of(ReportFormat.JSON, ReportFormat.MARKDOWN), spec));
         final Outcome fleet = FleetAnalysis.run(spark, new FleetAnalysis.Request(args, options, null,
-                parquet == null ? null : parquet.toString(), shardBytes),
+                parquet == null ? null : parquet.toString(), shardBytes, matchTasks),
             Reports.open(sparkDir, EnumSet.of(ReportFormat.JSON, ReportFormat.MARKDOWN), spec), clock);
 
         assertThat(Files.readString(sparkDir.resolve("report.json")))

@@ -16,7 +16,13 @@ final class Buckets {
     /** The bucket width is 1024 ns times a power of two: {@code 1 << shift} ns. */
     private int shift = 10;
     private long width = 1 << 10;
-    private final double[] sums = new double[POINTS];
+    /**
+     * The buckets {@code lo} to {@code lo + sums.length - 1}; the others hold 0. Only the buckets a flow's frames fell
+     * in are allocated (a short flow late in a long capture has a few, not {@value #POINTS}: the analysis keeps every
+     * flow's series until the reports, so this is most of what a short connection costs).
+     */
+    private double[] sums = new double[0];
+    private int lo;
     private int used;
 
     /** @param origin the time of the first frame of the capture, shared by every series of the analysis */
@@ -30,15 +36,40 @@ final class Buckets {
             merge();
         }
         final int i = (int) (at >>> shift);
-        sums[i] += amount;
+        if (sums.length == 0) {
+            sums = new double[1];
+            lo = i;
+        } else if (i < lo || i >= lo + sums.length) {
+            final int from = Math.min(lo, i);
+            final int to = Math.max(lo + sums.length, i + 1);
+            // grown by half again at least, so that a flow moving through the buckets copies them a few times only
+            final int length = Math.min(POINTS - from, Math.max(to - from, sums.length + (sums.length >> 1) + 1));
+            final int start = i < lo ? Math.max(0, to - length) : from;
+            final double[] grown = new double[length];
+            System.arraycopy(sums, 0, grown, lo - start, sums.length);
+            sums = grown;
+            lo = start;
+        }
+        sums[i - lo] += amount;
         used = Math.max(used, i + 1);
     }
 
+    private double at(final int i) {
+        return i >= lo && i < lo + sums.length ? sums[i - lo] : 0;
+    }
+
+    /** Pairs of buckets merged into one, their width doubled (bucket j holds what 2j and 2j + 1 held). */
     private void merge() {
-        for (int j = 0; j < POINTS / 2; j++) {
-            sums[j] = sums[2 * j] + sums[2 * j + 1];
+        if (sums.length > 0) {
+            final int from = lo / 2;
+            final int to = (lo + sums.length + 1) / 2;
+            final double[] merged = new double[to - from];
+            for (int j = from; j < to; j++) {
+                merged[j - from] = at(2 * j) + at(2 * j + 1);
+            }
+            sums = merged;
+            lo = from;
         }
-        Arrays.fill(sums, POINTS / 2, POINTS, 0);
         width *= 2;
         shift++;
         used = (used + 1) / 2;
@@ -55,7 +86,7 @@ final class Buckets {
     List<double[]> series(final double scale) {
         final List<double[]> points = new ArrayList<>(used);
         for (int i = 0; i < used; i++) {
-            points.add(new double[] {i * width / 1e9, sums[i] * scale / width});
+            points.add(new double[] {i * width / 1e9, at(i) * scale / width});
         }
         return points;
     }
@@ -64,7 +95,7 @@ final class Buckets {
     List<double[]> counts() {
         final List<double[]> points = new ArrayList<>(used);
         for (int i = 0; i < used; i++) {
-            points.add(new double[] {i * width / 1e9, sums[i]});
+            points.add(new double[] {i * width / 1e9, at(i)});
         }
         return points;
     }

@@ -117,6 +117,33 @@ public final class AnalyseWork implements Function<Work, Work.Result> {
         }
     }
 
+    /**
+     * The capture on this executor's disk: in place when it is on the local file system, else a temporary copy
+     * ({@link #release} removes it); null when it cannot be copied.
+     */
+    Path fetch(final Capture capture) {
+        final Path local = localPath(capture);
+        if (local != null) {
+            return local;
+        }
+        try {
+            return copy(capture);
+        } catch (IOException | UncheckedIOException e) {
+            return null;
+        }
+    }
+
+    /** Removes {@code path} when {@link #fetch} copied it (idempotent). */
+    void release(final Capture capture, final Path path) {
+        if (path != null && localPath(capture) == null) {
+            try {
+                remove(path);
+            } catch (IOException e) {
+                // a temporary file left behind: the executor's temporary directory is cleaned with it
+            }
+        }
+    }
+
     /** The capture's path when it is on the local file system, else null. */
     private static Path localPath(final Capture capture) {
         final URI uri = URI.create(capture.uri());

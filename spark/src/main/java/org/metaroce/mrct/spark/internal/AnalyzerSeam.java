@@ -12,7 +12,8 @@ import org.metaroce.mrct.harness.result.RunListener;
 import org.metaroce.mrct.harness.spec.Specification;
 
 /**
- * The one class that calls the analyzer: everything the Spark job knows of {@code mrct analyze} goes through here.
+ * The class that calls the analyzer: everything the Spark job knows of {@code mrct analyze} goes through here, but for
+ * the matching across captures in parts ({@link MatchAcross}, over {@code CaptureMatchParts}).
  * Executors analyse a capture whole ({@link CaptureAnalyzer#analyzeCapture}), plan and analyse the shards of a large
  * one ({@link CaptureShards}) or match the captures' frames ({@link CaptureAnalyzer#match}); the driver merges the
  * shards and reports everything with {@link CaptureAnalyzer#report(List, CaptureMatch, RunListener)}, as

@@ -88,6 +88,11 @@ public final class FleetCommand implements Callable<Integer> {
         + "of whole units of hosts, about this many MiB each (default 256; 0: every capture in one task)")
     long shardMb = FleetAnalysis.SHARD_BYTES >> 20;
 
+    @Option(names = "--match-tasks", paramLabel = "N", description = "with several captures, the tasks matching "
+        + "their frames, each a share of the host pairs (default 0: the default parallelism or one per 256 MiB of "
+        + "captures, whichever is more)")
+    int matchTasks;
+
     @Option(names = "--suite-version", paramLabel = "VERSION", hidden = true, description = "the mrct version for "
         + "the reports (mrct analyze --spark passes its own)")
     String suiteVersion = "dev";
@@ -129,8 +134,8 @@ public final class FleetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (matchWindowMs < 0 || shardMb < 0) {
-            err.println("mrct analyze --spark: --match-window-ms and --shard-mb take 0 or more");
+        if (matchWindowMs < 0 || shardMb < 0 || matchTasks < 0) {
+            err.println("mrct analyze --spark: --match-window-ms, --shard-mb and --match-tasks take 0 or more");
             return 2;
         }
         final Specification spec = Specification.bundled();
@@ -176,7 +181,7 @@ public final class FleetCommand implements Callable<Integer> {
         try {
             final RunListener writers = Reports.open(dir, chosen, spec);
             outcome = FleetAnalysis.run(spark, new FleetAnalysis.Request(files, options, profile, table,
-                    shardMb << 20),
+                    shardMb << 20, matchTasks),
                 new RunListener() {
                     @Override
                     public void runStarted(final RunInfo info) {
