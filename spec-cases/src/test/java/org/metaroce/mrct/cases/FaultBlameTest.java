@@ -65,6 +65,23 @@ class FaultBlameTest {
         return gaps;
     }
 
+    /**
+     * System property naming the faults to run (comma-separated labels, as {@code ./mrct faults} lists them), for a
+     * developer working on one fault's blame; unset, every fault runs. Set, each FAIL case and its blame is printed.
+     */
+    static final String ONLY = "mrct.faults";
+
+    private static List<Fault> faults() {
+        final String only = System.getProperty(ONLY);
+        if (only == null || only.isBlank()) {
+            return List.of(Fault.values());
+        }
+        final List<String> labels = List.of(only.split(","));
+        final List<Fault> faults = Stream.of(Fault.values()).filter(f -> labels.contains(f.label())).toList();
+        assertThat(faults).as("faults named by -D%s=%s", ONLY, only).hasSize(labels.size());
+        return faults;
+    }
+
     /** The cases citing the fault's rule, then every {@link #SAMPLE_STRIDE}th other planned case. */
     static List<Runner.Planned> selection(final List<Runner.Planned> plan, final Fault fault) {
         final List<Runner.Planned> own = new ArrayList<>();
@@ -89,7 +106,7 @@ class FaultBlameTest {
         // the faults are independent runs against their own reference NIC: two at a time on a two-core machine
         final ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            for (final Fault fault : Fault.values()) {
+            for (final Fault fault : faults()) {
                 runs.put(fault, pool.submit(() -> {
                     final Runner runner = suite.runner(Set.of(fault));
                     final List<CaseResult> failed = new ArrayList<>();
@@ -103,8 +120,14 @@ class FaultBlameTest {
                 }));
             }
             final List<DynamicTest> tests = new ArrayList<>();
-            for (final Fault fault : Fault.values()) {
+            for (final Fault fault : faults()) {
                 final List<CaseResult> failed = runs.get(fault).get();
+                if (System.getProperty(ONLY) != null) {
+                    for (final CaseResult r : failed) { // the detail a developer narrowing the run looks for
+                        System.out.println(fault.label() + ": " + r.id() + " -> " + (r.failure() == null
+                            ? "no failure" : r.failure().rootCause()) + " | " + r.reason());
+                    }
+                }
                 tests.add(DynamicTest.dynamicTest(fault.label() + " failures blame " + fault.rule(), () -> {
                     assertThat(failed).as("FAIL cases with fault %s", fault.label()).isNotEmpty();
                     final long blamed = failed.stream().filter(r -> r.failure() != null
