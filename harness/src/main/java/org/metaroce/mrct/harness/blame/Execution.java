@@ -123,7 +123,8 @@ final class Execution {
      * receive WQE. A SEND or WRITE WITH IMMEDIATE rejected after plain RDMA WRITE messages completed: the device's
      * expected RSN is ahead, a plain WRITE consumed a receive WQE (MR-CMP-006). Another request rejected after ePSN
      * passed packets recorded out of order: the sequence state those packets left is wrong, they were not taken through
-     * Table 4-2 at ePSN in PSN order (MR-ORD-007). Anything else: null.
+     * Table 4-2 at ePSN in PSN order (MR-ORD-007). Anything else, or a SEND where an RNR NAK was owed (V12 letting it
+     * through to V13 answers the same): null.
      */
     private static Cause inSequenceRejected(final FailureContext c, final Blame.Choice choice,
                                             final List<SentPacket> before) {
@@ -152,7 +153,12 @@ final class Execution {
             || target.opcode().kind() == OpKind.RDMA_WRITE && target.opcode().hasImmediate();
         final boolean plainWrites = earlier.stream().anyMatch(p -> p.recordable() && p.psn() < psn
             && p.opcode().kind() == OpKind.RDMA_WRITE && p.opcode().position().isLast() && !p.opcode().hasImmediate());
-        if (consumesWqe && plainWrites) {
+        final Long expectedSyndrome = c.expectedValues().get("aeth.syndrome");
+        final boolean rnrExpected = expectedSyndrome != null
+            && org.metaroce.mrct.wire.AethSyndrome.valueOf(expectedSyndrome.intValue()).type()
+                == org.metaroce.mrct.wire.AethSyndrome.Type.RNR_NAK;
+        if (consumesWqe && plainWrites && !rnrExpected) {
+            // (where an RNR NAK was owed, a device whose V12 let the SEND through to a later check answers the same)
             return choice.cause(List.of("MR-CMP-006"), "aeth.syndrome", "a SEND in sequence rejected with NAK 0x61 "
                 + "after plain RDMA WRITEs, as if they had consumed receive WQEs", Cause.Basis.MODEL);
         }

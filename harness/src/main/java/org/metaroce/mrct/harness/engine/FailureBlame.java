@@ -95,7 +95,7 @@ final class FailureBlame {
             connection == null ? java.util.Set.of() : naks(in.evidence(), connection),
             cnpWithinInterval(in.evidence(), e.frame, actual, in.names()),
             connection == null ? List.of() : responded(in.evidence(), connection),
-            connection == null ? null : reportedEpsn(in.evidence(), connection));
+            connection == null ? null : reportedEpsn(in.evidence(), connection), connection == null ? -1 : connection.tver);
         return blame.cause(context, level);
     }
 

@@ -241,12 +241,12 @@ class BlameModelTest {
         final List<SentPacket> sent = List.of(new SentPacket(1, Opcode.FETCH_ADD, false, false, 1, true), write(0));
         final FailureContext stopped = new FailureContext(FailureShape.FRAME_MISSING, null, List.of(),
             List.of("ATOMIC_ACKNOWLEDGE"), Map.of(), null, sent, sent.size(), WINDOW, BASE, null, RULES, false,
-            Set.of(), null, List.of(), 1);
+            Set.of(), null, List.of(), 1, 1);
         assertThat(rule(stopped)).isEqualTo("MR-ORD-005");
         // the device's ACK after PSN 0 reported ePSN 2: it reached the atomic and owes its answer
         final FailureContext reached = new FailureContext(FailureShape.FRAME_MISSING, null, List.of(),
             List.of("ATOMIC_ACKNOWLEDGE"), Map.of(), null, sent, sent.size(), WINDOW, BASE, null, RULES, false,
-            Set.of(), null, List.of(), 2);
+            Set.of(), null, List.of(), 2, 1);
         assertThat(rule(reached)).isEqualTo("MR-ATM-004");
     }
 
@@ -279,11 +279,32 @@ class BlameModelTest {
         assertThat(rule(context(FailureShape.FRAME_MISMATCH, syndrome, List.of("ACKNOWLEDGE"),
             Map.of("aeth.syndrome", 0x1FL), nak61(1), List.of(write(0), send), null, null, List.of())))
             .isEqualTo("MR-CMP-006");
+        // an RNR NAK was owed (no receive WQE posted): a device whose V12 let the SEND through answers the same
+        assertThat(rule(context(FailureShape.FRAME_MISMATCH, syndrome, List.of("ACKNOWLEDGE"),
+            Map.of("aeth.syndrome", 0x20L), nak61(1), List.of(write(0), send), null, null, List.of())))
+            .isNotEqualTo("MR-CMP-006");
         // a WRITE WITH IMMEDIATE before it consumes a receive WQE by right: no plain WRITE to blame
         final SentPacket withImmediate = new SentPacket(0, Opcode.RDMA_WRITE_ONLY_WITH_IMMEDIATE, true, false, 1,
             true);
         assertThat(rule(context(FailureShape.FRAME_MISMATCH, syndrome, List.of("ACKNOWLEDGE"),
             Map.of("aeth.syndrome", 0x1FL), nak61(1), List.of(withImmediate, send), null, null, List.of())))
             .isNotEqualTo("MR-CMP-006");
+    }
+
+    @Test
+    void moreTimeoutsThanExpectedOnATver0RequesterBlameMrLeg009() {
+        final List<FieldDiff> timeouts = List.of(new FieldDiff("timeouts", "+1", "+4"));
+        final FailureContext legacy = new FailureContext(FailureShape.COUNTERS, null, timeouts, List.of(), Map.of(),
+            null, List.of(), 0, WINDOW, BASE, null, List.of("MR-LEG-001"), true, Set.of(), null, List.of(), null, 0);
+        assertThat(rule(legacy)).isEqualTo("MR-LEG-009");
+        // the same counters on a TVer 1 QP: the counter's own rules, not the legacy recovery
+        final FailureContext tver1 = new FailureContext(FailureShape.COUNTERS, null, timeouts, List.of(), Map.of(),
+            null, List.of(), 0, WINDOW, BASE, null, List.of("MR-LEG-001"), true, Set.of(), null, List.of(), null, 1);
+        assertThat(rule(tver1)).isNotEqualTo("MR-LEG-009");
+        // fewer timeouts than expected on TVer 0: not a recovery that resent too little
+        final FailureContext fewer = new FailureContext(FailureShape.COUNTERS, null,
+            List.of(new FieldDiff("timeouts", "+2", "+1")), List.of(), Map.of(), null, List.of(), 0, WINDOW, BASE,
+            null, List.of("MR-LEG-001"), true, Set.of(), null, List.of(), null, 0);
+        assertThat(rule(fewer)).isNotEqualTo("MR-LEG-009");
     }
 }
