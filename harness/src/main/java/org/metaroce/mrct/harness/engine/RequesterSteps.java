@@ -328,14 +328,37 @@ final class RequesterSteps {
             }
             final long mean = last > first && first >= 0 ? bits * 1000 / (last - first) : 0;
             if (!meanMatches(e, mean, bits, last - first)) {
-                final StepFailure failure = new StepFailure("the mean rate of " + c.name + " between "
-                    + CaseRun.nanos(from - start) + " and " + CaseRun.nanos(to - start) + " is " + mean
-                    + " Mb/s, expected " + e.mbps().describe(names, v -> v + " Mb/s"), -1,
-                    List.of(new FieldDiff("mean rate (Mb/s)", e.mbps().describe(names, v -> Long.toString(v)),
-                        Long.toString(mean))), null, null);
-                throw failure;
+                final String message = "the mean rate of " + c.name + " between " + CaseRun.nanos(from - start)
+                    + " and " + CaseRun.nanos(to - start) + " is " + mean + " Mb/s, expected "
+                    + e.mbps().describe(names, v -> v + " Mb/s");
+                final List<FieldDiff> diffs = List.of(new FieldDiff("mean rate (Mb/s)",
+                    e.mbps().describe(names, v -> Long.toString(v)), Long.toString(mean)));
+                final ReactionPoint.Point below = belowModel(c, checker, from, to, mean);
+                throw below == null ? new StepFailure(message, -1, diffs, null, null)
+                    : StepFailure.breaking(below.rule(), message + "; below the smallest Rc the DCQCN model allows "
+                        + "there, which follows " + below.cause() + " at " + CaseRun.nanos(below.time() - start)
+                        + " (" + below.rule() + "): " + below.state(), -1, diffs);
             }
         }
+    }
+
+    /**
+     * The model's point whose Rc a mean rate below it contradicts: with work still to send at {@code to}, a QP whose
+     * mean rate over [from, to] is below the smallest Rc a conforming QP can have there (both DCQCN models, less
+     * rate_tolerance_pct) holds a rate the event that set that Rc does not allow; null otherwise (a rate above the
+     * expectation, or one the models explain).
+     */
+    private ReactionPoint.Point belowModel(final Connection c, final RequesterChecker checker, final long from,
+                                           final long to, final long mean) {
+        if (checker.firstTransmissions() >= c.sendQueue().nextPsn()) {
+            return null;
+        }
+        final DcqcnStream stream = stream(c);
+        final ReactionPoint.Point exact = stream.model(to).lowest(from, to);
+        final ReactionPoint.Point late = stream.latestModel(to, toleranceNs).lowest(from, to);
+        final ReactionPoint.Point lowest = late.rc() < exact.rc() ? late : exact;
+        final double tolerance = values.getOrDefault("rate_tolerance_pct", 5L) / 100.0;
+        return mean < lowest.rc() * (1 - tolerance) ? lowest : null;
     }
 
     /**
