@@ -309,7 +309,7 @@ final class RequesterSteps {
             final List<DcqcnStream.WindowFinding> found = stream(c).checkWindows(from, to, now,
                 values.getOrDefault("rate_tolerance_pct", 5L), toleranceNs, backlog);
             if (!found.isEmpty()) {
-                throw rateFailure(c, found.get(0));
+                throw rateFailure(c, found.get(0), pacedAtTarget(found));
             }
         }
         if (e.mbps() != null) {
@@ -383,14 +383,37 @@ final class RequesterSteps {
         return false;
     }
 
-    private StepFailure rateFailure(final Connection c, final DcqcnStream.WindowFinding w) {
+    /**
+     * The window of {@code found} that shows the QP pacing at its target rate Rt instead of Rc, when the first finding
+     * is a cut's (MR-CC-010) that cannot tell the two apart: a window that fits Rt clearly below the line rate while a
+     * cut is in force (the oracle names it MR-CC-017). Right after a first cut Rt is the line rate, and a QP that did
+     * not cut looks like one pacing at Rt; a later window where Rt is lower tells them apart. Null when none does.
+     */
+    private static DcqcnStream.WindowFinding pacedAtTarget(final List<DcqcnStream.WindowFinding> found) {
+        final DcqcnStream.WindowFinding first = found.get(0);
+        if (!first.finding().rule().equals(ReactionPoint.CUT) || !first.point().rule().equals(ReactionPoint.CUT)) {
+            return null;
+        }
+        for (final DcqcnStream.WindowFinding w : found.subList(1, found.size())) {
+            if (w.finding().rule().equals("MR-CC-017") && w.point().rule().equals(ReactionPoint.CUT)) {
+                return w;
+            }
+        }
+        return null;
+    }
+
+    private StepFailure rateFailure(final Connection c, final DcqcnStream.WindowFinding w,
+                                    final DcqcnStream.WindowFinding atTarget) {
         final Finding f = w.finding();
         final ReactionPoint.Point point = w.point();
-        return StepFailure.breaking(f.rule(), "the window rate of " + c.name + " over the 16 data packets "
-            + "from " + CaseRun.nanos(w.t0() - start) + " to " + CaseRun.nanos(w.t16() - start) + " (frame #"
-            + f.frame() + " on) is " + f.actual() + ", expected " + f.expected() + "; the model's Rc there follows "
-            + point.cause() + " at " + CaseRun.nanos(point.time() - start) + " (" + point.rule() + "): "
-            + point.state(), (int) f.frame(), List.of(new FieldDiff(f.field(), f.expected(), f.actual())));
+        return StepFailure.breaking(atTarget == null ? f.rule() : atTarget.finding().rule(), "the window rate of "
+            + c.name + " over the 16 data packets from " + CaseRun.nanos(w.t0() - start) + " to "
+            + CaseRun.nanos(w.t16() - start) + " (frame #" + f.frame() + " on) is " + f.actual() + ", expected "
+            + f.expected() + "; the model's Rc there follows " + point.cause() + " at "
+            + CaseRun.nanos(point.time() - start) + " (" + point.rule() + "): " + point.state()
+            + (atTarget == null ? "" : "; the window from " + CaseRun.nanos(atTarget.t0() - start) + " is at the "
+                + "model's Rt, below the line rate (" + atTarget.finding().actual() + "): the QP paces at Rt, not Rc"),
+            (int) f.frame(), List.of(new FieldDiff(f.field(), f.expected(), f.actual())));
     }
 
     // ------------------------------------------------------------------ series for the reports
