@@ -333,7 +333,7 @@ final class RequesterSteps {
                     + e.mbps().describe(names, v -> v + " Mb/s");
                 final List<FieldDiff> diffs = List.of(new FieldDiff("mean rate (Mb/s)",
                     e.mbps().describe(names, v -> Long.toString(v)), Long.toString(mean)));
-                final ReactionPoint.Point below = belowModel(c, checker, from, to, mean);
+                final ReactionPoint.Point below = belowModel(c, checker, from, to);
                 throw below == null ? new StepFailure(message, -1, diffs, null, null)
                     : StepFailure.breaking(below.rule(), message + "; below the smallest Rc the DCQCN model allows "
                         + "there, which follows " + below.cause() + " at " + CaseRun.nanos(below.time() - start)
@@ -343,22 +343,32 @@ final class RequesterSteps {
     }
 
     /**
-     * The model's point whose Rc a mean rate below it contradicts: with work still to send at {@code to}, a QP whose
-     * mean rate over [from, to] is below the smallest Rc a conforming QP can have there (both DCQCN models, less
-     * rate_tolerance_pct) holds a rate the event that set that Rc does not allow; null otherwise (a rate above the
-     * expectation, or one the models explain).
+     * The model's point whose Rc the QP's sending contradicts: with work still to send at {@code to}, a QP that sent
+     * over [from, to] fewer bits than the smallest Rc a conforming QP can have there (both DCQCN models, less
+     * rate_tolerance_pct) carries over that time, by more than two of its largest packets (the pacer's phase at either
+     * end), holds a rate the event that set that Rc does not allow. Null otherwise: a rate above the expectation, one
+     * the models explain, or an interval too short to tell at that rate.
      */
     private ReactionPoint.Point belowModel(final Connection c, final RequesterChecker checker, final long from,
-                                           final long to, final long mean) {
-        if (checker.firstTransmissions() >= c.sendQueue().nextPsn()) {
+                                           final long to) {
+        if (checker.firstTransmissions() >= c.sendQueue().nextPsn() || to <= from) {
             return null;
+        }
+        long bits = 0;
+        long largest = (c.pmtu + 78L) * 8;
+        for (final RequesterChecker.Sent s : checker.sent()) {
+            largest = Math.max(largest, s.wireBytes() * 8L);
+            if (s.time() >= from && s.time() <= to) {
+                bits += s.wireBytes() * 8L;
+            }
         }
         final DcqcnStream stream = stream(c);
         final ReactionPoint.Point exact = stream.model(to).lowest(from, to);
         final ReactionPoint.Point late = stream.latestModel(to, toleranceNs).lowest(from, to);
         final ReactionPoint.Point lowest = late.rc() < exact.rc() ? late : exact;
         final double tolerance = values.getOrDefault("rate_tolerance_pct", 5L) / 100.0;
-        return mean < lowest.rc() * (1 - tolerance) ? lowest : null;
+        // Rc in Mb/s is bits per microsecond
+        return bits + 2 * largest < lowest.rc() * (to - from) / 1000.0 * (1 - tolerance) ? lowest : null;
     }
 
     /**
