@@ -30,6 +30,10 @@ final class Execution {
         if (segments != null) {
             return segments;
         }
+        final Cause rejected = inSequenceRejected(c, choice, before);
+        if (rejected != null) {
+            return rejected;
+        }
         if (f.opcode().kind() == OpKind.ATOMIC_ACKNOWLEDGE && c.differs("atomicacketh.orig")) {
             final Long expected = c.expectedValues().get("atomicacketh.orig");
             if (expected != null && Long.reverseBytes(f.atomicAckEth().original()) == expected
@@ -54,16 +58,13 @@ final class Execution {
                 return null;
             }
             // the MSN counts a READ or atomic the device executed. The evidence: a response it sent on a PSN at or
-            // after the ePSN this very acknowledgement reports (a PSN before it still missing); failing that (the
-            // response may leave after the acknowledgement the case stopped at), a READ or atomic the harness sent
-            // behind a hole. An MSN one too high for other reasons looks the same then (see docs/faults.md).
+            // after the ePSN this very acknowledgement reports (a PSN before it still missing). A READ or atomic the
+            // harness sent behind a hole is no evidence by itself: an MSN one too high for any reason (MR-ACK-003)
+            // looks the same in that acknowledgement, and only the early response tells the two apart.
             final int epsn = f.has(HeaderKind.SACKETH) ? Values.relative(f.sacketh().basePsn(), c.psnBase()) : 0;
             final boolean answered = f.has(HeaderKind.SACKETH) && c.responded().stream()
                 .anyMatch(psn -> Psn.diff(psn, epsn) >= 0 && Psn.diff(psn, epsn) < c.window());
-            final ResponderView view = ResponderView.of(before, c.window());
-            final boolean pending = before.stream().anyMatch(p -> p.recordable() && p.executes()
-                && p.psn() > view.ePsn() && p.psn() - view.ePsn() < c.window());
-            return answered || pending ? choice.cause(List.of("MR-ORD-008"), "aeth.msn",
+            return answered ? choice.cause(List.of("MR-ORD-008"), "aeth.msn",
                 "a READ or atomic executed before every PSN before it had arrived", Cause.Basis.MODEL) : null;
         }
         return null;
@@ -111,6 +112,59 @@ final class Execution {
                 return p.length() == 0 ? choice.cause(List.of("MR-SEC-008"), "aeth.syndrome",
                     "a request with reth.dmalen 0 rejected by a protection check", Cause.Basis.MODEL) : null;
             }
+        }
+        return null;
+    }
+
+    /**
+     * A NAK 0x61 where the step expected another answer, naming a request the harness sent at the responder's ePSN (it
+     * arrived in order, nothing before it missing). The checks that reject such a request on what came before it are
+     * the sequence check of Table 4-2 (MR-ORD-007) and the RSN check V11, which counts the messages that consume a
+     * receive WQE. A SEND or WRITE WITH IMMEDIATE rejected after plain RDMA WRITE messages completed: the device's
+     * expected RSN is ahead, a plain WRITE consumed a receive WQE (MR-CMP-006). Another request rejected after ePSN
+     * passed packets recorded out of order: the sequence state those packets left is wrong, they were not taken through
+     * Table 4-2 at ePSN in PSN order (MR-ORD-007). Anything else, or a SEND where an RNR NAK was owed (V12 letting it
+     * through to V13 answers the same): null.
+     */
+    private static Cause inSequenceRejected(final FailureContext c, final Blame.Choice choice,
+                                            final List<SentPacket> before) {
+        final DecodedFrame f = c.actual();
+        if (f.opcode().kind() != OpKind.ACKNOWLEDGE || !f.has(HeaderKind.AETH) || f.aeth().syndromeValue() != 0x61
+            || Long.valueOf(0x61).equals(c.expectedValues().get("aeth.syndrome"))) {
+            return null;
+        }
+        final int psn = Values.relative(f.bth().psn(), c.psnBase());
+        int at = -1;
+        for (int i = before.size() - 1; i >= 0 && at < 0; i--) {
+            if (before.get(i).isRequest() && before.get(i).psn() == psn) {
+                at = i;
+            }
+        }
+        if (at < 0 || !before.get(at).valid()) {
+            return null;
+        }
+        final List<SentPacket> earlier = before.subList(0, at);
+        final ResponderView view = ResponderView.of(earlier, c.window());
+        if (view.ePsn() != psn || view.bitmap() != 0) {
+            return null; // not in order, or a hole still open: other checks and other answers apply
+        }
+        final SentPacket target = before.get(at);
+        final boolean consumesWqe = target.opcode().kind() == OpKind.SEND
+            || target.opcode().kind() == OpKind.RDMA_WRITE && target.opcode().hasImmediate();
+        final boolean plainWrites = earlier.stream().anyMatch(p -> p.recordable() && p.psn() < psn
+            && p.opcode().kind() == OpKind.RDMA_WRITE && p.opcode().position().isLast() && !p.opcode().hasImmediate());
+        final Long expectedSyndrome = c.expectedValues().get("aeth.syndrome");
+        final boolean rnrExpected = expectedSyndrome != null
+            && org.metaroce.mrct.wire.AethSyndrome.valueOf(expectedSyndrome.intValue()).type()
+                == org.metaroce.mrct.wire.AethSyndrome.Type.RNR_NAK;
+        if (consumesWqe && plainWrites && !rnrExpected) {
+            // (where an RNR NAK was owed, a device whose V12 let the SEND through to a later check answers the same)
+            return choice.cause(List.of("MR-CMP-006"), "aeth.syndrome", "a SEND in sequence rejected with NAK 0x61 "
+                + "after plain RDMA WRITEs, as if they had consumed receive WQEs", Cause.Basis.MODEL);
+        }
+        if (!consumesWqe && view.outOfOrderSeen()) {
+            return choice.cause(List.of("MR-ORD-007"), "aeth.syndrome", "a request in sequence rejected with NAK 0x61 "
+                + "after ePSN passed packets recorded out of order", Cause.Basis.MODEL);
         }
         return null;
     }

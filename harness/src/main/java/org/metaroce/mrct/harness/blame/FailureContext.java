@@ -32,13 +32,27 @@ import org.metaroce.mrct.wire.DecodedFrame;
  *     CNP to the same QP (MR-CC-005); null when not known
  * @param responded the PSNs (script space, as {@code psnBase}) of the READ responses and atomic acknowledgements the
  *     device sent on the failing connection, in the evidence so far (the offending frame's successors included)
+ * @param reportedEpsn the ePSN (sacketh.base, script space) of the last plain ACK the device sent on the failing
+ *     connection after the harness's last request on it, or null when none came after that request
+ * @param tver the transport version of the failing connection's QP (0 legacy, 1), -1 when unknown
  */
 public record FailureContext(FailureShape shape, String checkRule, List<FieldDiff> diffs, List<String> expectedOpcodes,
                              Map<String, Long> expectedValues, DecodedFrame actual, List<SentPacket> sent, int sentBefore,
                              int window, int psnBase,
                              Supplier<Map<String, Long>> counterChange, List<String> caseRules,
                              boolean requester, java.util.Set<Integer> naks, Boolean cnpWithinInterval,
-                             List<Integer> responded) {
+                             List<Integer> responded, Integer reportedEpsn, int tver) {
+    /** A context without an acknowledgement reported after the last request. */
+    public FailureContext(final FailureShape shape, final String checkRule, final List<FieldDiff> diffs,
+                          final List<String> expectedOpcodes, final Map<String, Long> expectedValues,
+                          final DecodedFrame actual, final List<SentPacket> sent, final int sentBefore,
+                          final int window, final int psnBase, final Supplier<Map<String, Long>> counterChange,
+                          final List<String> caseRules, final boolean requester, final java.util.Set<Integer> naks,
+                          final Boolean cnpWithinInterval, final List<Integer> responded) {
+        this(shape, checkRule, diffs, expectedOpcodes, expectedValues, actual, sent, sentBefore, window, psnBase,
+            counterChange, caseRules, requester, naks, cnpWithinInterval, responded, null, -1);
+    }
+
     public FailureContext {
         responded = List.copyOf(responded);
         naks = java.util.Set.copyOf(naks);
@@ -56,7 +70,7 @@ public record FailureContext(FailureShape shape, String checkRule, List<FieldDif
                           final int window, final int psnBase, final Supplier<Map<String, Long>> counterChange,
                           final List<String> caseRules) {
         this(shape, checkRule, diffs, expectedOpcodes, expectedValues, actual, sent, sentBefore, window, psnBase,
-            counterChange, caseRules, false, java.util.Set.of(), null, List.of());
+            counterChange, caseRules, false, java.util.Set.of(), null, List.of(), null, -1);
     }
 
     /** True when {@code field} is among the diffs. */

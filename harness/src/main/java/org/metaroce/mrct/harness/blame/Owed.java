@@ -50,6 +50,15 @@ final class Owed {
             };
         }
         final boolean duplicate = view.lastArrival() == ResponderView.Arrival.DUPLICATE;
+        final boolean answerOwed = opcodes.contains("ATOMIC_ACKNOWLEDGE")
+            || opcodes.stream().anyMatch(o -> o.startsWith("RDMA_READ_RESPONSE"));
+        if (answerOwed && c.reportedEpsn() != null && org.metaroce.mrct.wire.Psn.diff(view.ePsn(), c.reportedEpsn()) > 0
+            && hasExecutable(c, c.reportedEpsn(), view.ePsn())) {
+            // the device's own ACK after the last request shows its ePSN short of PSNs that had all arrived, and a READ
+            // or atomic among them: it never reached the request to execute it (section 4.3), the answer is a symptom
+            return choice.cause(List.of("MR-ORD-005"), "sacketh.base", "ePSN stopped before PSNs that arrived",
+                Cause.Basis.MODEL);
+        }
         if (opcodes.stream().anyMatch(o -> o.startsWith("RDMA_READ_RESPONSE"))
             && view.lastPacket().opcode().kind() == OpKind.RDMA_READ_REQUEST) {
             return duplicate
@@ -115,6 +124,12 @@ final class Owed {
                 Cause.Basis.MODEL);
         }
         return null;
+    }
+
+    /** True when a valid READ REQUEST or atomic request the harness sent has its PSN in [from, to). */
+    private static boolean hasExecutable(final FailureContext c, final int from, final int to) {
+        return c.sent().stream().anyMatch(p -> p.recordable() && p.executes()
+            && org.metaroce.mrct.wire.Psn.diff(p.psn(), from) >= 0 && org.metaroce.mrct.wire.Psn.diff(p.psn(), to) < 0);
     }
 
     private static boolean expectsPlainAck(final FailureContext c) {

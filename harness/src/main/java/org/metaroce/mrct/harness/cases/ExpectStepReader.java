@@ -29,7 +29,7 @@ final class ExpectStepReader {
     Step step(final String kind, final YNode body) {
         if (kind.equals("expect_none") && body instanceof YScalar) {
             final Expr duration = s.expr(body, "expect_none", Domain.DURATION);
-            return duration == null ? null : new Step.ExpectNone(duration, null, body.line());
+            return duration == null ? null : new Step.ExpectNone(duration, null, null, body.line());
         }
         final YMap map = s.b.map(body, kind);
         if (map == null) {
@@ -53,13 +53,19 @@ final class ExpectStepReader {
         }
     }
 
-    private Step expect(final YMap map) {
-        final FrameTemplate template = templates.template(map, "expect", "within", "after", "skip_others", "label",
-            "rule");
-        final String rule = s.b.optionalString(map, "rule", "expect");
+    /** The step's own {@code rule:} (blame prefers it), which must be one the case cites; null when absent. */
+    private String stepRule(final YMap map, final String what) {
+        final String rule = s.b.optionalString(map, "rule", what);
         if (rule != null && !s.caseRules.contains(rule)) {
             s.problemAt(map, "rule", "the step's rule " + rule + " is not among the rules the case cites");
         }
+        return rule;
+    }
+
+    private Step expect(final YMap map) {
+        final FrameTemplate template = templates.template(map, "expect", "within", "after", "skip_others", "label",
+            "rule");
+        final String rule = stepRule(map, "expect");
         return new Step.Expect(template, s.optionalExpr(map, "within", Domain.DURATION),
             s.optionalExpr(map, "after", Domain.DURATION), s.flag(map, "skip_others", "expect", false),
             s.b.optionalString(map, "label", "expect"), rule, map.line());
@@ -79,12 +85,14 @@ final class ExpectStepReader {
 
     private Step expectNone(final YMap map) {
         final Expr duration = s.requiredExpr(map, "for", "expect_none", Domain.DURATION);
-        final FrameTemplate filter = map.keys().size() > 1 ? templates.template(map, "expect_none", "for") : null;
-        return duration == null ? null : new Step.ExpectNone(duration, filter, map.line());
+        final FrameTemplate filter = map.keys().size() > (map.has("rule") ? 2 : 1)
+            ? templates.template(map, "expect_none", "for", "rule") : null;
+        final String rule = stepRule(map, "expect_none");
+        return duration == null ? null : new Step.ExpectNone(duration, filter, rule, map.line());
     }
 
     private Step expectMemory(final YMap map) {
-        s.b.onlyKeys(map, "expect_memory", "mr", "offset", "length", "equals", "model", "untouched");
+        s.b.onlyKeys(map, "expect_memory", "mr", "offset", "length", "equals", "model", "untouched", "rule");
         final String region = s.requiredRegion(map, "mr", "expect_memory");
         final boolean model = s.flag(map, "model", "expect_memory", false);
         final boolean untouched = s.flag(map, "untouched", "expect_memory", false);
@@ -94,7 +102,8 @@ final class ExpectStepReader {
             s.b.problem(map, "expect_memory needs exactly one of equals, model: true, untouched: true");
         }
         return new Step.ExpectMemory(region, s.optionalExpr(map, "offset", Domain.OFFSET),
-            s.optionalExpr(map, "length", Domain.BYTES), equals, model, untouched, map.line());
+            s.optionalExpr(map, "length", Domain.BYTES), equals, model, untouched, stepRule(map, "expect_memory"),
+            map.line());
     }
 
     private Step expectCompletions(final YMap map) {

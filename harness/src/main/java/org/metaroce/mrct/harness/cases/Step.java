@@ -169,7 +169,7 @@ public sealed interface Step {
     }
 
     /** Expect no frame (or none matching {@code filter}) for a duration. */
-    record ExpectNone(Expr duration, FrameTemplate filter, int line) implements Step {
+    record ExpectNone(Expr duration, FrameTemplate filter, String rule, int line) implements Step {
         @Override
         public String describe() {
             return "expect no " + (filter == null ? "frame" : filter.summary()) + " for " + duration;
@@ -199,7 +199,7 @@ public sealed interface Step {
      * to be untouched since setup ({@code untouched}).
      */
     record ExpectMemory(String region, Expr offset, Expr length, PayloadSpec equals, boolean model, boolean untouched,
-                        int line) implements Step {
+                        String rule, int line) implements Step {
         @Override
         public String describe() {
             return "expect memory of " + region + (offset != null ? " at " + offset : "")

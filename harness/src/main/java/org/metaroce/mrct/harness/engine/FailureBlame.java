@@ -94,7 +94,8 @@ final class FailureBlame {
             in.counterChange(), in.caseRules(), in.requester(),
             connection == null ? java.util.Set.of() : naks(in.evidence(), connection),
             cnpWithinInterval(in.evidence(), e.frame, actual, in.names()),
-            connection == null ? List.of() : responded(in.evidence(), connection));
+            connection == null ? List.of() : responded(in.evidence(), connection),
+            connection == null ? null : reportedEpsn(in.evidence(), connection), connection == null ? -1 : connection.tver);
         return blame.cause(context, level);
     }
 
@@ -317,6 +318,31 @@ final class FailureBlame {
             }
         }
         return psns;
+    }
+
+    /**
+     * The ePSN (sacketh.base relative to the harness's request PSNs) of the last plain ACK the device sent to {@code c}'s
+     * harness end after the last request the harness sent on it, or null when none came after it.
+     */
+    private static Integer reportedEpsn(final List<FrameRecord> evidence, final Connection c) {
+        final FrameDecoder decoder = new FrameDecoder();
+        Integer reported = null;
+        for (final FrameRecord record : evidence) {
+            final DecodedFrame f = decoder.decode(ByteBuffer.wrap(record.bytes()), 0, record.bytes().length);
+            if (!f.isRoce()) {
+                continue;
+            }
+            if (record.direction() == Direction.TO_DUT && f.bth().destQp() == c.deviceQpn
+                && f.opcode().kind().isRequest() && (record.note() == null || !record.note().startsWith("dropped"))) {
+                reported = null; // an answer must come after this request to report it
+            } else if (record.direction() == Direction.FROM_DUT && f.bth().destQp() == c.peerQpn
+                && f.opcode().kind() == OpKind.ACKNOWLEDGE && f.has(org.metaroce.mrct.wire.HeaderKind.AETH)
+                && f.has(org.metaroce.mrct.wire.HeaderKind.SACKETH) && org.metaroce.mrct.wire.AethSyndrome.valueOf(
+                    f.aeth().syndromeValue()).type() == org.metaroce.mrct.wire.AethSyndrome.Type.ACK) {
+                reported = Psn.diff(f.sacketh().basePsn(), c.psnBase());
+            }
+        }
+        return reported;
     }
 
     /** The NAK codes (aeth.syndrome of NAK and RNR NAK frames) the device sent to {@code c}'s harness end. */

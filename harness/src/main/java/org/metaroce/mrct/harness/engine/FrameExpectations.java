@@ -49,6 +49,16 @@ final class FrameExpectations {
         while (true) {
             final FramePump.Received received = pump.next(deadline);
             if (received == null) {
+                // the device's requester model first: nothing came by the deadline although its retransmission
+                // timer had expired. The harness waits as long as the longest timer (rto_high_ns) could have run: a
+                // retransmission that comes late is judged by the checker, which names the rule of the timer that
+                // was not kept; a device that stays silent (it gave up, say) leaves the frame missing
+                final StepFailure late = c == null || c.requester() == null ? null
+                    : c.requester().timers(deadline + 1, -1);
+                if (late != null) {
+                    final long longest = names.bound("rto_high_ns", 320_000);
+                    pump.pollUntil(deadline + longest + longest / 10 + 2000 + timing.tolerance(longest));
+                }
                 final StepFailure missing = new StepFailure("no frame arrived within " + timing.effective(window)
                     + " (expected " + e.template().summary() + ")", -1, List.of(), describe(e.template()), null);
                 missing.missingTemplate = e.template();

@@ -309,7 +309,7 @@ final class RequesterSteps {
             final List<DcqcnStream.WindowFinding> found = stream(c).checkWindows(from, to, now,
                 values.getOrDefault("rate_tolerance_pct", 5L), toleranceNs, backlog);
             if (!found.isEmpty()) {
-                throw rateFailure(c, found.get(0));
+                throw rateFailure(c, found.get(0), pacedAtTarget(found));
             }
         }
         if (e.mbps() != null) {
@@ -328,14 +328,47 @@ final class RequesterSteps {
             }
             final long mean = last > first && first >= 0 ? bits * 1000 / (last - first) : 0;
             if (!meanMatches(e, mean, bits, last - first)) {
-                final StepFailure failure = new StepFailure("the mean rate of " + c.name + " between "
-                    + CaseRun.nanos(from - start) + " and " + CaseRun.nanos(to - start) + " is " + mean
-                    + " Mb/s, expected " + e.mbps().describe(names, v -> v + " Mb/s"), -1,
-                    List.of(new FieldDiff("mean rate (Mb/s)", e.mbps().describe(names, v -> Long.toString(v)),
-                        Long.toString(mean))), null, null);
-                throw failure;
+                final String message = "the mean rate of " + c.name + " between " + CaseRun.nanos(from - start)
+                    + " and " + CaseRun.nanos(to - start) + " is " + mean + " Mb/s, expected "
+                    + e.mbps().describe(names, v -> v + " Mb/s");
+                final List<FieldDiff> diffs = List.of(new FieldDiff("mean rate (Mb/s)",
+                    e.mbps().describe(names, v -> Long.toString(v)), Long.toString(mean)));
+                final ReactionPoint.Point below = belowModel(c, checker, from, to);
+                throw below == null ? new StepFailure(message, -1, diffs, null, null)
+                    : StepFailure.breaking(below.rule(), message + "; below the smallest Rc the DCQCN model allows "
+                        + "there, which follows " + below.cause() + " at " + CaseRun.nanos(below.time() - start)
+                        + " (" + below.rule() + "): " + below.state(), -1, diffs);
             }
         }
+    }
+
+    /**
+     * The model's point whose Rc the QP's sending contradicts: with work still to send at {@code to}, a QP that sent
+     * over [from, to] fewer bits than the smallest Rc a conforming QP can have there (both DCQCN models, less
+     * rate_tolerance_pct) carries over that time, by more than two of its largest packets (the pacer's phase at either
+     * end), holds a rate the event that set that Rc does not allow. Null otherwise: a rate above the expectation, one
+     * the models explain, or an interval too short to tell at that rate.
+     */
+    private ReactionPoint.Point belowModel(final Connection c, final RequesterChecker checker, final long from,
+                                           final long to) {
+        if (checker.firstTransmissions() >= c.sendQueue().nextPsn() || to <= from) {
+            return null;
+        }
+        long bits = 0;
+        long largest = (c.pmtu + 78L) * 8;
+        for (final RequesterChecker.Sent s : checker.sent()) {
+            largest = Math.max(largest, s.wireBytes() * 8L);
+            if (s.time() >= from && s.time() <= to) {
+                bits += s.wireBytes() * 8L;
+            }
+        }
+        final DcqcnStream stream = stream(c);
+        final ReactionPoint.Point exact = stream.model(to).lowest(from, to);
+        final ReactionPoint.Point late = stream.latestModel(to, toleranceNs).lowest(from, to);
+        final ReactionPoint.Point lowest = late.rc() < exact.rc() ? late : exact;
+        final double tolerance = values.getOrDefault("rate_tolerance_pct", 5L) / 100.0;
+        // Rc in Mb/s is bits per microsecond
+        return bits + 2 * largest < lowest.rc() * (to - from) / 1000.0 * (1 - tolerance) ? lowest : null;
     }
 
     /**
@@ -360,14 +393,37 @@ final class RequesterSteps {
         return false;
     }
 
-    private StepFailure rateFailure(final Connection c, final DcqcnStream.WindowFinding w) {
+    /**
+     * The window of {@code found} that shows the QP pacing at its target rate Rt instead of Rc, when the first finding
+     * is a cut's (MR-CC-010) that cannot tell the two apart: a window that fits Rt clearly below the line rate while a
+     * cut is in force (the oracle names it MR-CC-017). Right after a first cut Rt is the line rate, and a QP that did
+     * not cut looks like one pacing at Rt; a later window where Rt is lower tells them apart. Null when none does.
+     */
+    private static DcqcnStream.WindowFinding pacedAtTarget(final List<DcqcnStream.WindowFinding> found) {
+        final DcqcnStream.WindowFinding first = found.get(0);
+        if (!first.finding().rule().equals(ReactionPoint.CUT) || !first.point().rule().equals(ReactionPoint.CUT)) {
+            return null;
+        }
+        for (final DcqcnStream.WindowFinding w : found.subList(1, found.size())) {
+            if (w.finding().rule().equals("MR-CC-017") && w.point().rule().equals(ReactionPoint.CUT)) {
+                return w;
+            }
+        }
+        return null;
+    }
+
+    private StepFailure rateFailure(final Connection c, final DcqcnStream.WindowFinding w,
+                                    final DcqcnStream.WindowFinding atTarget) {
         final Finding f = w.finding();
         final ReactionPoint.Point point = w.point();
-        return StepFailure.breaking(f.rule(), "the window rate of " + c.name + " over the 16 data packets "
-            + "from " + CaseRun.nanos(w.t0() - start) + " to " + CaseRun.nanos(w.t16() - start) + " (frame #"
-            + f.frame() + " on) is " + f.actual() + ", expected " + f.expected() + "; the model's Rc there follows "
-            + point.cause() + " at " + CaseRun.nanos(point.time() - start) + " (" + point.rule() + "): "
-            + point.state(), (int) f.frame(), List.of(new FieldDiff(f.field(), f.expected(), f.actual())));
+        return StepFailure.breaking(atTarget == null ? f.rule() : atTarget.finding().rule(), "the window rate of "
+            + c.name + " over the 16 data packets from " + CaseRun.nanos(w.t0() - start) + " to "
+            + CaseRun.nanos(w.t16() - start) + " (frame #" + f.frame() + " on) is " + f.actual() + ", expected "
+            + f.expected() + "; the model's Rc there follows " + point.cause() + " at "
+            + CaseRun.nanos(point.time() - start) + " (" + point.rule() + "): " + point.state()
+            + (atTarget == null ? "" : "; the window from " + CaseRun.nanos(atTarget.t0() - start) + " is at the "
+                + "model's Rt, below the line rate (" + atTarget.finding().actual() + "): the QP paces at Rt, not Rc"),
+            (int) f.frame(), List.of(new FieldDiff(f.field(), f.expected(), f.actual())));
     }
 
     // ------------------------------------------------------------------ series for the reports

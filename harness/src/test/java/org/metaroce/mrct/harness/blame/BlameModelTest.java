@@ -135,12 +135,15 @@ class BlameModelTest {
     }
 
     @Test
-    void anMsnOneHigherBlamesExecutionWithAReadBehindAHoleOrAResponseBeyondTheReportedEpsn() {
+    void anMsnOneHigherBlamesExecutionOnlyWithAResponseBeyondTheReportedEpsn() {
         final SentPacket read = new SentPacket(1, Opcode.RDMA_READ_REQUEST, false, false, 1, true);
         final List<FieldDiff> msn = List.of(new FieldDiff("aeth.msn", "0 (0x0)", "1 (0x1)"));
         final DecodedFrame ack = ack(0, 1L << 62);
         assertThat(rule(context(FailureShape.FRAME_MISMATCH, msn, List.of("ACKNOWLEDGE"), Map.of(), ack,
             List.of(read), null, null, List.of(1)))).isEqualTo("MR-ORD-008");
+        // the READ waits behind the hole but no response came: an MSN one high for any reason looks the same
+        assertThat(rule(context(FailureShape.FRAME_MISMATCH, msn, List.of("ACKNOWLEDGE"), Map.of(), ack,
+            List.of(read), null, null, List.of()))).isEqualTo("MR-ACK-003");
         // PSN 0 had arrived: nothing was pending, the MSN itself is wrong
         assertThat(rule(context(FailureShape.FRAME_MISMATCH, msn, List.of("ACKNOWLEDGE"), Map.of(), ack(2, 0),
             List.of(write(0), read), null, null, List.of()))).isEqualTo("MR-ACK-003");
@@ -230,5 +233,78 @@ class BlameModelTest {
             List.of(response), null, null, List.of()))).isEqualTo("MR-ACK-014");
         assertThat(rule(context(FailureShape.FRAME_UNEXPECTED, List.of(), List.of(), Map.of(), ack,
             List.of(write(0)), null, null, List.of()))).isNotEqualTo("MR-ACK-014");
+    }
+
+    @Test
+    void aMissingAtomicAcknowledgeWhileTheDevicesAckStopsShortBlamesMrOrd005() {
+        // PSN 0 held back, the FETCH ADD on PSN 1 recorded, then PSN 0: every PSN up to 1 arrived (ePSN 2)
+        final List<SentPacket> sent = List.of(new SentPacket(1, Opcode.FETCH_ADD, false, false, 1, true), write(0));
+        final FailureContext stopped = new FailureContext(FailureShape.FRAME_MISSING, null, List.of(),
+            List.of("ATOMIC_ACKNOWLEDGE"), Map.of(), null, sent, sent.size(), WINDOW, BASE, null, RULES, false,
+            Set.of(), null, List.of(), 1, 1);
+        assertThat(rule(stopped)).isEqualTo("MR-ORD-005");
+        // the device's ACK after PSN 0 reported ePSN 2: it reached the atomic and owes its answer
+        final FailureContext reached = new FailureContext(FailureShape.FRAME_MISSING, null, List.of(),
+            List.of("ATOMIC_ACKNOWLEDGE"), Map.of(), null, sent, sent.size(), WINDOW, BASE, null, RULES, false,
+            Set.of(), null, List.of(), 2, 1);
+        assertThat(rule(reached)).isEqualTo("MR-ATM-004");
+    }
+
+    private static DecodedFrame nak61(final int psn) {
+        return frame(Opcode.ACKNOWLEDGE, psn, Map.of("aeth.syndrome", 0x61L, "sacketh.base", (long) BASE + psn,
+            "sacketh.bitmap", 0L));
+    }
+
+    @Test
+    void aRequestInSequenceRejectedAfterAHoleClosedBlamesMrOrd007() {
+        // the LAST of a WRITE arrives first, then its FIRST closes the hole; the READ after them is in sequence
+        final SentPacket read = new SentPacket(2, Opcode.RDMA_READ_REQUEST, false, false, 1, true);
+        final List<FieldDiff> opcode = List.of(new FieldDiff("bth.opcode", "RDMA_READ_RESPONSE_FIRST", "ACKNOWLEDGE"));
+        final List<SentPacket> reordered = List.of(new SentPacket(1, Opcode.RDMA_WRITE_LAST, false, false, 1, true),
+            new SentPacket(0, Opcode.RDMA_WRITE_FIRST, true, false, 1, true), read);
+        assertThat(rule(context(FailureShape.FRAME_MISMATCH, opcode, List.of("RDMA_READ_RESPONSE_FIRST"), Map.of(),
+            nak61(2), reordered, null, null, List.of()))).isEqualTo("MR-ORD-007");
+        // the same packets in order: nothing was recorded out of order, the sequence state is not in question
+        final List<SentPacket> inOrder = List.of(new SentPacket(0, Opcode.RDMA_WRITE_FIRST, true, false, 1, true),
+            new SentPacket(1, Opcode.RDMA_WRITE_LAST, false, false, 1, true), read);
+        assertThat(rule(context(FailureShape.FRAME_MISMATCH, opcode, List.of("RDMA_READ_RESPONSE_FIRST"), Map.of(),
+            nak61(2), inOrder, null, null, List.of()))).isNotEqualTo("MR-ORD-007");
+    }
+
+    @Test
+    void aSendInSequenceRejectedAfterAPlainWriteBlamesMrCmp006() {
+        final SentPacket send = new SentPacket(1, Opcode.SEND_ONLY, true, false, 1, true);
+        final List<FieldDiff> syndrome = List.of(new FieldDiff("aeth.syndrome", "ACK 31 (0x1F)",
+            "NAK_INVALID_REQUEST 97 (0x61)"));
+        assertThat(rule(context(FailureShape.FRAME_MISMATCH, syndrome, List.of("ACKNOWLEDGE"),
+            Map.of("aeth.syndrome", 0x1FL), nak61(1), List.of(write(0), send), null, null, List.of())))
+            .isEqualTo("MR-CMP-006");
+        // an RNR NAK was owed (no receive WQE posted): a device whose V12 let the SEND through answers the same
+        assertThat(rule(context(FailureShape.FRAME_MISMATCH, syndrome, List.of("ACKNOWLEDGE"),
+            Map.of("aeth.syndrome", 0x20L), nak61(1), List.of(write(0), send), null, null, List.of())))
+            .isNotEqualTo("MR-CMP-006");
+        // a WRITE WITH IMMEDIATE before it consumes a receive WQE by right: no plain WRITE to blame
+        final SentPacket withImmediate = new SentPacket(0, Opcode.RDMA_WRITE_ONLY_WITH_IMMEDIATE, true, false, 1,
+            true);
+        assertThat(rule(context(FailureShape.FRAME_MISMATCH, syndrome, List.of("ACKNOWLEDGE"),
+            Map.of("aeth.syndrome", 0x1FL), nak61(1), List.of(withImmediate, send), null, null, List.of())))
+            .isNotEqualTo("MR-CMP-006");
+    }
+
+    @Test
+    void moreTimeoutsThanExpectedOnATver0RequesterBlameMrLeg009() {
+        final List<FieldDiff> timeouts = List.of(new FieldDiff("timeouts", "+1", "+4"));
+        final FailureContext legacy = new FailureContext(FailureShape.COUNTERS, null, timeouts, List.of(), Map.of(),
+            null, List.of(), 0, WINDOW, BASE, null, List.of("MR-LEG-001"), true, Set.of(), null, List.of(), null, 0);
+        assertThat(rule(legacy)).isEqualTo("MR-LEG-009");
+        // the same counters on a TVer 1 QP: the counter's own rules, not the legacy recovery
+        final FailureContext tver1 = new FailureContext(FailureShape.COUNTERS, null, timeouts, List.of(), Map.of(),
+            null, List.of(), 0, WINDOW, BASE, null, List.of("MR-LEG-001"), true, Set.of(), null, List.of(), null, 1);
+        assertThat(rule(tver1)).isNotEqualTo("MR-LEG-009");
+        // fewer timeouts than expected on TVer 0: not a recovery that resent too little
+        final FailureContext fewer = new FailureContext(FailureShape.COUNTERS, null,
+            List.of(new FieldDiff("timeouts", "+2", "+1")), List.of(), Map.of(), null, List.of(), 0, WINDOW, BASE,
+            null, List.of("MR-LEG-001"), true, Set.of(), null, List.of(), null, 0);
+        assertThat(rule(fewer)).isNotEqualTo("MR-LEG-009");
     }
 }

@@ -87,6 +87,26 @@ class CaseLoaderRobustnessTest {
     }
 
     @Test
+    void expectNoneAndExpectMemoryNameARuleTheCaseCitesToo() {
+        final String q = "setup:\n  connections: [{name: q}]\n  regions: [{name: m, length: 64}]\nsteps:\n";
+        assertOneProblemAt(problems(HEAD + q + "  - expect_memory: {mr: m, untouched: true, rule: MR-RD-008}\n"), 8,
+            "not among the rules the case cites");
+        assertOneProblemAt(problems(HEAD + q + "  - expect_none: {for: 1us, qp: q, rule: MR-RD-008}\n"), 8,
+            "not among the rules the case cites");
+        final List<YamlProblem> none = new ArrayList<>();
+        final CaseDef def = loader.parse("rd/x.yaml", "RD", HEAD + q
+            + "  - expect_memory: {mr: m, untouched: true, rule: MR-RD-002}\n"
+            + "  - expect_none: {for: 1us, qp: q, fields: {bth.psn: 3}, rule: MR-RD-002}\n"
+            + "  - expect_none: {for: 1us, rule: MR-RD-002}\n", none);
+        assertThat(none).isEmpty();
+        assertThat(((Step.ExpectMemory) def.steps().get(0)).rule()).isEqualTo("MR-RD-002");
+        final Step.ExpectNone filtered = (Step.ExpectNone) def.steps().get(1);
+        assertThat(filtered.rule()).isEqualTo("MR-RD-002");
+        assertThat(filtered.filter()).as("the rule is no field of the filter").isNotNull();
+        assertThat(((Step.ExpectNone) def.steps().get(2)).filter()).as("a rule alone is no filter").isNull();
+    }
+
+    @Test
     void aMergeKeyIsRefusedWithItsLine() {
         final List<YamlProblem> problems = problems(HEAD + "setup:\n  connections:\n    - &c {name: q}\n"
             + "    - {<<: *c, name: r}\nsteps:\n  - expect_none: 1us\n");
