@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.time.Clock;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaroce.mrct.harness.cases.CaseDef;
 import org.metaroce.mrct.harness.cases.CaseLoader;
+import org.metaroce.mrct.harness.engine.RunContext;
 import org.metaroce.mrct.harness.engine.Runner;
 import org.metaroce.mrct.harness.generate.FlowGenerator;
 import org.metaroce.mrct.harness.generate.GeneratedFlow;
@@ -18,10 +22,13 @@ import org.metaroce.mrct.harness.generate.RequesterFlow;
 import org.metaroce.mrct.harness.generate.RequesterFlowGenerator;
 import org.metaroce.mrct.harness.generate.RequesterShrinker;
 import org.metaroce.mrct.harness.generate.Shrinker;
+import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.yaml.YamlProblem;
 import org.metaroce.mrct.reference.Fault;
+import org.metaroce.mrct.reference.ReferenceAdapter;
+import org.metaroce.mrct.reference.ReferencePeer;
 import org.metaroce.mrct.testing.Seeds;
 
 /**
@@ -39,7 +46,7 @@ class GeneratedFlowsTest {
     }
 
     private static CaseResult run(final Suite suite, final Set<Fault> faults, final CaseDef def) {
-        return suite.runner(faults).runOne(new Runner.Planned(def, java.util.Map.of(), def.id()));
+        return suite.runner(faults).runOne(new Runner.Planned(def, Map.of(), def.id()));
     }
 
     @Test
@@ -101,6 +108,31 @@ class GeneratedFlowsTest {
             assertThat(result.verdict()).as("workload %d: %s%n%s", i, result.reason(), flow.toYaml(id, ""))
                 .isEqualTo(Verdict.PASS);
         }
+    }
+
+    @Test
+    void generatedWorkloadsPassUnderADeclaredRetryCountOfZero() throws Exception {
+        // a device may declare retry_cnt 0 (Table B-1); a lossy workload checks recovery, not retry exhaustion, so
+        // its QP takes retry_cnt 7 as the hand-written recovery cases do (section 3.1: every device accepts 0 to 7)
+        final Suite suite = new Suite();
+        final Map<String, Object> parameters = new LinkedHashMap<>(suite.profile.parameters());
+        parameters.put("retry_cnt", 0L);
+        final DeviceProfile profile = new DeviceProfile("retry_cnt=0", "MetaRoCE project", "mrct reference NIC", "1.0",
+            suite.profile.pics(), parameters, "");
+        final Runner runner = new Runner(new RunContext(ReferenceAdapter.fromProfile(profile, suite.spec, Set.of()),
+            suite.spec, profile, Suite.SEED, false, 2_000_000, 0, 0, ReferencePeer.FACTORY), List.of(),
+            Clock.systemUTC());
+        int lossy = 0;
+        for (int i = 0; i < 20; i++) {
+            final RequesterFlow flow = RequesterFlowGenerator.generate(1L, i);
+            final String id = "GEN-R-" + i;
+            final String yaml = flow.toYaml(id, "generated");
+            assertThat(yaml).contains("params: {retry_cnt: 7}");
+            lossy += flow.drops().isEmpty() ? 0 : 1;
+            final CaseResult result = runner.runOne(new Runner.Planned(load(suite, id, yaml), Map.of(), id));
+            assertThat(result.verdict()).as("workload %d: %s%n%s", i, result.reason(), yaml).isEqualTo(Verdict.PASS);
+        }
+        assertThat(lossy).as("lossy workloads among the 20").isGreaterThan(5);
     }
 
     @Test

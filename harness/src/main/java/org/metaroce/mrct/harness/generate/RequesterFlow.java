@@ -10,7 +10,8 @@ import java.util.Locale;
  * acknowledgements it loses). It renders itself as an ordinary case file whose expectations are the invariants of a
  * conforming requester: every work request completes once, in order, with SUCCESS; memory on both sides ends as the
  * operations say; every lost PSN is sent again; and, on every frame, the checks the engine always makes (no
- * retransmission of a delivered PSN or without cause, the send window, PSN order).
+ * retransmission of a delivered PSN or without cause, the send window, PSN order). Its QP takes retry_cnt 7, so that
+ * a device declaring fewer retries (Table B-1 allows 0) still has its recovery checked.
  *
  * @param seed the seed it was generated from
  * @param pmtu the PMTU
@@ -94,6 +95,9 @@ public record RequesterFlow(long seed, int pmtu, int devicePsn, List<Message> me
             + "MR-CMP-011, MR-CMP-012, MR-CMP-013, MR-PLC-003]\n");
         y.append("role: requester\n");
         y.append("description: >\n  ").append(note.replace("\n", "\n  ")).append('\n');
+        y.append("# the recovery checked here needs retries whatever the declared default: the QP takes retry_cnt 7 "
+            + "(section 3.1:\n# every device accepts 0 to 7); RTX-010-retry-exhaustion checks the other counts, 0 "
+            + "included\nparams: {retry_cnt: 7}\n");
         y.append("setup:\n  connections:\n    - {name: q, peer: true, device_psn: ")
             .append(String.format(Locale.ROOT, "0x%06X", devicePsn)).append(", attrs: {pmtu: ").append(pmtu)
             .append("}}\n");
