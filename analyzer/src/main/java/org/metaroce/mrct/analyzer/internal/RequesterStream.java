@@ -3,6 +3,7 @@ package org.metaroce.mrct.analyzer.internal;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.oracle.RequesterAnswers;
+import org.metaroce.mrct.oracle.RequesterProbe;
 import org.metaroce.mrct.oracle.RequesterResend;
 import org.metaroce.mrct.oracle.RequesterState;
 import org.metaroce.mrct.wire.HeaderKind;
@@ -424,27 +425,34 @@ final class RequesterStream {
     }
 
     /**
-     * The acknowledgement probe of section 13.4, the one retransmission of a delivered PSN MR-RTX-001 allows: with no
-     * PSN in flight (every PSN sent is delivered) and an acknowledgement awaited (a SEND or RDMA WRITE PSN at or after
-     * the cumulative point), the highest such PSN sent again with bth.ackreq 1. When its timer could have expired is
-     * MR-RTX-020's business, not judged here.
+     * The acknowledgement probe of section 13.4 (the oracle's {@link RequesterProbe}, as the live engine asks it), the
+     * one retransmission of a delivered PSN MR-RTX-001 allows. The cumulative point is the highest the capture's
+     * answers showed (the first PSN seen before any); a PSN the capture never showed sent counts as a SEND or WRITE
+     * one, so a probe below it is not recognised. When its timer could have expired is MR-RTX-020's business, which a
+     * capture cannot judge.
      */
     private boolean acknowledgementProbe(final Frame fr) {
-        final int p = fr.psn;
-        if (!fr.ackReq || !unaKnown || una != next || fr.kind == OpKind.RDMA_READ_REQUEST || fr.kind.isAtomic()) {
-            return false;
-        }
-        final int point = cumulativeKnown ? cumulativeUpTo : firstPsn;
-        if (Psn.isBefore(p, point)) {
-            return false;
-        }
-        for (int q = Psn.add(p, 1); Psn.isBefore(q, next); q = Psn.add(q, 1)) {
-            if (ring.holds(q) && (ring.flags[ring.slot(q)] & (PsnRing.READ_SPAN | PsnRing.ATOMIC)) == 0) {
-                return false;
-            }
-        }
-        return true;
+        return unaKnown && fr.kind != OpKind.RDMA_READ_REQUEST && !fr.kind.isAtomic()
+            && RequesterProbe.is(sendQueue, cumulativeKnown ? cumulativeUpTo : firstPsn, fr.psn, fr.ackReq);
     }
+
+    /** The PSNs sent as section 13.4 sees them, for the oracle's {@link RequesterProbe}. */
+    private final RequesterProbe.SendQueue sendQueue = new RequesterProbe.SendQueue() {
+        @Override
+        public int una() {
+            return una;
+        }
+
+        @Override
+        public int nextPsn() {
+            return next;
+        }
+
+        @Override
+        public boolean sendOrWrite(final int psn) {
+            return ring.holds(psn) && (ring.flags[ring.slot(psn)] & (PsnRing.READ_SPAN | PsnRing.ATOMIC)) == 0;
+        }
+    };
 
     /** Notes one more transmission of the PSN at slot {@code s}. */
     private void sent(final Frame fr, final int s) {

@@ -8,6 +8,7 @@ import org.metaroce.mrct.oracle.Basis;
 import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.oracle.RequesterAckReq;
 import org.metaroce.mrct.oracle.RequesterAnswers;
+import org.metaroce.mrct.oracle.RequesterProbe;
 import org.metaroce.mrct.oracle.RequesterResend;
 import org.metaroce.mrct.oracle.RequesterState;
 import org.metaroce.mrct.oracle.RequesterWindow;
@@ -294,7 +295,7 @@ final class RequesterChecker {
 
     private StepFailure retransmission(final DecodedFrame f, final SendQueueModel.Work work, final int psn,
                                        final long time, final int evidence) {
-        if (!p.legacy() && una >= nextFirst && delivered(psn) && psn == awaited(false)) {
+        if (!p.legacy() && delivered(psn) && RequesterProbe.is(queue, ackCumulative, psn, f.bth().ackReq())) {
             // an acknowledgement probe (section 13.4): allowed once its timer could have expired
             if (timerStart != NONE && time + p.toleranceNs() < timerStart + p.rtoLowNs()) {
                 return failure("MR-RTX-020", evidence, "acknowledgement probe (PSN " + psn + ") sent before "
@@ -429,20 +430,31 @@ final class RequesterChecker {
     }
 
     /**
-     * The PSN an acknowledgement probe would carry (section 13.4): the highest sent SEND or RDMA WRITE PSN not before
-     * the highest cumulative point, or -1. {@code certain}: only where no response could have let the WQE complete
-     * under MR-CMP-015 (where a probe is required rather than allowed).
+     * The PSN an acknowledgement probe would carry (the oracle's {@link RequesterProbe}), or -1. {@code certain}: only
+     * where no response could have let the WQE complete under MR-CMP-015 (where a probe is required, not allowed).
      */
     private int awaited(final boolean certain) {
-        final int floor = certain ? Math.max(ackCumulative, respondedBefore) : ackCumulative;
-        for (int q = nextFirst - 1; q >= floor; q--) {
-            final SendQueueModel.Work work = model.byPsn(q);
-            if (work != null && !work.isReadOrAtomic() && tx[q] > 0) {
-                return q;
-            }
-        }
-        return -1;
+        return RequesterProbe.awaited(queue, certain ? Math.max(ackCumulative, respondedBefore) : ackCumulative);
     }
+
+    /** Its send queue as section 13.4 sees it, for the oracle's {@link RequesterProbe}. */
+    private final RequesterProbe.SendQueue queue = new RequesterProbe.SendQueue() {
+        @Override
+        public int una() {
+            return una;
+        }
+
+        @Override
+        public int nextPsn() {
+            return nextFirst;
+        }
+
+        @Override
+        public boolean sendOrWrite(final int psn) {
+            final SendQueueModel.Work work = psn < tx.length && tx[psn] > 0 ? model.byPsn(psn) : null;
+            return work != null && !work.isReadOrAtomic();
+        }
+    };
 
     private boolean fullyDelivered(final SendQueueModel.Work work) {
         for (int q = work.firstPsn; q <= work.lastPsn(); q++) {
