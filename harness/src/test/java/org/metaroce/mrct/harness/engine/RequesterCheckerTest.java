@@ -276,6 +276,21 @@ class RequesterCheckerTest {
         assertThat(failure.rule).isEqualTo("MR-RTX-020");
     }
 
+    /** MR-RTX-006 through the oracle's comparison with the first transmission; the details name the WQE's bytes. */
+    @Test
+    void aRetransmissionWithOtherPayloadBreaksRtx006() {
+        postWrite(6);
+        sendAll(6);
+        checker.toDevice(ack(0, 1, 2, 3), 2_000);
+        payload[5]++;
+        final StepFailure failure = send(writePacket(0, 0, 6, 0), 2_100);
+        payload[5]--;
+        assertThat(failure).isNotNull();
+        assertThat(failure.rule).isEqualTo("MR-RTX-006");
+        assertThat(failure.diffs).singleElement().satisfies(d -> assertThat(d.field()).isEqualTo("payload"));
+        assertThat(send(writePacket(0, 0, 6, 0), 2_200)).as("the same bytes again").isNull();
+    }
+
     @Test
     void observationsKeepEveryRequestForTheRateAndTrafficExpectations() {
         postWrite(3);
