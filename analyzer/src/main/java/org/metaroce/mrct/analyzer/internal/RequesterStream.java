@@ -9,7 +9,6 @@ import org.metaroce.mrct.oracle.ReadRerequest;
 import org.metaroce.mrct.oracle.RequesterProbe;
 import org.metaroce.mrct.oracle.RequesterRepeat;
 import org.metaroce.mrct.oracle.RequesterResend;
-import org.metaroce.mrct.oracle.RequesterState;
 import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.OpKind;
 import org.metaroce.mrct.wire.Opcode;
@@ -36,9 +35,9 @@ final class RequesterStream {
     final RequestChecks checks;
     final Answers answers = new Answers(this);
     final LegacyRecovery legacy = new LegacyRecovery(this);
-    /** The stream's PSN space as Table 11-4 sees it (the oracle's {@link RequesterAnswers}), for TVer 1 and 0. */
-    final RequesterState tver1 = new View(false);
-    final RequesterState legacyView = new View(true);
+    /** The stream's PSN space as the oracle's requester classes see it, for TVer 1 and 0. */
+    final StreamSpace tver1 = new StreamSpace(this, false);
+    final StreamSpace legacyView = new StreamSpace(this, true);
 
     boolean started;
     int firstPsn;
@@ -172,36 +171,6 @@ final class RequesterStream {
      */
     boolean takesReadResponse(final Frame fr) {
         return !started || RequesterAnswers.readResponse(fr.decoded, tver1).taken();
-    }
-
-    /** What the requester knows of its PSN space when an answer comes: Table 11-4's view. */
-    private final class View implements RequesterState {
-        private final boolean legacy;
-
-        View(final boolean legacy) {
-            this.legacy = legacy;
-        }
-
-        @Override
-        public boolean legacy() {
-            return legacy;
-        }
-
-        @Override
-        public int nextPsn() {
-            return next;
-        }
-
-        @Override
-        public boolean outstanding(final int psn) {
-            return (ring.has(psn, PsnRing.SENT) || ring.has(psn, PsnRing.READ_SPAN))
-                && !ring.has(psn, PsnRing.DELIVERED);
-        }
-
-        @Override
-        public boolean inReadSpan(final int psn) {
-            return reads.requesterSpanHolds(psn);
-        }
     }
 
     /**
@@ -437,26 +406,8 @@ final class RequesterStream {
      */
     private boolean acknowledgementProbe(final Frame fr) {
         return unaKnown && fr.kind != OpKind.RDMA_READ_REQUEST && !fr.kind.isAtomic()
-            && RequesterProbe.is(sendQueue, cumulativeKnown ? cumulativeUpTo : firstPsn, fr.psn, fr.ackReq);
+            && RequesterProbe.is(tver1, cumulativeKnown ? cumulativeUpTo : firstPsn, fr.psn, fr.ackReq);
     }
-
-    /** The PSNs sent as section 13.4 sees them, for the oracle's {@link RequesterProbe}. */
-    private final RequesterProbe.SendQueue sendQueue = new RequesterProbe.SendQueue() {
-        @Override
-        public int una() {
-            return una;
-        }
-
-        @Override
-        public int nextPsn() {
-            return next;
-        }
-
-        @Override
-        public boolean sendOrWrite(final int psn) {
-            return ring.holds(psn) && (ring.flags[ring.slot(psn)] & (PsnRing.READ_SPAN | PsnRing.ATOMIC)) == 0;
-        }
-    };
 
     /** Notes one more transmission of the PSN at slot {@code s}. */
     private void sent(final Frame fr, final int s) {

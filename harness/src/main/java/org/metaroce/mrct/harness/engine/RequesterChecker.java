@@ -13,6 +13,7 @@ import org.metaroce.mrct.oracle.RequesterOrder;
 import org.metaroce.mrct.oracle.RequesterProbe;
 import org.metaroce.mrct.oracle.RequesterRepeat;
 import org.metaroce.mrct.oracle.RequesterResend;
+import org.metaroce.mrct.oracle.RequesterTimer;
 import org.metaroce.mrct.oracle.RequesterState;
 import org.metaroce.mrct.oracle.RequesterWindow;
 import org.metaroce.mrct.wire.DecodedFrame;
@@ -72,14 +73,12 @@ final class RequesterChecker {
     private int nextFirst;
     private int una;
     private final RequesterAckReq ackReqRun = new RequesterAckReq();
-    private long timerStart = NONE;
-    private long timerDuration;
+    /** The retransmission timer and retry counter of Table 13-1 (the oracle's; MR-RTX-007 to -011, -020). */
+    private final RequesterTimer timer;
     /** The highest cumulative point (sacketh.base) received. */
     private int ackCumulative;
     /** MR-CMP-015: the first PSN of the latest request a response answered (WQEs before it may complete). */
     private int respondedBefore;
-    /** Timeouts and loss events for una since the last progress (section 13.4). */
-    private int retries;
     private long rnrUntil = NONE;
     private long rnrStarted = NONE;
     private int rnrResume = -1;
@@ -97,6 +96,8 @@ final class RequesterChecker {
         this.model = model;
         this.p = parameters;
         this.loss = new RequesterLoss(parameters.reorderThreshold(), parameters.reorderTimeNs());
+        this.timer = new RequesterTimer(parameters.rtoLowNs(), parameters.rtoHighNs(), parameters.nLow(),
+            parameters.retryCnt());
     }
 
     private int relative(final int absolute) {
@@ -115,34 +116,32 @@ final class RequesterChecker {
      * T + T/10 + 2000 ns. After retry_cnt retries the expiry moves the QP to ERROR instead (MR-RTX-010).
      */
     StepFailure timers(final long now, final int evidence) {
-        if (p.legacy() || timerStart == NONE || rnrStarted != NONE) {
+        if (p.legacy() || !timer.running() || rnrStarted != NONE) {
             return null;
         }
         if (una >= nextFirst && awaited(true) < 0) {
             return null;
         }
-        long due = timerStart + timerDuration + timerDuration / 10 + 2000 + p.toleranceNs();
         // section 13.4 (v1.1): the resend waits for the frame the pacer was sending at the expiry, at Rc's floor
-        due = Math.max(due, Timing.pacerFree(sent, timerStart + timerDuration, Timing.rateFloor(cnps, timerStart
-            + timerDuration, p.lineRateMbps(), p.minRateMbps())) + 2000 + p.toleranceNs());
+        final long due = Math.max(timer.latest(p.toleranceNs()), Timing.pacerFree(sent, timer.expiry(),
+            Timing.rateFloor(cnps, timer.expiry(), p.lineRateMbps(), p.minRateMbps())) + 2000 + p.toleranceNs());
         if (now <= due) {
             return null;
         }
-        if (retries >= p.retryCnt()) {
-            timerStart = NONE;
+        if (timer.exhausted()) {
+            timer.stop();
             return null;
         }
         if (una >= nextFirst) {
-            return failure("MR-RTX-020", evidence, "no PSN is in flight and the acknowledgement of PSN "
+            return failure(RequesterTimer.PROBE_RULE, evidence, "no PSN is in flight and the acknowledgement of PSN "
                 + awaited(true) + " is awaited, but no acknowledgement probe was sent when the timer started at "
-                + at(timerStart) + " for rto_low_ns expired", new FieldDiff("acknowledgement probe (PSN "
+                + at(timer.started()) + " for rto_low_ns expired", new FieldDiff("acknowledgement probe (PSN "
                     + awaited(true) + ")", "by " + at(due), "none by " + at(now)));
         }
-        final String rule = timerDuration == p.rtoLowNs() ? "MR-RTX-007" : "MR-RTX-009";
-        return failure(rule, evidence, "una (PSN " + una + ") was not sent again when the retransmission timer "
-            + "started at " + at(timerStart) + " for " + CaseRun.nanos(timerDuration) + " ("
-            + (timerDuration == p.rtoLowNs() ? "rto_low_ns: at most n_low = " + p.nLow() : "rto_high_ns: more than n_low = "
-            + p.nLow()) + " PSNs in flight) expired", new FieldDiff("retransmission of PSN " + una, "by "
+        return failure(timer.lateRule(), evidence, "una (PSN " + una + ") was not sent again when the retransmission "
+            + "timer started at " + at(timer.started()) + " for " + CaseRun.nanos(timer.duration()) + " ("
+            + (timer.low() ? "rto_low_ns: at most n_low = " : "rto_high_ns: more than n_low = ") + p.nLow()
+            + " PSNs in flight) expired", new FieldDiff("retransmission of PSN " + una, "by "
                 + at(due), "none by " + at(now)));
     }
 
@@ -191,7 +190,7 @@ final class RequesterChecker {
                     new FieldDiff("time", "at most " + at(late), at(time)));
             }
             rnrStarted = NONE;
-            if (timerStart == NONE || timerStart < rnrUntil) {
+            if (!timer.running() || timer.started() < rnrUntil) {
                 startTimer(rnrUntil);
             }
         }
@@ -274,15 +273,14 @@ final class RequesterChecker {
                                        final long time, final int evidence) {
         if (!p.legacy() && delivered(psn) && RequesterProbe.is(queue, ackCumulative, psn, f.bth().ackReq())) {
             // an acknowledgement probe (section 13.4): allowed once its timer could have expired
-            if (timerStart != NONE && time + p.toleranceNs() < timerStart + p.rtoLowNs()) {
-                return failure("MR-RTX-020", evidence, "acknowledgement probe (PSN " + psn + ") sent before "
-                    + "rto_low_ns passed since " + at(timerStart), new FieldDiff("time", "at least "
-                        + at(timerStart + p.rtoLowNs()), at(time)));
+            if (timer.probeEarly(time, p.toleranceNs())) {
+                return failure(RequesterTimer.PROBE_RULE, evidence, "acknowledgement probe (PSN " + psn + ") sent before "
+                    + "rto_low_ns passed since " + at(timer.started()), new FieldDiff("time", "at least "
+                        + at(timer.started() + p.rtoLowNs()), at(time)));
             }
-            retries++;
+            timer.retry();
             loss.resent(psn, time);
-            timerStart = time;
-            timerDuration = p.rtoLowNs();
+            timer.startProbe(time);
             return null;
         }
         final Finding again = RequesterResend.check("" + psn, loss.deliveredAt(psn), time, p.toleranceNs(), evidence, LIVE);
@@ -299,25 +297,22 @@ final class RequesterChecker {
         if (!p.legacy()) {
             final boolean eligible = loss.inferredLost(psn, nextFirst, time, p.toleranceNs());
             final boolean rnr = resumeDue && psn >= rnrResume && time + p.toleranceNs() >= rnrUntil;
-            final boolean timeout = psn == una && timerStart != NONE
-                && time + p.toleranceNs() >= timerStart + timerDuration;
+            final boolean timeout = psn == una && timer.expired(time, p.toleranceNs());
             if (!eligible && !rnr && !timeout) {
-                final String rule = psn == una && timerStart != NONE && timerDuration == p.rtoHighNs()
-                    && time + p.toleranceNs() >= timerStart + p.rtoLowNs() ? "MR-RTX-007" : "MR-RTX-002";
+                final String rule = psn == una ? timer.earlyRule(time, p.toleranceNs()) : "MR-RTX-002";
                 return failure(rule, evidence, "PSN " + psn + " is retransmitted without cause: " + lossState(psn,
                     time), new FieldDiff("retransmission", "a loss event, the expiry of the retransmission timer "
-                        + "(una " + una + (timerStart == NONE ? "" : ", due at " + at(timerStart
-                        + timerDuration)) + ") or the end of an RNR wait", "PSN " + psn + " at "
+                        + "(una " + una + (!timer.running() ? "" : ", due at " + at(timer.expiry())) + ") or the end of an RNR wait", "PSN " + psn + " at "
                         + at(time)));
             }
             if (psn == una && !rnr) {
-                if (retries >= p.retryCnt()) {
+                if (timer.exhausted()) {
                     return failure("MR-RTX-010", evidence, "una (PSN " + psn + ") is sent again after retry_cnt = "
                         + p.retryCnt() + " timeouts and loss events for it since the last progress: the retries are "
                         + "exhausted", new FieldDiff("retransmission of una", "none (QP to ERROR, RETRY_EXCEEDED)",
                             "PSN " + psn + " at " + at(time)));
                 }
-                retries++;
+                timer.retry();
                 if (!eligible) {
                     startTimer(time);
                 }
@@ -435,8 +430,7 @@ final class RequesterChecker {
     }
 
     private void startTimer(final long time) {
-        timerStart = time;
-        timerDuration = inFlight() <= p.nLow() ? p.rtoLowNs() : p.rtoHighNs();
+        timer.start(time, inFlight());
     }
 
     // ------------------------------------------------------------------ frames to the device
@@ -477,19 +471,18 @@ final class RequesterChecker {
             una++;
         }
         if (una != before || cumulativeByResponse(f)) {
-            retries = 0;
+            timer.progress();
         }
         if (una != before) {
             if (una < nextFirst) {
                 startTimer(time);
             } else if (awaited(true) >= 0) {
-                timerStart = time;
-                timerDuration = p.rtoLowNs();
+                timer.startProbe(time);
             } else {
-                timerStart = NONE;
+                timer.stop();
             }
         } else if (una >= nextFirst && awaited(true) < 0) {
-            timerStart = NONE;
+            timer.stop();
         }
     }
 
@@ -582,7 +575,7 @@ final class RequesterChecker {
                     rnrUntil = time + RnrTimer.nanos(syndrome & 0x1F);
                     rnrResume = psn;
                     resumeDue = true;
-                    timerStart = NONE;
+                    timer.stop();
                 }
             }
         }
