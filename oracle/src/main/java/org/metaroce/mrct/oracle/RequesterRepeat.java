@@ -99,8 +99,8 @@ public final class RequesterRepeat {
         if (sameOpcode && repeats(retransmission, originalIcrc, originalVariant)) {
             return null;
         }
-        return new Finding(rule(originalOpcode), "packet", "as " + original + " (" + originalOpcode.name() + ") but for "
-            + MAY_CHANGE, retransmission.opcode().name() + (sameOpcode ? " with other headers or payload" : ""),
-            frame, basis);
+        return new Finding(rule(originalOpcode), "packet", "as " + original + " (" + originalOpcode.name()
+            + ") but for " + MAY_CHANGE, retransmission.opcode().name()
+            + (sameOpcode ? " with other headers or payload" : ""), frame, basis);
     }
 }

@@ -274,8 +274,8 @@ final class RequesterChecker {
         if (!p.legacy() && delivered(psn) && RequesterProbe.is(queue, ackCumulative, psn, f.bth().ackReq())) {
             // an acknowledgement probe (section 13.4): allowed once its timer could have expired
             if (timer.probeEarly(time, p.toleranceNs())) {
-                return failure(RequesterTimer.PROBE_RULE, evidence, "acknowledgement probe (PSN " + psn + ") sent before "
-                    + "rto_low_ns passed since " + at(timer.started()), new FieldDiff("time", "at least "
+                return failure(RequesterTimer.PROBE_RULE, evidence, "acknowledgement probe (PSN " + psn + ") sent "
+                    + "before rto_low_ns passed since " + at(timer.started()), new FieldDiff("time", "at least "
                         + at(timer.started() + p.rtoLowNs()), at(time)));
             }
             timer.retry();
@@ -283,7 +283,8 @@ final class RequesterChecker {
             timer.startProbe(time);
             return null;
         }
-        final Finding again = RequesterResend.check("" + psn, loss.deliveredAt(psn), time, p.toleranceNs(), evidence, LIVE);
+        final Finding again = RequesterResend.check("" + psn, loss.deliveredAt(psn), time, p.toleranceNs(), evidence,
+            LIVE);
         if (again != null) {
             return failure(again.rule(), evidence, "PSN " + psn + " of " + work.describe() + " is sent again after "
                 + at(loss.deliveredAt(psn)) + ", when it was delivered", new FieldDiff(again.field(), again.expected(),
@@ -302,8 +303,8 @@ final class RequesterChecker {
                 final String rule = psn == una ? timer.earlyRule(time, p.toleranceNs()) : "MR-RTX-002";
                 return failure(rule, evidence, "PSN " + psn + " is retransmitted without cause: " + lossState(psn,
                     time), new FieldDiff("retransmission", "a loss event, the expiry of the retransmission timer "
-                        + "(una " + una + (!timer.running() ? "" : ", due at " + at(timer.expiry())) + ") or the end of an RNR wait", "PSN " + psn + " at "
-                        + at(time)));
+                        + "(una " + una + (!timer.running() ? "" : ", due at " + at(timer.expiry()))
+                        + ") or the end of an RNR wait", "PSN " + psn + " at " + at(time)));
             }
             if (psn == una && !rnr) {
                 if (timer.exhausted()) {

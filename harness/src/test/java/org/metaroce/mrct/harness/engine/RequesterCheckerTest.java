@@ -56,7 +56,7 @@ class RequesterCheckerTest {
         return decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
     }
 
-    /** Packet {@code k} of a write of {@code n} packets whose first PSN is {@code first} (relative), MSN {@code msn}. */
+    /** Packet {@code k} of a write of {@code n} packets from relative PSN {@code first}, MSN {@code msn}. */
     private DecodedFrame writePacket(final int first, final int k, final int n, final int msn) {
         return writePacket(first, k, n, msn, k == n - 1);
     }
