@@ -56,12 +56,13 @@ public final class RequesterRepeat {
     }
 
     /**
-     * The rule a retransmission of a request with {@code originalOpcode} breaks when it differs: MR-RTX-017 for the
-     * original READ REQUEST resent, MR-RTX-018 for an atomic request, MR-RTX-006 for every other.
+     * The rule a retransmission of a request with {@code originalOpcode} on a QP of {@code tver} breaks when it
+     * differs: MR-RTX-017 for the original READ REQUEST resent (TVer 1 only: Table 16-2 takes it from TVer 0, where
+     * MR-RTX-006 governs), MR-RTX-018 for an atomic request, MR-RTX-006 for every other.
      */
-    public static String rule(final Opcode originalOpcode) {
+    public static String rule(final Opcode originalOpcode, final int tver) {
         final OpKind kind = originalOpcode.kind();
-        return kind == OpKind.RDMA_READ_REQUEST ? READ_RULE : kind.isAtomic() ? ATOMIC_RULE : RULE;
+        return kind == OpKind.RDMA_READ_REQUEST && tver == 1 ? READ_RULE : kind.isAtomic() ? ATOMIC_RULE : RULE;
     }
 
     /**
@@ -99,8 +100,8 @@ public final class RequesterRepeat {
         if (sameOpcode && repeats(retransmission, originalIcrc, originalVariant)) {
             return null;
         }
-        return new Finding(rule(originalOpcode), "packet", "as " + original + " (" + originalOpcode.name()
-            + ") but for " + MAY_CHANGE, retransmission.opcode().name()
+        return new Finding(rule(originalOpcode, retransmission.tver()), "packet", "as " + original + " ("
+            + originalOpcode.name() + ") but for " + MAY_CHANGE, retransmission.opcode().name()
             + (sameOpcode ? " with other headers or payload" : ""), frame, basis);
     }
 }

@@ -7,6 +7,7 @@ import static org.metaroce.mrct.oracle.Frames.of;
 import org.junit.jupiter.api.Test;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.FrameBuilder;
+import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.Opcode;
 
 /**
@@ -58,6 +59,10 @@ class RequesterRepeatTest {
             .with("reth.rkey", 0x77).with("reth.dmalen", 4096).with("bth.ackreq", 1);
         assertThat(compare(decode(read), decode(read))).isNull();
         assertThat(compare(decode(read), decode(read.with("reth.dmalen", 2048))).rule()).isEqualTo("MR-RTX-017");
+        final FrameBuilder legacyRead = of(Opcode.RDMA_READ_REQUEST).tver(0).headers(HeaderKind.RETH).psn(7)
+            .with("reth.va", 0x1000).with("reth.rkey", 0x77).with("reth.dmalen", 4096).with("bth.ackreq", 1);
+        assertThat(compare(decode(legacyRead), decode(legacyRead.with("reth.dmalen", 2048))).rule())
+            .as("Table 16-2: MR-RTX-017 does not bind TVer 0, MR-RTX-006 does").isEqualTo("MR-RTX-006");
         final FrameBuilder atomic = of(Opcode.FETCH_ADD).psn(7).with("pleth.msn", 3).with("atomiceth.va", 0x1000)
             .with("atomiceth.rkey", 0x77).with("atomiceth.swap", 5).with("bth.ackreq", 1);
         assertThat(compare(decode(atomic), decode(atomic))).isNull();

@@ -61,7 +61,7 @@ enum Check {
     RESEND_IDENTICAL("MR-RTX-006", "a retransmission repeats the original packet", "retransmissions",
         Versions.BOTH),
     RESEND_READ("MR-RTX-017", "a READ REQUEST resent at its first PSN repeats the original", "READ REQUESTs resent",
-        Versions.BOTH),
+        Versions.TVER1),
     RESEND_ATOMIC("MR-RTX-018", "an atomic request resent repeats the original, AtomicETH included",
         "atomic requests resent", Versions.BOTH),
     REREQUEST("MR-RTX-016", "a READ re-request names the missing PSN, its offset, the original MSN and RETH",

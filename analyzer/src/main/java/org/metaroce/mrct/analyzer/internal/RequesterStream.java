@@ -472,8 +472,9 @@ final class RequesterStream {
     }
 
     /**
-     * MR-RTX-006 (MR-RTX-017 for a READ REQUEST, MR-RTX-018 for an atomic): a retransmission repeats the packet first
-     * sent on its PSN but for the fields section 13.7 lets it change, judged by the oracle's {@link RequesterRepeat}.
+     * MR-RTX-006 (MR-RTX-017 for a TVer 1 READ REQUEST, MR-RTX-018 for an atomic): a retransmission repeats the
+     * packet first sent on its PSN but for the fields section 13.7 lets it change, judged by the oracle's
+     * {@link RequesterRepeat}.
      * Compared only when both carry a right ICRC and neither was cut by the capture.
      */
     private void checkRepeats(final Frame fr, final Context cx, final int s, final String what) {
@@ -482,7 +483,7 @@ final class RequesterStream {
             return;
         }
         final Opcode was = Opcode.valueOf(ring.opcode[s] & 0xFF);
-        final String rule = RequesterRepeat.rule(was);
+        final String rule = RequesterRepeat.rule(was, fr.tver);
         final Check check = rule.equals(RequesterRepeat.READ_RULE) ? Check.RESEND_READ
             : rule.equals(RequesterRepeat.ATOMIC_RULE) ? Check.RESEND_ATOMIC : Check.RESEND_IDENTICAL;
         Judge.observe(c, flow, check);

@@ -54,8 +54,8 @@ final class RequestOriginals {
     }
 
     /** The rule a retransmission of {@code psn} breaks when it differs (the oracle's {@link RequesterRepeat#rule}). */
-    String rule(final int psn) {
-        return psn < evidence.length && evidence[psn] != NONE ? RequesterRepeat.rule(opcode[psn])
+    String rule(final int psn, final int tver) {
+        return psn < evidence.length && evidence[psn] != NONE ? RequesterRepeat.rule(opcode[psn], tver)
             : RequesterRepeat.RULE;
     }
 

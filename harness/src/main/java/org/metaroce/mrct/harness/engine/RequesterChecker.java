@@ -344,7 +344,7 @@ final class RequesterChecker {
         if (changed == null && (originals.known(psn) || details.isEmpty())) {
             return null;
         }
-        final String rule = changed != null ? changed.rule() : originals.rule(psn);
+        final String rule = changed != null ? changed.rule() : originals.rule(psn, f.tver());
         return failure(rule, evidence, "retransmission of PSN " + psn + " of " + work.describe() + " differs from "
             + (changed != null ? changed.expected() : "the packet its work request makes"), details.isEmpty()
             ? List.of(new FieldDiff(changed.field(), changed.expected(), changed.actual())) : details);
