@@ -133,28 +133,11 @@ class AnalyzeCommandTest {
         assertThat(run.err()).contains("mutually exclusive");
     }
 
-    /**
-     * Cases whose evidence the analyzer's stream model does not follow yet (issue 8: the requester and responder
-     * stream checks are still written twice, and the analyzer's copy lags): a TVer 0 duplicate READ from a PSN inside
-     * the original's span, answered from that PSN on (LEG-T0-RD-duplicate-read-from-middle: taken for packet 2 of the
-     * original response, MR-RD-003), and a TVer 1 frame sent to a TVer 0 QP to be dropped
-     * (LEG-T0-ROB-008-tver1-frame-to-tver0-qp: the analyzer learns the QP's tver from that first frame and then blames
-     * the QP's TVer 0 answers, MR-WIRE-013). Both pass live, where the engine knows the QP's attributes.
-     */
-    private static final List<String> NOT_YET_ANALYSED = List.of("-x", "LEG-T0-RD-duplicate-read-from-middle", "-x",
-        "LEG-T0-ROB-008-tver1-frame-to-tver0-qp");
-
-    private static String[] withExclusions(final String... args) {
-        final List<String> out = new ArrayList<>(List.of(args));
-        out.addAll(NOT_YET_ANALYSED);
-        return out.toArray(String[]::new);
-    }
-
     @Test
     void theEvidenceOfAPassingRunAnalysesClean() throws IOException {
         final Path runDir = dir.resolve("run");
-        final Mrct.Run passing = Mrct.run(withExclusions("run", "--report-dir", runDir.toString(), "--format",
-            "EVIDENCE,JSON", "--quiet", "--generated", "6"));
+        final Mrct.Run passing = Mrct.run("run", "--report-dir", runDir.toString(), "--format", "EVIDENCE,JSON",
+            "--quiet", "--generated", "6");
         assertThat(passing.status()).as(passing.out() + passing.err()).isZero();
         final Path evidence = runDir.resolve("evidence.pcapng");
         assertThat(evidence).isRegularFile();
@@ -175,8 +158,8 @@ class AnalyzeCommandTest {
     @Test
     void theEvidenceOfAFaultyRunShowsTheFault() throws IOException {
         final Path runDir = dir.resolve("faulty");
-        final Mrct.Run faulty = Mrct.run(withExclusions("run", "--report-dir", runDir.toString(), "--format",
-            "EVIDENCE", "--quiet", "--generated", "6", "--fault", "unpaced-cnp"));
+        final Mrct.Run faulty = Mrct.run("run", "--report-dir", runDir.toString(), "--format", "EVIDENCE",
+            "--quiet", "--generated", "6", "--fault", "unpaced-cnp");
         assertThat(faulty.status()).isEqualTo(1);
         final Path reports = dir.resolve("analysis");
         final Mrct.Run run = Mrct.run("analyze", "--report-dir", reports.toString(), "--format", "JSON",

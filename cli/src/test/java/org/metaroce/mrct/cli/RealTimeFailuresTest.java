@@ -143,6 +143,7 @@ class RealTimeFailuresTest {
         });
         assertThat(results.get(1).reason()).contains("connection lost during reset");
         assertThat(results.get(2).reason()).contains("after 3 attempt(s)").contains("connection refused");
-        assertThat(System.nanoTime() - start).as("bounded waits").isLessThan(60_000_000_000L);
+        // bounded, not fast: without the agent timeout the run would wait for ever; 5 minutes leaves a loaded host room
+        assertThat(System.nanoTime() - start).as("bounded waits").isLessThan(300_000_000_000L);
     }
 }

@@ -24,8 +24,15 @@ import org.junit.jupiter.api.io.TempDir;
  * and {@code ip netns}; skipped with the reason elsewhere.
  */
 class SocketNetnsIT {
-    private static final String NS_DUT = "mrct-it-dut";
-    private static final String NS_HARNESS = "mrct-it-h";
+    /**
+     * Namespaces named after this JVM: two builds on one host (a developer's and CI's, or two worktrees) each get their
+     * own pair; with fixed names one run's clean-up deleted the other's link in the middle of its cases. The veth ends
+     * are created inside the namespaces, so their names cannot collide.
+     */
+    private static final long PID = ProcessHandle.current().pid();
+    private static final String NS_PREFIX = "mrct-it-";
+    private static final String NS_DUT = NS_PREFIX + "dut-" + PID;
+    private static final String NS_HARNESS = NS_PREFIX + "h-" + PID;
     private static final String IF_DUT = "mrctit1";
     private static final String IF_HARNESS = "mrctit0";
     private static final String AGENT = "192.0.2.2:4790";
@@ -67,6 +74,7 @@ class SocketNetnsIT {
         final Result libpcap = sh(10, "sh", "-c", "ldconfig -p | grep -q libpcap.so.0.8");
         assumeTrue(libpcap.status() == 0, "libpcap0.8 is not installed");
         assumeTrue(Files.isRegularFile(JAR), "the packaged jar " + JAR + " is missing (run mvn verify)");
+        removeStale(netns.output());
         cleanUp();
         must("ip", "netns", "add", NS_DUT);
         must("ip", "netns", "add", NS_HARNESS);
@@ -81,7 +89,24 @@ class SocketNetnsIT {
         }
     }
 
-    /** Removes the namespaces (and with them the veth pair), leftovers of an earlier run included. */
+    /** Removes the namespaces an earlier run left behind when its JVM was killed (its PID no longer runs). */
+    private static void removeStale(final String list) throws IOException, InterruptedException {
+        for (final String line : list.lines().toList()) {
+            final String name = line.split("\\s+")[0];
+            if (!name.startsWith(NS_PREFIX)) {
+                continue;
+            }
+            final String pid = name.substring(name.lastIndexOf('-') + 1);
+            if (pid.isEmpty() || !pid.chars().allMatch(Character::isDigit)) {
+                continue; // not a name this test gives
+            }
+            if (!ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::isAlive).orElse(false)) {
+                sh(30, "ip", "netns", "del", name);
+            }
+        }
+    }
+
+    /** Removes this run's namespaces (and with them the veth pair). */
     @AfterAll
     static void cleanUp() throws Exception {
         try {
@@ -107,7 +132,9 @@ class SocketNetnsIT {
             command.addAll(List.of(extra));
             logFile = Files.createTempFile(tokenFile.getParent(), "serve", ".log");
             process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(logFile.toFile()).start();
-            final long until = System.nanoTime() + 120_000_000_000L;
+            // a hang guard, not a timing judgement: its warm-up (1,020 case runs by default) took over two minutes
+            // with two CPU-burning loops and other builds beside it (load average 30)
+            final long until = System.nanoTime() + 600_000_000_000L;
             while (lines().stream().noneMatch(l -> l.endsWith("; ready")) && System.nanoTime() < until
                 && process.isAlive()) {
                 Thread.sleep(200);
@@ -241,7 +268,7 @@ class SocketNetnsIT {
             "  - expect: {ack: {psn: 1, msn: 1}}",
             ""));
         must("ip", "-n", NS_HARNESS, "link", "set", IF_HARNESS, "mtu", "1500");
-        try (Serve serve = new Serve(token)) {
+        try (Serve serve = new Serve(token, "--warm-up", "0")) { // the MTU check needs no warm JIT
             harness(token, dir.resolve("socket"), "--cases", cases.toString(), "--generated", "0");
             serve.stop();
         } finally {

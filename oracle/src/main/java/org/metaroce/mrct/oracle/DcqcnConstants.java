@@ -61,6 +61,22 @@ public record DcqcnConstants(double lineRateMbps, double g, double alphaInit, lo
     }
 
     /**
+     * The lowest Rc a QP can have at {@code at} (Table 14-3), having received the CNPs at {@code cnpTimes} (those
+     * after {@code at} not yet): each CNP at most halves Rc, alpha being at most 1 (MR-CC-010), and Rc never falls
+     * below {@code minRateMbps} (MR-CC-015). What a timer that waits for the pacer may be held up by (section 13.4).
+     */
+    public static double rateFloor(final java.util.List<Long> cnpTimes, final long at, final double lineRateMbps,
+                                   final double minRateMbps) {
+        int n = 0;
+        for (final long time : cnpTimes) {
+            if (time <= at) {
+                n++;
+            }
+        }
+        return Math.max(minRateMbps, lineRateMbps / Math.pow(2, Math.min(n, 60)));
+    }
+
+    /**
      * The least alpha a QP can have when a CNP arrives, having received {@code cnpsBefore} CNPs before it and decayed
      * at most {@code decays} times: each CNP and each decay multiply alpha by at least (1 - g) (MR-CC-010, MR-CC-012).
      */

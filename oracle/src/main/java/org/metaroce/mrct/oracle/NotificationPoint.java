@@ -46,6 +46,16 @@ public final class NotificationPoint {
      * or the last one is less than cnp_interval_ns old.
      */
     public void onCongestionIndication(final long time, final long frame, final boolean readResponse) {
+        onCongestionIndication(time, frame, readResponse, 0);
+    }
+
+    /**
+     * As {@link #onCongestionIndication(long, long, boolean)}, the CNP it may owe given {@code slackNs} more than
+     * cnp_delay_max_ns: an observer away from the device sees the packet before the device does, and gives it the
+     * time the packet takes to reach it besides.
+     */
+    public void onCongestionIndication(final long time, final long frame, final boolean readResponse,
+                                       final long slackNs) {
         if (!owed.isEmpty()) {
             // an observer on a live link learns of a CNP only when it reads it: the owed CNP may have left at the
             // owing indication already, and the scope be idle again cnp_interval_ns later, so from then on (within
@@ -63,7 +73,7 @@ public final class NotificationPoint {
             optional++;
             return;
         }
-        owed.addLast(new Owed(time, time + delayMaxNs + toleranceNs, frame, readResponse));
+        owed.addLast(new Owed(time, time + delayMaxNs + toleranceNs + slackNs, frame, readResponse));
     }
 
     /** A CNP of the scope sent at {@code time}: MR-CC-005 when it comes too soon, MR-CC-006 when nothing owed it. */

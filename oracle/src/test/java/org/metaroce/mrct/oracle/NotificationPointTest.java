@@ -112,4 +112,17 @@ class NotificationPointTest {
         assertThat(exact.onCnpSent(110_000, 2)).isEmpty();
         assertThat(exact.onCnpSent(170_000, 4)).extracting(Finding::rule).containsExactly("MR-CC-006");
     }
+
+    @Test
+    void anObserverAwayFromTheDeviceGivesItsCnpTheSlackBesides() {
+        // a capture 3 us from the device: the CNP may leave up to cnp_delay_max_ns after the device saw the packet
+        final NotificationPoint away = scope();
+        away.onCongestionIndication(1_000, 7, false, 3_000);
+        assertThat(away.overdue(13_999)).isEmpty();
+        assertThat(away.overdue(14_000)).extracting(Finding::rule).containsExactly("MR-CC-003");
+        final NotificationPoint answered = scope();
+        answered.onCongestionIndication(1_000, 7, true, 3_000);
+        assertThat(answered.onCnpSent(13_500, 8)).isEmpty();
+        assertThat(answered.overdue(1_000_000)).isEmpty();
+    }
 }

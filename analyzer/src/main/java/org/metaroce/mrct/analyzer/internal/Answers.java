@@ -548,21 +548,18 @@ final class Answers {
                     new FieldDiff("payload_len", expectedLength(op, k, pmtu), Integer.toString(payload)));
             }
         }
-        final long[] spans = pmtu.spans(op.length);
-        final long nMin = op.answeredSpan > 0 ? op.answeredSpan : spans[0];
-        final long nMax = op.answeredSpan > 0 ? op.answeredSpan : spans[1];
         Judge.observe(c, responder, Check.READ_OPCODE);
-        final boolean first = k == 0;
-        final boolean mayBeLast = k + 1 >= nMin && k + 1 <= nMax;
-        final boolean mustBeLast = nMin == nMax && k + 1 == nMax;
-        final boolean opcodeOk = first ? (position == Position.ONLY ? mayBeLast : position == Position.FIRST
-            && !mustBeLast) : (position == Position.LAST ? mayBeLast : position == Position.MIDDLE && !mustBeLast);
-        if (!opcodeOk) {
+        // TVer 0: from a READ REQUEST for the rest of the read on, a read of its own; a response on a PSN not answered
+        // before may still be the first execution's, come late
+        final ReadOp.Response whole = op.whole(r, pmtu);
+        final ReadOp.Response rest = op.rest(r, pmtu);
+        final ReadOp.Response shape = rest != null ? rest : whole;
+        if (!shape.fits(position) && !(rest != null && whole.fits(position) && !stream.ring.has(r, PsnRing.ANSWERED))) {
             cx.judge.report(c, responder, Check.READ_OPCODE, Basis.DEFINITE, fr,
-                () -> fr.opcode.name() + " on PSN " + Text.psn(r) + " is packet " + (k + 1) + " of the response to the "
-                    + "read of " + op.length + " bytes at PSN " + Text.psn(op.psn) + " (frame " + op.frame + "), "
-                    + (nMin == nMax ? nMax + " packets long" : nMin + " to " + nMax + " packets long"), null,
-                new FieldDiff("bth.opcode", expectedOpcode(first, nMin, nMax, k), fr.opcode.name()));
+                () -> fr.opcode.name() + " on PSN " + Text.psn(r) + " is packet " + (shape.k() + 1) + " of the "
+                    + "response to the read of " + shape.length() + " bytes at PSN " + Text.psn(shape.start())
+                    + " (frame " + op.frame + (rest != null ? ", asked for again from that PSN" : "") + "), "
+                    + shape.packets(), null, new FieldDiff("bth.opcode", shape.expected(), fr.opcode.name()));
         } else if (position.isLast()) {
             op.answeredSpan = k + 1;
         }
@@ -641,14 +638,6 @@ final class Answers {
         }
         final long n = Connection.span(op.length, size);
         return Long.toString(k + 1 < n ? size : op.length - (n - 1) * size);
-    }
-
-    private static String expectedOpcode(final boolean first, final long nMin, final long nMax, final int k) {
-        if (nMin == nMax) {
-            return nMax == 1 ? "RDMA_READ_RESPONSE_ONLY" : first ? "RDMA_READ_RESPONSE_FIRST"
-                : k + 1 == nMax ? "RDMA_READ_RESPONSE_LAST" : "RDMA_READ_RESPONSE_MIDDLE";
-        }
-        return first ? "RDMA_READ_RESPONSE_FIRST or ONLY" : "RDMA_READ_RESPONSE_MIDDLE or LAST";
     }
 
     // -------------------------------------------------------------------------------------- ATOMIC ACKNOWLEDGE

@@ -2,7 +2,6 @@ package org.metaroce.mrct.analyzer.internal;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -13,24 +12,46 @@ import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.oracle.NotificationPoint;
 
 /**
- * The congestion checks of section 14 that span frames: a CNP answers every CE-marked data packet unless the
- * notification point's scope is holding (MR-CC-003, MR-CC-004); CNPs of one scope are spaced by cnp_interval_ns
- * (MR-CC-005); the reaction point's rate drops after a CNP (MR-CC-010).
+ * The congestion checks of section 14 that span frames: a CNP answers every congestion indication of an idle scope
+ * (MR-CC-003 for a CE-marked request, MR-CC-004 for a CE-marked read response); CNPs of one scope are spaced by
+ * cnp_interval_ns (MR-CC-005); the reaction point's rate drops after a CNP (MR-CC-010). The rules are the oracle's,
+ * the live engine's too: each CNP scope is a {@link NotificationPoint} (which indications owe a CNP, which CNP pays
+ * one, when one is overdue), MR-CC-005 is {@link NotificationPoint#spacing}, MR-CC-010 a {@link CutWindow}. What is
+ * left here is what only a capture needs: finding each frame's scope from its addresses and flows (the scope of a
+ * CNP sent before the capture paired its QP with the data's is the one of the indication it may answer), the time a
+ * device away from the capture point is given besides (its reaction time), and what a report of a missing CNP shows.
+ * MR-CC-006 is not judged: a capture away from the device may miss congestion indications (a network sets CE marks
+ * after it), and no CNP can be proven unowed.
  *
  * <p>Without a profile the checks use, for each parameter, the end of its range that excuses the device most (the
  * longest CNP deadline, the longest holding time, the widest scope), so that what they report holds for any profile;
  * the spacing check, which no range end can prove, reports with the defaults as inconclusive.
  */
 final class Cnps {
-    /** Expectations kept at most; more at once would be a flood of CE marks far beyond any deadline. */
+    /** Indications owing a CNP kept at most; more at once would be a flood of CE marks far beyond any deadline. */
     private static final int PENDING = 65_536;
 
-    private record Pending(Flow data, Flow notifier, long tsNs, long frame, Check check, long deadline,
-                           FrameSnapshot snapshot) {
+    /** One CNP scope of a notification point (Table 14-1): the oracle's model, and the indication it owes a CNP. */
+    private static final class Scope {
+        final NotificationPoint point;
+        Owed owing;
+
+        Scope(final NotificationPoint point) {
+            this.point = point;
+        }
+    }
+
+    /** A congestion indication that owes a CNP, with what a report of the CNP's absence shows. */
+    private record Owed(Scope scope, Flow data, Flow notifier, long tsNs, long frame, Check check, long deadline,
+                        FrameSnapshot snapshot) {
     }
 
     private final Context cx;
-    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    /** The indications owing a CNP, in capture order. */
+    private final ArrayDeque<Owed> pending = new ArrayDeque<>();
+    /** The notification points' scopes, by {@link #scopeOf}'s key. */
+    private final Map<Object, Scope> scopes = new HashMap<>();
+    /** The last CNP per destination and per port, for MR-CC-005 in those scopes. */
     private final Map<String, Long> byDestination = new HashMap<>();
     private final Map<String, Long> byPort = new HashMap<>();
     /** The earliest time the QPs of the current mrct evidence case can have entered RTS, or MIN_VALUE. */
@@ -42,10 +63,12 @@ final class Cnps {
 
     void clear() {
         pending.clear();
+        scopes.clear();
         byDestination.clear();
         byPort.clear();
     }
 
+    /** The scope indications hold and owe in: the declared cnp_scope, or without a profile the widest, per port. */
     private String scope() {
         return cx.parameters.declared() ? cx.parameters.word("cnp_scope") : "per-port";
     }
@@ -63,31 +86,82 @@ final class Cnps {
     }
 
     /**
-     * A CE-marked data packet a receiver accepts: a congestion indication for its QP. The receiver's flow back may not
-     * be known yet (the first answer pairs the directions); it is looked up again when a CNP comes or the deadline
-     * passes.
+     * The key of the scope of the QP that receives {@code host}'s frames at {@code receiver}: its port, its pair of
+     * hosts, or the QP itself ({@code qpn}, -1 when the capture does not tell it yet).
+     */
+    private Object key(final String receiver, final String sender, final int qpn) {
+        switch (scope()) {
+            case "per-port":
+                return receiver;
+            case "per-destination":
+                return receiver + ">" + sender;
+            default:
+                return qpn < 0 ? null : receiver + ">" + sender + " qp " + qpn;
+        }
+    }
+
+    private Scope scopeOf(final Object key) {
+        return scopes.computeIfAbsent(key, k -> new Scope(new NotificationPoint(
+            cx.parameters.lenientMax("cnp_interval_ns"), cx.parameters.lenientMax("cnp_delay_max_ns"), 0)));
+    }
+
+    /**
+     * The scope of the QP that sends the CNPs of {@code notifier}. Its own QPN is known once the capture paired it
+     * with its peer, or from the evidence's control records; before, the CNP is taken for the answer of the oldest
+     * indication still owed by a QP of the same hosts whose peer is not known either.
+     */
+    private Scope scopeOfCnp(final Flow notifier) {
+        int qpn = notifier.peer != null ? notifier.peer.dqpn : -1;
+        if (qpn < 0 && cx.control != null) {
+            final EvidenceControl.Qp qp = cx.control.byDestination(notifier.dqpn);
+            qpn = qp != null ? qp.qpn : -1;
+        }
+        final Object key = key(notifier.sourceText, notifier.destinationText, qpn);
+        if (key != null) {
+            return scopeOf(key);
+        }
+        for (final Owed o : pending) {
+            if (o.scope.owing == o && o.data.peer == null && o.data.destinationText.equals(notifier.sourceText)
+                && o.data.sourceText.equals(notifier.destinationText)) {
+                return o.scope;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A CE-marked data packet a receiver accepts: a congestion indication for its QP, which owes a CNP when its scope
+     * is idle. The receiver's flow back may not be known yet (the first answer pairs the directions); it is looked up
+     * again when the deadline passes.
      */
     void onCongestionIndication(final Frame fr) {
-        final Flow notifier = fr.flow.peer;
-        if (fr.flow.requests.answers.fatal || notifier != null && notifier.requests.answers.fatal) {
+        final Flow data = fr.flow;
+        final Flow notifier = data.peer;
+        if (data.requests.answers.fatal || notifier != null && notifier.requests.answers.fatal) {
             return;
         }
         final Check check = fr.isRequest() ? Check.CNP_AFTER_CE_REQUEST : Check.CNP_AFTER_CE_RESPONSE;
-        Judge.observe(fr.flow.connection, notifier != null ? notifier : fr.flow, check);
-        final long interval = cx.parameters.lenientMax("cnp_interval_ns");
-        final long last = notifier != null ? lastInScope(notifier, scope())
-            : byPort.getOrDefault(fr.flow.destinationText, Long.MIN_VALUE);
-        if (last != Long.MIN_VALUE && last >= fr.tsNs - interval) {
+        Judge.observe(data.connection, notifier != null ? notifier : data, check);
+        final Scope scope = scopeOf(key(data.destinationText, data.sourceText, data.dqpn));
+        // a capture away from the device sees the packet before the device does: it gets its reaction time besides
+        final long slack = cx.judge.atDevice() ? 0 : notifier != null ? cx.reaction(notifier)
+            : Math.max(Context.MIN_REACTION_NS, cx.reaction(data));
+        final int before = scope.point.owed();
+        scope.point.onCongestionIndication(fr.tsNs, fr.number, !fr.isRequest(), slack);
+        if (scope.point.owed() == before) {
             return;
         }
-        final long deadline = fr.tsNs + cx.parameters.lenientMax("cnp_delay_max_ns")
-            + (notifier != null ? cx.reaction(notifier) : Math.max(Context.MIN_REACTION_NS, cx.reaction(fr.flow)));
         if (pending.size() >= PENDING) {
-            pending.removeFirst();
+            final Owed dropped = pending.removeFirst();
+            if (dropped.scope.owing == dropped) {
+                dropped.scope.point.overdue(Long.MAX_VALUE);
+                dropped.scope.owing = null;
+            }
         }
-        pending.addLast(new Pending(fr.flow, notifier, fr.tsNs, fr.number, check,
-            cx.judge.atDevice() ? fr.tsNs + cx.parameters.lenientMax("cnp_delay_max_ns") : deadline,
-            FrameSnapshot.of(fr)));
+        final Owed owed = new Owed(scope, data, notifier, fr.tsNs, fr.number, check,
+            fr.tsNs + cx.parameters.lenientMax("cnp_delay_max_ns") + slack, FrameSnapshot.of(fr));
+        scope.owing = owed;
+        pending.addLast(owed);
     }
 
     /** A CNP, sent by {@code fr.flow}'s QP to its peer. */
@@ -115,17 +189,12 @@ final class Cnps {
         notifier.congestion.lastCnpFrame = fr.number;
         byDestination.put(notifier.sourceText + ">" + notifier.destinationText, fr.tsNs);
         byPort.put(notifier.sourceText, fr.tsNs);
-        for (final Iterator<Pending> it = pending.iterator(); it.hasNext(); ) {
-            final Pending p = it.next();
-            if (fr.tsNs < p.tsNs || fr.tsNs > p.deadline) {
-                continue;
-            }
-            final Flow expected = p.notifier != null ? p.notifier : p.data.peer;
-            if (expected == notifier || !cx.parameters.declared()
-                && p.data.destinationText.equals(notifier.sourceText)
-                || expected == null && p.data.destinationText.equals(notifier.sourceText)
-                && p.data.sourceText.equals(notifier.destinationText)) {
-                it.remove();
+        final Scope paid = scopeOfCnp(notifier);
+        if (paid != null) {
+            // the spacing is judged above (in the narrowest scope when none is declared), MR-CC-006 not at all
+            paid.point.onCnpSent(fr.tsNs, fr.number);
+            if (paid.point.owed() == 0) {
+                paid.owing = null;
             }
         }
         final Flow reactor = notifier.peer;
@@ -138,13 +207,18 @@ final class Cnps {
         }
     }
 
-    /** Reports the expectations whose deadline passed before {@code now} without a CNP. */
+    /** Reports the indications whose CNP is overdue before {@code now} (MR-CC-003, MR-CC-004: the oracle's). */
     void advance(final long now) {
         while (!pending.isEmpty() && pending.peekFirst().deadline < now) {
-            final Pending p = pending.removeFirst();
+            final Owed p = pending.removeFirst();
+            if (p.scope.owing != p) {
+                continue;
+            }
+            p.scope.owing = null;
+            final List<Finding> overdue = p.scope.point.overdue(now - 1);
             final Flow notifier = p.notifier != null ? p.notifier : p.data.peer;
-            if (notifier == null || notifier.requests.answers.fatal || p.data.requests.answers.fatal
-                || !notifier.judged) {
+            if (overdue.isEmpty() || notifier == null || notifier.requests.answers.fatal
+                || p.data.requests.answers.fatal || !notifier.judged) {
                 continue;
             }
             final Connection c = notifier.connection;
@@ -160,10 +234,11 @@ final class Cnps {
         }
     }
 
-    /** The capture ended: expectations whose deadline is past the last frame cannot be judged. */
+    /** The capture ended: indications whose deadline is past the last frame cannot be judged. */
     void finish(final long lastNs) {
         advance(lastNs);
         pending.clear();
+        scopes.clear();
     }
 
     // ---------------------------------------------------------------------------------------------- MR-CC-010

@@ -79,6 +79,21 @@ final class Context {
         return best;
     }
 
+    /**
+     * The tver attribute (0 or 1) the evidence's control records gave the device's QP of {@code flow}, or -1 when
+     * they do not say (other captures). It is the QP's transport version, which the frames alone may not tell: a
+     * frame of the other version sent to the QP is dropped by it (MR-ROB-008), and is no sign of the QP's version.
+     */
+    int tver(final Flow flow) {
+        final EvidenceControl.Qp qp = qp(flow);
+        final java.util.List<Double> values = qp == null ? null : qp.values.get("tver");
+        if (values == null || values.size() != 1) {
+            return -1;
+        }
+        final double tver = values.get(0);
+        return tver == 0 ? 0 : tver == 1 ? 1 : -1;
+    }
+
     /** True when the evidence's control records show the device's QP of {@code flow} moved to RESET in its case. */
     boolean resetShown(final Flow flow) {
         final EvidenceControl.Qp qp = qp(flow);

@@ -527,6 +527,9 @@ final class RequesterStream {
         final int k = Psn.diff(x, read.psn);
         final Connection c = connection();
         read.repeated = true;
+        if (!fr.hasPleth()) {
+            read.askedRest(x, fr.readLength());
+        }
         if (read.rerequestedFrom < 0 || Psn.isBefore(x, read.rerequestedFrom)) {
             read.rerequestedFrom = x;
         }

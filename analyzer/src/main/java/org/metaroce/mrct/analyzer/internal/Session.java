@@ -462,6 +462,9 @@ final class Session {
         flow.judged = fr.judged;
         if (mode != Mode.AUTO) {
             c.tver = mode == Mode.LEGACY ? 0 : 1;
+        } else {
+            // mrct evidence: the QP's tver as its case set it, not as the first frame (maybe one it drops) shows it
+            c.tver = cx.tver(flow);
         }
         return flow;
     }

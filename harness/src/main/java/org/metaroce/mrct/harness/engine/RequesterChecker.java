@@ -5,6 +5,7 @@ import java.util.BitSet;
 import java.util.List;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.oracle.Basis;
+import org.metaroce.mrct.oracle.DcqcnConstants;
 import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.oracle.RequesterAckReq;
 import org.metaroce.mrct.oracle.RequesterAnswers;
@@ -124,7 +125,8 @@ final class RequesterChecker {
         }
         // section 13.4 (v1.1): the resend waits for the frame the pacer was sending at the expiry, at Rc's floor
         final long due = Math.max(timer.latest(p.toleranceNs()), Timing.pacerFree(sent, timer.expiry(),
-            Timing.rateFloor(cnps, timer.expiry(), p.lineRateMbps(), p.minRateMbps())) + 2000 + p.toleranceNs());
+            DcqcnConstants.rateFloor(cnps, timer.expiry(), p.lineRateMbps(), p.minRateMbps())) + 2000
+            + p.toleranceNs());
         if (now <= due) {
             return null;
         }

@@ -59,21 +59,6 @@ final class Timing {
         return Long.MIN_VALUE / 2;
     }
 
-    /**
-     * The lowest Rc a QP can have at {@code at}: each CNP received by then at most halves it (alpha is at most 1, rule
-     * MR-CC-010) and it never falls below the minimum rate (MR-CC-015).
-     */
-    static double rateFloor(final java.util.List<Long> cnps, final long at, final double lineMbps,
-                            final double minMbps) {
-        int n = 0;
-        for (final long time : cnps) {
-            if (time <= at) {
-                n++;
-            }
-        }
-        return Math.max(minMbps, lineMbps / Math.pow(2, Math.min(n, 60)));
-    }
-
     static String nanos(final long nanos) {
         if (nanos % 1_000_000 == 0 && nanos != 0) {
             return nanos / 1_000_000 + " ms";

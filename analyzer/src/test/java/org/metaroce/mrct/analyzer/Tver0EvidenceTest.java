@@ -1,0 +1,177 @@
+package org.metaroce.mrct.analyzer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.metaroce.mrct.harness.profile.DeviceProfile;
+import org.metaroce.mrct.harness.profile.ProfileLoader;
+import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.Verdict;
+import org.metaroce.mrct.testing.Fixtures;
+import org.metaroce.mrct.wire.FrameBuilder;
+import org.metaroce.mrct.wire.Opcode;
+
+/**
+ * Two TVer 0 exchanges of the suite's legacy cases, on hand-built evidence of a device's legacy QP (the harness's
+ * frames to it, its answers judged): a duplicate READ REQUEST for the rest of a read, which section 16.1 answers as a
+ * read of its own from its PSN (FIRST there, MR-RD-003), and TVer 1 frames sent to a TVer 0 QP, which it drops
+ * (MR-ROB-008): the QP's tver is the one its case set (the evidence's control records), not the first frame's
+ * (MR-WIRE-013). Each check once fires on a device that breaks it and stays quiet on one that does not.
+ */
+class Tver0EvidenceTest {
+    private static final int PMTU = 256;
+    private static final int PSN = 0x0C2740;
+    private static final long VA = 0x1_0000L;
+    private static final int RKEY = 0x1234;
+
+    @TempDir
+    Path dir;
+
+    private static CaptureAnalyzer.Options options() {
+        try {
+            final DeviceProfile profile = ProfileLoader.load(Fixtures.fixtures().resolve("profiles/reference.yaml"),
+                Analyses.SPEC);
+            return CaptureAnalyzer.Options.defaults().withProfile(profile);
+        } catch (ProfileLoader.ProfileException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static CaseResult check(final Analyses.Result result, final String rule) {
+        final List<CaseResult> cases = result.of(rule);
+        assertThat(cases).as(rule + "\n" + result.describe()).hasSize(1);
+        return cases.get(0);
+    }
+
+    private static FrameBuilder t0(final Opcode opcode, final int psn) {
+        return FrameBuilder.of(HandBuiltEvidence.TO_DUT, opcode).tver(0).psn(psn);
+    }
+
+    private static FrameBuilder read(final int psn, final long va, final int length) {
+        return t0(Opcode.RDMA_READ_REQUEST, psn).ackReq(true).with("reth.va", va).with("reth.rkey", RKEY)
+            .with("reth.dmalen", length);
+    }
+
+    /** A TVer 0 read response of one PMTU on PSN {@code psn}, with an AETH naming MSN 1 where it has one. */
+    private static FrameBuilder response(final Opcode opcode, final int psn) {
+        final FrameBuilder b = t0(opcode, psn).payload(new byte[PMTU]);
+        return opcode == Opcode.RDMA_READ_RESPONSE_MIDDLE ? b : b.with("aeth.syndrome", 0x1F).with("aeth.msn", 1);
+    }
+
+    /** A READ of 4 PMTU answered whole, then asked for again from its second PSN, answered with {@code again}. */
+    private Path readFromMiddle(final String name, final Opcode... again) throws IOException {
+        final HandBuiltEvidence evidence = new HandBuiltEvidence("LEG-T0-RD-" + name)
+            .toDut(read(PSN, VA, 4 * PMTU))
+            .fromDut(response(Opcode.RDMA_READ_RESPONSE_FIRST, PSN))
+            .fromDut(response(Opcode.RDMA_READ_RESPONSE_MIDDLE, PSN + 1))
+            .fromDut(response(Opcode.RDMA_READ_RESPONSE_MIDDLE, PSN + 2))
+            .fromDut(response(Opcode.RDMA_READ_RESPONSE_LAST, PSN + 3))
+            .toDut(read(PSN + 1, VA + PMTU, 3 * PMTU));
+        for (int i = 0; i < again.length; i++) {
+            evidence.fromDut(response(again[i], PSN + 1 + i));
+        }
+        return evidence.createQp("\"tver\":0,\"pmtu\":" + PMTU).write(dir.resolve(name + ".pcapng"));
+    }
+
+    @Test
+    void aDuplicateReadFromTheMiddleIsAnsweredAsAReadOfItsOwn() throws IOException {
+        final Analyses.Result result = Analyses.run(readFromMiddle("rest", Opcode.RDMA_READ_RESPONSE_FIRST,
+            Opcode.RDMA_READ_RESPONSE_MIDDLE, Opcode.RDMA_READ_RESPONSE_LAST), options());
+        assertThat(result.with(Verdict.FAIL)).as(result.describe()).isEmpty();
+        assertThat(result.with(Verdict.INCONCLUSIVE)).as(result.describe()).isEmpty();
+        assertThat(check(result, "MR-RD-003").verdict()).isEqualTo(Verdict.PASS);
+        assertThat(check(result, "MR-RD-003").reason()).startsWith("7 READ RESPONSE packets checked");
+    }
+
+    @Test
+    void answeringTheRestWithTheWholeReadsOpcodesBreaksMrRd003() throws IOException {
+        // the TVer 1 way (section 8.4: opcodes by position in the whole read), which a TVer 0 requester cannot take
+        final Analyses.Result result = Analyses.run(readFromMiddle("whole", Opcode.RDMA_READ_RESPONSE_MIDDLE,
+            Opcode.RDMA_READ_RESPONSE_MIDDLE, Opcode.RDMA_READ_RESPONSE_LAST), options());
+        final CaseResult opcode = check(result, "MR-RD-003");
+        assertThat(opcode.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(opcode.reason()).contains("first at frame 7", "RDMA_READ_RESPONSE_MIDDLE on PSN " + (PSN + 1),
+            "packet 1 of the response to the read of 768 bytes at PSN " + (PSN + 1), "asked for again");
+        assertThat(opcode.failure().diffs()).singleElement().satisfies(d -> {
+            assertThat(d.field()).isEqualTo("bth.opcode");
+            assertThat(d.expected()).isEqualTo("RDMA_READ_RESPONSE_FIRST");
+        });
+    }
+
+    @Test
+    void aLateResponseOfTheFirstExecutionIsStillOneOfItsPackets() throws IOException {
+        // a capture away from the device: the MIDDLE on the read's second PSN was overtaken in the network, the
+        // requester asked for the rest from there, and the late MIDDLE arrives before the re-execution's FIRST
+        final List<Captures.Record> records = new java.util.ArrayList<>();
+        final FrameBuilder[] frames = {read(PSN, VA, 4 * PMTU),
+            response(Opcode.RDMA_READ_RESPONSE_FIRST, PSN).encapsulation(HandBuiltEvidence.FROM_DUT),
+            response(Opcode.RDMA_READ_RESPONSE_MIDDLE, PSN + 2).encapsulation(HandBuiltEvidence.FROM_DUT),
+            read(PSN + 1, VA + PMTU, 3 * PMTU),
+            response(Opcode.RDMA_READ_RESPONSE_MIDDLE, PSN + 1).encapsulation(HandBuiltEvidence.FROM_DUT),
+            response(Opcode.RDMA_READ_RESPONSE_FIRST, PSN + 1).encapsulation(HandBuiltEvidence.FROM_DUT),
+            response(Opcode.RDMA_READ_RESPONSE_MIDDLE, PSN + 2).encapsulation(HandBuiltEvidence.FROM_DUT),
+            response(Opcode.RDMA_READ_RESPONSE_LAST, PSN + 3).encapsulation(HandBuiltEvidence.FROM_DUT)};
+        for (int i = 0; i < frames.length; i++) {
+            final boolean request = i == 0 || i == 3;
+            records.add(new Captures.Record(1_700_000_000_000_000_000L + i * 3_000L, frames[i]
+                .destQp(request ? HandBuiltEvidence.DUT_QPN : HandBuiltEvidence.HARNESS_QPN).build()));
+        }
+        final Analyses.Result result = Analyses.run(Captures.write(dir.resolve("late.pcap"), records));
+        assertThat(check(result, "MR-RD-003").verdict()).as(result.describe()).isEqualTo(Verdict.PASS);
+        // the same MIDDLE after the re-execution's FIRST answered that PSN is no packet of either response
+        records.add(4, records.remove(5));
+        final Analyses.Result result2 = Analyses.run(Captures.write(dir.resolve("late2.pcap"), records));
+        final CaseResult late = check(result2, "MR-RD-003");
+        assertThat(late.verdict()).as(result2.describe()).isEqualTo(Verdict.FAIL);
+        assertThat(late.reason()).contains("first at frame 6", "RDMA_READ_RESPONSE_MIDDLE on PSN " + (PSN + 1));
+    }
+
+    /**
+     * A TVer 0 QP (its case's createQp says tver 0) is sent an RDMA WRITE ONLY and a READ REQUEST in the TVer 1
+     * layout, which it drops, then the same WRITE and a READ at the next PSN as TVer 0 frames, which it answers with
+     * {@code ackTver} and {@code responseTver} frames.
+     */
+    private Path tver1FramesToATver0Qp(final String name, final int answerTver) throws IOException {
+        final FrameBuilder ack = FrameBuilder.of(HandBuiltEvidence.FROM_DUT, Opcode.ACKNOWLEDGE).tver(answerTver)
+            .psn(PSN).with("aeth.syndrome", 0x1F).with("aeth.msn", 1);
+        final FrameBuilder only = FrameBuilder.of(HandBuiltEvidence.FROM_DUT, Opcode.RDMA_READ_RESPONSE_ONLY)
+            .tver(answerTver).psn(PSN + 1).with("aeth.syndrome", 0x1F).with("aeth.msn", 2).payload(new byte[32]);
+        return new HandBuiltEvidence("LEG-T0-ROB-008-" + name)
+            .toDut(FrameBuilder.of(HandBuiltEvidence.TO_DUT, Opcode.RDMA_WRITE_ONLY).psn(PSN).ackReq(true)
+                .with("reth.va", VA).with("reth.rkey", RKEY).with("reth.dmalen", 64).payload(new byte[64]))
+            .toDut(FrameBuilder.of(HandBuiltEvidence.TO_DUT, Opcode.RDMA_READ_REQUEST).psn(PSN).ackReq(true)
+                .with("reth.va", VA + 2048).with("reth.rkey", RKEY).with("reth.dmalen", 32))
+            .toDut(t0(Opcode.RDMA_WRITE_ONLY, PSN).ackReq(true).with("reth.va", VA).with("reth.rkey", RKEY)
+                .with("reth.dmalen", 64).payload(new byte[64]))
+            .fromDut(ack)
+            .toDut(read(PSN + 1, VA + 2048, 32))
+            .fromDut(only)
+            .createQp("\"tver\":0,\"pmtu\":1024")
+            .write(dir.resolve(name + ".pcapng"));
+    }
+
+    @Test
+    void theQpsTverIsTheOneItsCaseSetNotTheFirstFramesTver() throws IOException {
+        final Analyses.Result result = Analyses.run(tver1FramesToATver0Qp("dropped", 0), options());
+        assertThat(result.with(Verdict.FAIL)).as(result.describe()).isEmpty();
+        assertThat(result.with(Verdict.INCONCLUSIVE)).as(result.describe()).isEmpty();
+        final CaseResult bth = check(result, "MR-WIRE-013");
+        assertThat(bth.verdict()).isEqualTo(Verdict.PASS);
+        assertThat(bth.parameters()).containsEntry("tver", 0);
+        assertThat(result.of("MR-LEG-001")).singleElement().satisfies(c -> assertThat(c.verdict())
+            .isEqualTo(Verdict.PASS));
+    }
+
+    @Test
+    void aTver0QpAnsweringInTver1BreaksMrWire013() throws IOException {
+        // the device's frames agree with each other and with the first frame it was sent, not with its QP's tver
+        final CaseResult bth = check(Analyses.run(tver1FramesToATver0Qp("answers-tver1", 1), options()),
+            "MR-WIRE-013");
+        assertThat(bth.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(bth.reason()).contains("first at frame 4", "ACKNOWLEDGE", "bth.tver 1", "expected 0");
+    }
+}
