@@ -12,7 +12,8 @@ final class Context {
 
     Judge judge;
     final Parameters parameters;
-    final Retransmissions retransmissions = new Retransmissions();
+    /** MR-RTX-006 (-017, -018): the oracle's comparison of a retransmission with its original. */
+    final org.metaroce.mrct.oracle.RequesterRepeat repeat = new org.metaroce.mrct.oracle.RequesterRepeat();
     /** Parameters read for every frame, looked up once. */
     final long ackReqInterval;
     final long ackReqIntervalMax;

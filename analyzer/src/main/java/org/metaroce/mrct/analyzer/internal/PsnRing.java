@@ -54,7 +54,7 @@ final class PsnRing {
     long[] signature;
     /** The ICRC of the first transmission a receiver accepts, to compare retransmissions with. */
     int[] identity;
-    /** That transmission's IPv4 ID, UDP source port and AckReq ({@link Retransmissions#variant}). */
+    /** That transmission's IPv4 ID, UDP source port and AckReq (the oracle's {@code RequesterRepeat.variant}). */
     long[] variant;
     long[] deliveredNs;
     long[] deliveredFrame;

@@ -1,10 +1,14 @@
 package org.metaroce.mrct.analyzer.internal;
 
+import java.util.List;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.oracle.RequesterAnswers;
+import org.metaroce.mrct.oracle.RequesterOrder;
+import org.metaroce.mrct.oracle.ReadRerequest;
+import org.metaroce.mrct.oracle.RequesterProbe;
+import org.metaroce.mrct.oracle.RequesterRepeat;
 import org.metaroce.mrct.oracle.RequesterResend;
-import org.metaroce.mrct.oracle.RequesterState;
 import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.OpKind;
 import org.metaroce.mrct.wire.Opcode;
@@ -31,9 +35,9 @@ final class RequesterStream {
     final RequestChecks checks;
     final Answers answers = new Answers(this);
     final LegacyRecovery legacy = new LegacyRecovery(this);
-    /** The stream's PSN space as Table 11-4 sees it (the oracle's {@link RequesterAnswers}), for TVer 1 and 0. */
-    final RequesterState tver1 = new View(false);
-    final RequesterState legacyView = new View(true);
+    /** The stream's PSN space as the oracle's requester classes see it, for TVer 1 and 0. */
+    final StreamSpace tver1 = new StreamSpace(this, false);
+    final StreamSpace legacyView = new StreamSpace(this, true);
 
     boolean started;
     int firstPsn;
@@ -122,9 +126,9 @@ final class RequesterStream {
             }
         }
         reads.closeBefore(fr, cx);
-        final int d = Psn.diff(p, next);
-        if (d >= 0) {
-            firstTransmission(fr, cx, d);
+        final RequesterOrder.Place place = RequesterOrder.place(next, p);
+        if (place != RequesterOrder.Place.BEHIND) {
+            firstTransmission(fr, cx, place == RequesterOrder.Place.AHEAD);
         } else if (ring.holds(p) && ring.has(p, PsnRing.SENT)) {
             retransmission(fr, cx);
         } else if (ring.holds(p)) {
@@ -167,36 +171,6 @@ final class RequesterStream {
      */
     boolean takesReadResponse(final Frame fr) {
         return !started || RequesterAnswers.readResponse(fr.decoded, tver1).taken();
-    }
-
-    /** What the requester knows of its PSN space when an answer comes: Table 11-4's view. */
-    private final class View implements RequesterState {
-        private final boolean legacy;
-
-        View(final boolean legacy) {
-            this.legacy = legacy;
-        }
-
-        @Override
-        public boolean legacy() {
-            return legacy;
-        }
-
-        @Override
-        public int nextPsn() {
-            return next;
-        }
-
-        @Override
-        public boolean outstanding(final int psn) {
-            return (ring.has(psn, PsnRing.SENT) || ring.has(psn, PsnRing.READ_SPAN))
-                && !ring.has(psn, PsnRing.DELIVERED);
-        }
-
-        @Override
-        public boolean inReadSpan(final int psn) {
-            return reads.requesterSpanHolds(psn);
-        }
     }
 
     /**
@@ -276,8 +250,8 @@ final class RequesterStream {
         legacy.restart();
     }
 
-    /** A PSN at or after {@code next}: its first transmission ({@code d} PSNs skipped before it). */
-    private void firstTransmission(final Frame fr, final Context cx, final int d) {
+    /** A PSN at or after {@code next}: its first transmission ({@code skipped}: PSNs were skipped before it). */
+    private void firstTransmission(final Frame fr, final Context cx, final boolean skipped) {
         final int p = fr.psn;
         final Connection c = connection();
         Judge.observe(c, flow, Check.PSN_ORDER);
@@ -291,7 +265,7 @@ final class RequesterStream {
         }
         final int newHi = Psn.add(p, span);
         extendRing(newHi, cx);
-        if (d > 0) {
+        if (skipped) {
             checks.holeBefore(fr.number);
         }
         next = newHi;
@@ -302,7 +276,7 @@ final class RequesterStream {
         }
         checks.checkNeighbours(fr, cx);
         checks.checkPacket(fr, cx);
-        if (d == 0) {
+        if (!skipped) {
             checks.checkChains(fr, cx);
         }
         checks.checkWindow(fr, cx, span);
@@ -399,7 +373,7 @@ final class RequesterStream {
             }
             restartConnection();
             start(fr, cx);
-            firstTransmission(fr, cx, 0);
+            firstTransmission(fr, cx, false);
             return true;
         }
         if (acknowledgementProbe(fr)) {
@@ -424,26 +398,15 @@ final class RequesterStream {
     }
 
     /**
-     * The acknowledgement probe of section 13.4, the one retransmission of a delivered PSN MR-RTX-001 allows: with no
-     * PSN in flight (every PSN sent is delivered) and an acknowledgement awaited (a SEND or RDMA WRITE PSN at or after
-     * the cumulative point), the highest such PSN sent again with bth.ackreq 1. When its timer could have expired is
-     * MR-RTX-020's business, not judged here.
+     * The acknowledgement probe of section 13.4 (the oracle's {@link RequesterProbe}, as the live engine asks it), the
+     * one retransmission of a delivered PSN MR-RTX-001 allows. The cumulative point is the highest the capture's
+     * answers showed (the first PSN seen before any); a PSN the capture never showed sent counts as a SEND or WRITE
+     * one, so a probe below it is not recognised. When its timer could have expired is MR-RTX-020's business, which a
+     * capture cannot judge.
      */
     private boolean acknowledgementProbe(final Frame fr) {
-        final int p = fr.psn;
-        if (!fr.ackReq || !unaKnown || una != next || fr.kind == OpKind.RDMA_READ_REQUEST || fr.kind.isAtomic()) {
-            return false;
-        }
-        final int point = cumulativeKnown ? cumulativeUpTo : firstPsn;
-        if (Psn.isBefore(p, point)) {
-            return false;
-        }
-        for (int q = Psn.add(p, 1); Psn.isBefore(q, next); q = Psn.add(q, 1)) {
-            if (ring.holds(q) && (ring.flags[ring.slot(q)] & (PsnRing.READ_SPAN | PsnRing.ATOMIC)) == 0) {
-                return false;
-            }
-        }
-        return true;
+        return unaKnown && fr.kind != OpKind.RDMA_READ_REQUEST && !fr.kind.isAtomic()
+            && RequesterProbe.is(tver1, cumulativeKnown ? cumulativeUpTo : firstPsn, fr.psn, fr.ackReq);
     }
 
     /** Notes one more transmission of the PSN at slot {@code s}. */
@@ -497,7 +460,7 @@ final class RequesterStream {
     private void remember(final Frame fr, final int s) {
         if (!fr.cut) {
             ring.identity[s] = fr.decoded.icrcOnWire();
-            ring.variant[s] = Retransmissions.variant(fr);
+            ring.variant[s] = RequesterRepeat.variant(fr.decoded);
         } else {
             ring.validNs[s] = 0;
         }
@@ -509,27 +472,33 @@ final class RequesterStream {
     }
 
     /**
-     * MR-RTX-006: a retransmission repeats the packet first sent on its PSN, but for the fields section 13.7 lets it
-     * change ({@link Retransmissions}). Compared only when both carry a right ICRC and neither was cut by the capture.
+     * MR-RTX-006 (MR-RTX-017 for a TVer 1 READ REQUEST, MR-RTX-018 for an atomic): a retransmission repeats the
+     * packet first sent on its PSN but for the fields section 13.7 lets it change, judged by the oracle's
+     * {@link RequesterRepeat}.
+     * Compared only when both carry a right ICRC and neither was cut by the capture.
      */
     private void checkRepeats(final Frame fr, final Context cx, final int s, final String what) {
         final Connection c = connection();
         if (fr.cut || !fr.icrcOk || !ring.flag(s, PsnRing.VALID) || ring.validNs[s] == 0) {
             return;
         }
-        Judge.observe(c, flow, Check.RESEND_IDENTICAL);
-        final boolean sameOpcode = (ring.opcode[s] & 0xFF) == fr.opcode.code();
-        if (sameOpcode && cx.retransmissions.repeats(fr, ring.identity[s], ring.variant[s])) {
+        final Opcode was = Opcode.valueOf(ring.opcode[s] & 0xFF);
+        final String rule = RequesterRepeat.rule(was, fr.tver);
+        final Check check = rule.equals(RequesterRepeat.READ_RULE) ? Check.RESEND_READ
+            : rule.equals(RequesterRepeat.ATOMIC_RULE) ? Check.RESEND_ATOMIC : Check.RESEND_IDENTICAL;
+        Judge.observe(c, flow, check);
+        final long earlier = ring.firstFrame[s];
+        final Finding changed = cx.repeat.check(fr.decoded, was, ring.identity[s], ring.variant[s], "frame " + earlier,
+            fr.number, org.metaroce.mrct.oracle.Basis.FRAME);
+        if (changed == null) {
             return;
         }
-        final long earlier = ring.firstFrame[s];
-        final String was = Opcode.valueOf(ring.opcode[s] & 0xFF).name();
-        cx.judge.report(c, flow, Check.RESEND_IDENTICAL, Basis.DEFINITE, fr,
+        final boolean sameOpcode = fr.opcode == was;
+        cx.judge.report(c, flow, check, Basis.DEFINITE, fr,
             () -> what + " differs from its first transmission (frame " + earlier + ") in "
                 + (sameOpcode ? "its headers or payload" : "its opcode") + ", beyond the fields a retransmission "
                 + "may change (UDP source port, IPv4 ID, ECN, flow label, AckReq)",
-            null, new FieldDiff("packet", "as frame " + earlier + " (" + was + ")", fr.opcode.name()
-                + (sameOpcode ? " with other headers or payload" : "")));
+            null, new FieldDiff(changed.field(), "as frame " + earlier + " (" + was.name() + ")", changed.actual()));
     }
 
     /** Makes the ring reach {@code newHi}, judging the PSNs it forgets at the bottom. */
@@ -602,14 +571,17 @@ final class RequesterStream {
         }
         Judge.observe(c, flow, Check.REREQUEST);
         final int pmtu = flow.pmtu.value();
-        final long offset = fr.plethOffset();
-        if (pmtu > 0 && offset != (long) k * pmtu || pmtu < 0 && (k == 0 ? offset != 0 : offset == 0
-            || offset % k != 0)) {
+        // MR-RTX-016 as the live engine judges it (the oracle's); the resend of the original (k 0) is MR-RTX-017's
+        final List<Finding> wrong = k == 0 ? List.of() : ReadRerequest.check(fr.decoded,
+            new ReadRerequest.Read(read.msn, read.va, read.rkey, read.length), k, Math.max(0, pmtu), fr.number,
+            org.metaroce.mrct.oracle.Basis.FRAME);
+        if (!wrong.isEmpty()) {
+            final Finding first = wrong.get(0);
             cx.judge.report(c, flow, Check.REREQUEST, Basis.DEFINITE, fr,
                 () -> "the READ re-request at PSN " + Text.psn(x) + " (the read at PSN " + Text.psn(read.psn)
-                    + ", frame " + read.frame + ") has pleth.offset " + offset + ", not " + k + " x PMTU", null,
-                new FieldDiff("pleth.offset", pmtu > 0 ? Long.toString((long) k * pmtu) : k + " x PMTU",
-                    Long.toString(offset)));
+                    + ", frame " + read.frame + ") has " + first.field() + " " + first.actual() + ", not "
+                    + first.expected(), null,
+                wrong.stream().map(f -> new FieldDiff(f.field(), f.expected(), f.actual())).toArray(FieldDiff[]::new));
         }
     }
 

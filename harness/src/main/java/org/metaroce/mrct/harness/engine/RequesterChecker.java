@@ -1,14 +1,20 @@
 package org.metaroce.mrct.harness.engine;
 
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.oracle.Basis;
+import org.metaroce.mrct.oracle.DcqcnConstants;
 import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.oracle.RequesterAckReq;
 import org.metaroce.mrct.oracle.RequesterAnswers;
+import org.metaroce.mrct.oracle.RequesterLoss;
+import org.metaroce.mrct.oracle.RequesterOrder;
+import org.metaroce.mrct.oracle.RequesterProbe;
+import org.metaroce.mrct.oracle.RequesterRepeat;
 import org.metaroce.mrct.oracle.RequesterResend;
+import org.metaroce.mrct.oracle.RequesterTimer;
 import org.metaroce.mrct.oracle.RequesterState;
 import org.metaroce.mrct.oracle.RequesterWindow;
 import org.metaroce.mrct.wire.DecodedFrame;
@@ -58,24 +64,22 @@ final class RequesterChecker {
     /** The case's start: times in messages count from it. */
     private final long origin;
     private final SendQueueModel model;
+    /** The first transmissions, as the oracle compares retransmissions with them (MR-RTX-006). */
+    private final RequestOriginals originals = new RequestOriginals();
     private final Parameters p;
-    private int[] tx = new int[64];
-    private long[] lastTx = new long[64];
-    private long[] lastRetx = filled(64);
-    private long[] deliveredAt = filled(64);
-    private long[] laterAt = filled(64);
-    private boolean[] readEvidence = new boolean[64];
+    /** Section 13.3 on its PSNs: what was sent and delivered when (the oracle's; MR-RTX-002 to -005). */
+    private final RequesterLoss loss;
+    /** The READs (by first PSN) with evidence that their READ REQUEST arrived (section 13.6). */
+    private final BitSet readEvidence = new BitSet();
     private int nextFirst;
     private int una;
     private final RequesterAckReq ackReqRun = new RequesterAckReq();
-    private long timerStart = NONE;
-    private long timerDuration;
+    /** The retransmission timer and retry counter of Table 13-1 (the oracle's; MR-RTX-007 to -011, -020). */
+    private final RequesterTimer timer;
     /** The highest cumulative point (sacketh.base) received. */
     private int ackCumulative;
     /** MR-CMP-015: the first PSN of the latest request a response answered (WQEs before it may complete). */
     private int respondedBefore;
-    /** Timeouts and loss events for una since the last progress (section 13.4). */
-    private int retries;
     private long rnrUntil = NONE;
     private long rnrStarted = NONE;
     private int rnrResume = -1;
@@ -92,32 +96,9 @@ final class RequesterChecker {
         this.connection = connection;
         this.model = model;
         this.p = parameters;
-    }
-
-    private static long[] filled(final int n) {
-        final long[] a = new long[n];
-        Arrays.fill(a, NONE);
-        return a;
-    }
-
-    private void ensure(final int psn) {
-        if (psn < tx.length) {
-            return;
-        }
-        int n = tx.length;
-        while (n <= psn) {
-            n *= 2;
-        }
-        final int old = tx.length;
-        tx = Arrays.copyOf(tx, n);
-        lastTx = Arrays.copyOf(lastTx, n);
-        lastRetx = Arrays.copyOf(lastRetx, n);
-        deliveredAt = Arrays.copyOf(deliveredAt, n);
-        laterAt = Arrays.copyOf(laterAt, n);
-        readEvidence = Arrays.copyOf(readEvidence, n);
-        Arrays.fill(lastRetx, old, n, NONE);
-        Arrays.fill(deliveredAt, old, n, NONE);
-        Arrays.fill(laterAt, old, n, NONE);
+        this.loss = new RequesterLoss(parameters.reorderThreshold(), parameters.reorderTimeNs());
+        this.timer = new RequesterTimer(parameters.rtoLowNs(), parameters.rtoHighNs(), parameters.nLow(),
+            parameters.retryCnt());
     }
 
     private int relative(final int absolute) {
@@ -125,7 +106,7 @@ final class RequesterChecker {
     }
 
     private boolean delivered(final int psn) {
-        return psn < tx.length && deliveredAt[psn] != NONE;
+        return loss.delivered(psn);
     }
 
     // ------------------------------------------------------------------ frames from the device
@@ -136,34 +117,33 @@ final class RequesterChecker {
      * T + T/10 + 2000 ns. After retry_cnt retries the expiry moves the QP to ERROR instead (MR-RTX-010).
      */
     StepFailure timers(final long now, final int evidence) {
-        if (p.legacy() || timerStart == NONE || rnrStarted != NONE) {
+        if (p.legacy() || !timer.running() || rnrStarted != NONE) {
             return null;
         }
         if (una >= nextFirst && awaited(true) < 0) {
             return null;
         }
-        long due = timerStart + timerDuration + timerDuration / 10 + 2000 + p.toleranceNs();
         // section 13.4 (v1.1): the resend waits for the frame the pacer was sending at the expiry, at Rc's floor
-        due = Math.max(due, Timing.pacerFree(sent, timerStart + timerDuration, org.metaroce.mrct.oracle.DcqcnConstants
-            .rateFloor(cnps, timerStart + timerDuration, p.lineRateMbps(), p.minRateMbps())) + 2000 + p.toleranceNs());
+        final long due = Math.max(timer.latest(p.toleranceNs()), Timing.pacerFree(sent, timer.expiry(),
+            DcqcnConstants.rateFloor(cnps, timer.expiry(), p.lineRateMbps(), p.minRateMbps())) + 2000
+            + p.toleranceNs());
         if (now <= due) {
             return null;
         }
-        if (retries >= p.retryCnt()) {
-            timerStart = NONE;
+        if (timer.exhausted()) {
+            timer.stop();
             return null;
         }
         if (una >= nextFirst) {
-            return failure("MR-RTX-020", evidence, "no PSN is in flight and the acknowledgement of PSN "
+            return failure(RequesterTimer.PROBE_RULE, evidence, "no PSN is in flight and the acknowledgement of PSN "
                 + awaited(true) + " is awaited, but no acknowledgement probe was sent when the timer started at "
-                + at(timerStart) + " for rto_low_ns expired", new FieldDiff("acknowledgement probe (PSN "
+                + at(timer.started()) + " for rto_low_ns expired", new FieldDiff("acknowledgement probe (PSN "
                     + awaited(true) + ")", "by " + at(due), "none by " + at(now)));
         }
-        final String rule = timerDuration == p.rtoLowNs() ? "MR-RTX-007" : "MR-RTX-009";
-        return failure(rule, evidence, "una (PSN " + una + ") was not sent again when the retransmission timer "
-            + "started at " + at(timerStart) + " for " + CaseRun.nanos(timerDuration) + " ("
-            + (timerDuration == p.rtoLowNs() ? "rto_low_ns: at most n_low = " + p.nLow() : "rto_high_ns: more than n_low = "
-            + p.nLow()) + " PSNs in flight) expired", new FieldDiff("retransmission of PSN " + una, "by "
+        return failure(timer.lateRule(), evidence, "una (PSN " + una + ") was not sent again when the retransmission "
+            + "timer started at " + at(timer.started()) + " for " + CaseRun.nanos(timer.duration()) + " ("
+            + (timer.low() ? "rto_low_ns: at most n_low = " : "rto_high_ns: more than n_low = ") + p.nLow()
+            + " PSNs in flight) expired", new FieldDiff("retransmission of PSN " + una, "by "
                 + at(due), "none by " + at(now)));
     }
 
@@ -174,18 +154,14 @@ final class RequesterChecker {
             return expired;
         }
         final int psn = relative(f.bth().psn());
-        if (psn >= Psn.HALF) {
-            final int before = Psn.diff(psn, 0);
-            return failure("MR-REQ-002", evidence, "PSN " + before + " is before sq_psn: no WQE was posted for it",
-                new FieldDiff("bth.psn", "0.." + (model.nextPsn() - 1), Integer.toString(before)));
-        }
-        ensure(psn + 1);
-        final SendQueueModel.Work work = model.byPsn(psn);
+        final SendQueueModel.Work work = psn < Psn.HALF ? model.byPsn(psn) : null;
         if (work == null) {
-            return failure(nextFirst == 0 ? "MR-REQ-001" : "MR-REQ-002", evidence, "PSN " + psn
-                + " belongs to no posted WQE (the posted WQEs span PSNs 0.." + (model.nextPsn() - 1) + ")",
-                new FieldDiff("bth.psn", model.nextPsn() == 0 ? "no request (nothing posted)"
-                    : "0.." + (model.nextPsn() - 1), Integer.toString(psn)));
+            final int named = Psn.diff(psn, 0); // below 0: before sq_psn
+            final Finding outside = RequesterOrder.outsideMessages(named, model.nextPsn() == 0
+                ? "no request (nothing posted)" : "0.." + (model.nextPsn() - 1), nextFirst == 0, evidence, LIVE);
+            return failure(outside.rule(), evidence, "PSN " + named + (named < 0 ? " is before sq_psn: no WQE was "
+                + "posted for it" : " belongs to no posted WQE (the posted WQEs span PSNs 0.." + (model.nextPsn() - 1)
+                + ")"), new FieldDiff(outside.field(), outside.expected(), outside.actual()));
         }
         final boolean retransmission = psn < nextFirst;
         if (p.legacy() && work.isRead()) {
@@ -196,6 +172,10 @@ final class RequesterChecker {
             final SendQueueModel.Violation v = content.get(0);
             return failure(v.rule(), evidence, (retransmission ? "retransmission of PSN " : "PSN ") + psn + " of "
                 + work.describe() + ": " + v.diff(), content.stream().map(SendQueueModel.Violation::diff).toList());
+        }
+        final StepFailure changed = retransmission ? repeated(f, work, psn, evidence) : null;
+        if (changed != null) {
+            return changed;
         }
         if (rnrStarted != NONE && time > rnrStarted + p.toleranceNs && time + p.toleranceNs < rnrUntil) {
             return failure("MR-RTX-012", evidence, "a request was sent during the RNR wait that began at "
@@ -212,7 +192,7 @@ final class RequesterChecker {
                     new FieldDiff("time", "at most " + at(late), at(time)));
             }
             rnrStarted = NONE;
-            if (timerStart == NONE || timerStart < rnrUntil) {
+            if (!timer.running() || timer.started() < rnrUntil) {
                 startTimer(rnrUntil);
             }
         }
@@ -228,10 +208,10 @@ final class RequesterChecker {
 
     private StepFailure firstTransmission(final DecodedFrame f, final SendQueueModel.Work work, final int psn,
                                           final long time, final int evidence) {
-        if (psn != nextFirst) {
-            return failure(nextFirst == 0 ? "MR-REQ-001" : psn > nextFirst ? "MR-REQ-003" : "MR-REQ-002", evidence,
-                "PSN " + psn + " is sent for the first time while PSN " + nextFirst + " has not been sent",
-                new FieldDiff("bth.psn", nextFirst + " (the next PSN to send)", Integer.toString(psn)));
+        final Finding order = RequesterOrder.firstTransmission(nextFirst, psn, nextFirst == 0, evidence, LIVE);
+        if (order != null) {
+            return failure(order.rule(), evidence, "PSN " + psn + " is sent for the first time while PSN " + nextFirst
+                + " has not been sent", new FieldDiff(order.field(), order.expected(), order.actual()));
         }
         if (work.isRead() && psn != work.firstPsn) {
             return failure("MR-REQ-009", evidence, "the first READ REQUEST of " + work.describe() + " names PSN " + psn,
@@ -279,11 +259,10 @@ final class RequesterChecker {
         }
         final boolean idle = una == nextFirst;
         final int last = work.isRead() ? work.lastPsn() : psn;
-        ensure(last + 1);
         for (int q = psn; q <= last; q++) {
-            tx[q] = 1;
-            lastTx[q] = time;
+            loss.sent(q, time);
         }
+        originals.record(psn, f, evidence);
         nextFirst = last + 1;
         if (idle) {
             startTimer(time);
@@ -294,53 +273,49 @@ final class RequesterChecker {
 
     private StepFailure retransmission(final DecodedFrame f, final SendQueueModel.Work work, final int psn,
                                        final long time, final int evidence) {
-        if (!p.legacy() && una >= nextFirst && delivered(psn) && psn == awaited(false)) {
+        if (!p.legacy() && delivered(psn) && RequesterProbe.is(queue, ackCumulative, psn, f.bth().ackReq())) {
             // an acknowledgement probe (section 13.4): allowed once its timer could have expired
-            if (timerStart != NONE && time + p.toleranceNs() < timerStart + p.rtoLowNs()) {
-                return failure("MR-RTX-020", evidence, "acknowledgement probe (PSN " + psn + ") sent before "
-                    + "rto_low_ns passed since " + at(timerStart), new FieldDiff("time", "at least "
-                        + at(timerStart + p.rtoLowNs()), at(time)));
+            if (timer.probeEarly(time, p.toleranceNs())) {
+                return failure(RequesterTimer.PROBE_RULE, evidence, "acknowledgement probe (PSN " + psn + ") sent "
+                    + "before rto_low_ns passed since " + at(timer.started()), new FieldDiff("time", "at least "
+                        + at(timer.started() + p.rtoLowNs()), at(time)));
             }
-            retries++;
-            tx[psn]++;
-            lastTx[psn] = time;
-            timerStart = time;
-            timerDuration = p.rtoLowNs();
+            timer.retry();
+            loss.resent(psn, time);
+            timer.startProbe(time);
             return null;
         }
-        final Finding again = RequesterResend.check("" + psn, deliveredAt[psn], time, p.toleranceNs(), evidence, LIVE);
+        final Finding again = RequesterResend.check("" + psn, loss.deliveredAt(psn), time, p.toleranceNs(), evidence,
+            LIVE);
         if (again != null) {
             return failure(again.rule(), evidence, "PSN " + psn + " of " + work.describe() + " is sent again after "
-                + at(deliveredAt[psn]) + ", when it was delivered", new FieldDiff(again.field(), again.expected(),
+                + at(loss.deliveredAt(psn)) + ", when it was delivered", new FieldDiff(again.field(), again.expected(),
                     again.actual()));
         }
-        if (!p.legacy() && work.isRead() && psn > work.firstPsn && !readEvidence[work.firstPsn]) {
+        if (!p.legacy() && work.isRead() && psn > work.firstPsn && !readEvidence.get(work.firstPsn)) {
             return failure("MR-RTX-017", evidence, "READ re-request at PSN " + psn + " of " + work.describe()
                 + " without evidence that the READ REQUEST arrived", new FieldDiff("bth.psn",
                     work.firstPsn + " (the original READ REQUEST)", Integer.toString(psn)));
         }
         if (!p.legacy()) {
-            final boolean eligible = inferredLost(psn, time);
+            final boolean eligible = loss.inferredLost(psn, nextFirst, time, p.toleranceNs());
             final boolean rnr = resumeDue && psn >= rnrResume && time + p.toleranceNs() >= rnrUntil;
-            final boolean timeout = psn == una && timerStart != NONE
-                && time + p.toleranceNs() >= timerStart + timerDuration;
+            final boolean timeout = psn == una && timer.expired(time, p.toleranceNs());
             if (!eligible && !rnr && !timeout) {
-                final String rule = psn == una && timerStart != NONE && timerDuration == p.rtoHighNs()
-                    && time + p.toleranceNs() >= timerStart + p.rtoLowNs() ? "MR-RTX-007" : "MR-RTX-002";
+                final String rule = psn == una ? timer.earlyRule(time, p.toleranceNs()) : "MR-RTX-002";
                 return failure(rule, evidence, "PSN " + psn + " is retransmitted without cause: " + lossState(psn,
                     time), new FieldDiff("retransmission", "a loss event, the expiry of the retransmission timer "
-                        + "(una " + una + (timerStart == NONE ? "" : ", due at " + at(timerStart
-                        + timerDuration)) + ") or the end of an RNR wait", "PSN " + psn + " at "
-                        + at(time)));
+                        + "(una " + una + (!timer.running() ? "" : ", due at " + at(timer.expiry()))
+                        + ") or the end of an RNR wait", "PSN " + psn + " at " + at(time)));
             }
             if (psn == una && !rnr) {
-                if (retries >= p.retryCnt()) {
+                if (timer.exhausted()) {
                     return failure("MR-RTX-010", evidence, "una (PSN " + psn + ") is sent again after retry_cnt = "
                         + p.retryCnt() + " timeouts and loss events for it since the last progress: the retries are "
                         + "exhausted", new FieldDiff("retransmission of una", "none (QP to ERROR, RETRY_EXCEEDED)",
                             "PSN " + psn + " at " + at(time)));
                 }
-                retries++;
+                timer.retry();
                 if (!eligible) {
                     startTimer(time);
                 }
@@ -349,13 +324,32 @@ final class RequesterChecker {
         final int last = work.isRead() ? work.lastPsn() : psn;
         for (int q = psn; q <= last; q++) {
             if (!delivered(q)) {
-                tx[q]++;
-                lastTx[q] = time;
-                lastRetx[q] = time;
-                laterAt[q] = NONE;
+                loss.resent(q, time);
             }
         }
         return null;
+    }
+
+    /**
+     * MR-RTX-006 (MR-RTX-017, MR-RTX-018) on a retransmission: the oracle's {@link RequesterRepeat} against the first
+     * transmission kept, or against the work request when that one cannot be compared with (a wrong ICRC); the details
+     * name the fields that differ from the work request.
+     */
+    private StepFailure repeated(final DecodedFrame f, final SendQueueModel.Work work, final int psn,
+                                 final int evidence) {
+        if (!RequesterRepeat.compared(f.opcode(), psn, work.isRead() ? work.firstPsn : psn)) {
+            return null;
+        }
+        final Finding changed = originals.check(psn, f, evidence, LIVE);
+        final List<FieldDiff> details = changed != null || !originals.known(psn)
+            ? model.differences(f, work, psn).stream().map(SendQueueModel.Violation::diff).toList() : List.of();
+        if (changed == null && (originals.known(psn) || details.isEmpty())) {
+            return null;
+        }
+        final String rule = changed != null ? changed.rule() : originals.rule(psn, f.tver());
+        return failure(rule, evidence, "retransmission of PSN " + psn + " of " + work.describe() + " differs from "
+            + (changed != null ? changed.expected() : "the packet its work request makes"), details.isEmpty()
+            ? List.of(new FieldDiff(changed.field(), changed.expected(), changed.actual())) : details);
     }
 
     /** A loss event the device must have answered before its next first transmission (MR-RTX-003, MR-RTX-004). */
@@ -365,7 +359,7 @@ final class RequesterChecker {
         }
         if (resumeDue) {
             for (int x = Math.max(una, rnrResume); x < nextFirst; x++) {
-                if (!delivered(x) && lastRetx[x] + p.toleranceNs() < rnrUntil) {
+                if (!delivered(x) && loss.lastRetransmission(x) + p.toleranceNs() < rnrUntil) {
                     return failure("MR-RTX-013", evidence, "a new PSN is sent after the RNR wait that ended at "
                         + at(rnrUntil) + " before in-flight PSN " + x + " was sent again",
                         new FieldDiff("bth.psn", "retransmission of " + x, "a first transmission"));
@@ -373,76 +367,51 @@ final class RequesterChecker {
             }
             resumeDue = false;
         }
-        for (int x = una; x < nextFirst; x++) {
-            if (delivered(x) || laterAt[x] == NONE) {
-                continue;
-            }
-            final long thresholdAt = thresholdEventTime(x);
-            if (thresholdAt != NONE && thresholdAt + p.toleranceNs() < time) {
-                return failure("MR-RTX-003", evidence, "a new PSN is sent while PSN " + x + " has a pending loss "
-                    + "event: " + lossState(x, time), new FieldDiff("bth.psn", "retransmission of " + x
-                        + " first", "a first transmission"));
-            }
-            if (laterAt[x] + p.reorderTimeNs() + p.toleranceNs() < time) {
-                return failure("MR-RTX-004", evidence, "a new PSN is sent while PSN " + x + " has been undelivered "
-                    + "for reorder_time_ns since a later PSN was delivered at " + at(laterAt[x]),
-                    new FieldDiff("bth.psn", "retransmission of " + x + " first", "a first transmission"));
-            }
+        final RequesterLoss.Pending due = loss.pending(una, nextFirst, time, p.toleranceNs());
+        if (due == null) {
+            return null;
         }
-        return null;
-    }
-
-    private boolean inferredLost(final int x, final long time) {
-        if (laterAt[x] != NONE && laterAt[x] + p.reorderTimeNs() <= time + p.toleranceNs()) {
-            return true;
-        }
-        final long at = thresholdEventTime(x);
-        return at != NONE && at <= time + p.toleranceNs();
-    }
-
-    /** When the threshold condition for {@code x} became true (with evidence fresher than its last retransmission). */
-    private long thresholdEventTime(final int x) {
-        final List<Long> times = new ArrayList<>();
-        for (int y = x + 1; y < nextFirst; y++) {
-            if (delivered(y) && (lastRetx[x] == NONE || lastTx[y] > lastRetx[x])) {
-                times.add(deliveredAt[y]);
-            }
-        }
-        if (times.size() < p.reorderThreshold()) {
-            return NONE;
-        }
-        times.sort(null);
-        return times.get(p.reorderThreshold() - 1);
+        final int x = due.psn();
+        final Finding f = due.finding(evidence, LIVE);
+        return failure(f.rule(), evidence, "a new PSN is sent while PSN " + x + " has a pending loss event: "
+            + lossState(x, time), new FieldDiff(f.field(), f.expected(), f.actual()));
     }
 
     private String lossState(final int x, final long time) {
-        int later = 0;
-        for (int y = x + 1; y < nextFirst; y++) {
-            if (delivered(y) && (lastRetx[x] == NONE || lastTx[y] > lastRetx[x])) {
-                later++;
-            }
-        }
-        return later + " later PSN(s) delivered" + (lastRetx[x] == NONE ? "" : " since its retransmission at "
-            + at(lastRetx[x])) + " (reorder_threshold " + p.reorderThreshold() + "), " + (laterAt[x] == NONE
-            ? "none before it" : "the first at " + at(laterAt[x]) + ", " + CaseRun.nanos(time - laterAt[x])
+        final long retx = loss.lastRetransmission(x);
+        final long later = loss.laterDeliveredAt(x);
+        return loss.deliveredAfter(x, nextFirst) + " later PSN(s) delivered" + (retx == NONE ? ""
+            : " since its retransmission at " + at(retx)) + " (reorder_threshold " + p.reorderThreshold() + "), "
+            + (later == NONE ? "none before it" : "the first at " + at(later) + ", " + CaseRun.nanos(time - later)
             + " ago") + " (reorder_time_ns " + p.reorderTimeNs() + ")";
     }
 
     /**
-     * The PSN an acknowledgement probe would carry (section 13.4): the highest sent SEND or RDMA WRITE PSN not before
-     * the highest cumulative point, or -1. {@code certain}: only where no response could have let the WQE complete
-     * under MR-CMP-015 (where a probe is required rather than allowed).
+     * The PSN an acknowledgement probe would carry (the oracle's {@link RequesterProbe}), or -1. {@code certain}: only
+     * where no response could have let the WQE complete under MR-CMP-015 (where a probe is required, not allowed).
      */
     private int awaited(final boolean certain) {
-        final int floor = certain ? Math.max(ackCumulative, respondedBefore) : ackCumulative;
-        for (int q = nextFirst - 1; q >= floor; q--) {
-            final SendQueueModel.Work work = model.byPsn(q);
-            if (work != null && !work.isReadOrAtomic() && tx[q] > 0) {
-                return q;
-            }
-        }
-        return -1;
+        return RequesterProbe.awaited(queue, certain ? Math.max(ackCumulative, respondedBefore) : ackCumulative);
     }
+
+    /** Its send queue as section 13.4 sees it, for the oracle's {@link RequesterProbe}. */
+    private final RequesterProbe.SendQueue queue = new RequesterProbe.SendQueue() {
+        @Override
+        public int una() {
+            return una;
+        }
+
+        @Override
+        public int nextPsn() {
+            return nextFirst;
+        }
+
+        @Override
+        public boolean sendOrWrite(final int psn) {
+            final SendQueueModel.Work work = loss.transmissions(psn) > 0 ? model.byPsn(psn) : null;
+            return work != null && !work.isReadOrAtomic();
+        }
+    };
 
     private boolean fullyDelivered(final SendQueueModel.Work work) {
         for (int q = work.firstPsn; q <= work.lastPsn(); q++) {
@@ -464,8 +433,7 @@ final class RequesterChecker {
     }
 
     private void startTimer(final long time) {
-        timerStart = time;
-        timerDuration = inFlight() <= p.nLow() ? p.rtoLowNs() : p.rtoHighNs();
+        timer.start(time, inFlight());
     }
 
     // ------------------------------------------------------------------ frames to the device
@@ -490,7 +458,7 @@ final class RequesterChecker {
             final SendQueueModel.Work work = psn < Psn.HALF ? model.byPsn(psn) : null;
             if (RequesterAnswers.readResponse(f, view).taken()
                 && (p.legacy() ? legacyAccepts(f, work, psn) : readResponseFits(f, work, psn))) {
-                readEvidence[work.firstPsn] = true;
+                readEvidence.set(work.firstPsn);
                 respondedBefore = Math.max(respondedBefore, work.firstPsn);
                 deliver(psn, time);
             }
@@ -506,19 +474,18 @@ final class RequesterChecker {
             una++;
         }
         if (una != before || cumulativeByResponse(f)) {
-            retries = 0;
+            timer.progress();
         }
         if (una != before) {
             if (una < nextFirst) {
                 startTimer(time);
             } else if (awaited(true) >= 0) {
-                timerStart = time;
-                timerDuration = p.rtoLowNs();
+                timer.startProbe(time);
             } else {
-                timerStart = NONE;
+                timer.stop();
             }
         } else if (una >= nextFirst && awaited(true) < 0) {
-            timerStart = NONE;
+            timer.stop();
         }
     }
 
@@ -611,7 +578,7 @@ final class RequesterChecker {
                     rnrUntil = time + RnrTimer.nanos(syndrome & 0x1F);
                     rnrResume = psn;
                     resumeDue = true;
-                    timerStart = NONE;
+                    timer.stop();
                 }
             }
         }
@@ -640,23 +607,14 @@ final class RequesterChecker {
             return;
         }
         if (work.isReadOrAtomic()) {
-            readEvidence[work.firstPsn] = true;
+            readEvidence.set(work.firstPsn);
             return;
         }
         deliver(psn, time);
     }
 
     private void deliver(final int psn, final long time) {
-        if (delivered(psn)) {
-            return;
-        }
-        deliveredAt[psn] = time;
-        for (int x = una; x < psn; x++) {
-            if (!delivered(x) && tx[x] > 0 && laterAt[x] == NONE
-                && (lastRetx[x] == NONE || lastTx[psn] > lastRetx[x])) {
-                laterAt[x] = time;
-            }
-        }
+        loss.deliver(psn, una, time);
     }
 
     // ------------------------------------------------------------------ observations
@@ -675,7 +633,7 @@ final class RequesterChecker {
 
     /** Transmissions of relative PSN {@code psn} (0 when never sent). */
     int transmissions(final int psn) {
-        return psn < tx.length ? tx[psn] : 0;
+        return loss.transmissions(psn);
     }
 
     /** Distinct PSNs sent. */

@@ -5,6 +5,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.oracle.Basis;
+import org.metaroce.mrct.oracle.Finding;
+import org.metaroce.mrct.oracle.ReadRerequest;
+import org.metaroce.mrct.oracle.RequesterRepeat;
 import org.metaroce.mrct.spi.WorkOpcode;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.HeaderKind;
@@ -84,6 +88,7 @@ final class SendQueueModel {
         }
     }
 
+    private static final Basis REQUESTED = Basis.configured("the work request the case posted");
     private final int pmtu;
     /** A tver 0 QP (section 16): Table D-4 headers, no PLETH, RETH on RDMA WRITE FIRST and ONLY only. */
     private final boolean legacy;
@@ -140,37 +145,56 @@ final class SendQueueModel {
 
     /**
      * Every way {@code frame}, a request the device sent at relative PSN {@code psn} of {@code work}, differs from the
-     * packet the specification requires. A retransmission must equal the original (MR-RTX-006) except for a READ
-     * re-request (MR-RTX-016), whose own shape is checked instead.
+     * packet the specification requires. A retransmission is judged against its original by the oracle's
+     * {@link RequesterRepeat} (MR-RTX-006, -017, -018), so only AckReq on a last packet is checked here; a READ
+     * REQUEST after the READ's first PSN has the shape of the oracle's {@link ReadRerequest} (MR-RTX-016, MR-LEG-010).
      */
     List<Violation> check(final DecodedFrame frame, final Work work, final int psn, final boolean retransmission) {
+        if (retransmission && RequesterRepeat.compared(frame.opcode(), psn, work.isRead() ? work.firstPsn : psn)) {
+            final List<Violation> out = new ArrayList<>(1);
+            if (work.isReadOrAtomic() || psn == work.lastPsn()) {
+                number(out, "MR-REQ-010", frame, "bth.ackreq", 1);
+            }
+            return out;
+        }
+        return differences(frame, work, psn);
+    }
+
+    /**
+     * Every field where {@code frame} differs from the packet {@code work} makes at relative PSN {@code psn}, each with
+     * the rule a first transmission breaks there (a retransmission's failure shows them as its details).
+     */
+    List<Violation> differences(final DecodedFrame frame, final Work work, final int psn) {
         final List<Violation> out = new ArrayList<>();
         final int k = psn - work.firstPsn;
         final Opcode opcode = frame.opcode();
-        final String again = retransmission ? "MR-RTX-006" : null;
         if (work.isRead()) {
             expect(out, "MR-REQ-006", "bth.opcode", Opcode.RDMA_READ_REQUEST, opcode);
             if (opcode != Opcode.RDMA_READ_REQUEST) {
                 return out;
             }
-            if (legacy) {
-                // RoCEv2 read recovery (Table 16-1): a request at PSN first + k asks for the bytes from k x PMTU on
-                final String rule = k > 0 ? "MR-LEG-010" : retransmission ? "MR-RTX-006" : "MR-LEG-001";
-                number(out, rule, frame, "reth.va", work.remoteVa + (long) k * pmtu);
-                number(out, rule, frame, "reth.rkey", Integer.toUnsignedLong(work.rkey));
-                number(out, rule, frame, "reth.dmalen", work.length - (long) k * pmtu);
-                number(out, "MR-REQ-010", frame, "bth.ackreq", 1);
-                return out;
+            if (k > 0) {
+                final ReadRerequest.Read read = new ReadRerequest.Read(work.msn, work.remoteVa, work.rkey,
+                    work.length);
+                for (final Finding f : ReadRerequest.check(frame, read, k, pmtu, -1, REQUESTED)) {
+                    out.add(new Violation(f.rule(), new FieldDiff(f.field(), f.expected(), f.actual())));
+                }
+            } else if (legacy) {
+                number(out, "MR-LEG-001", frame, "reth.va", work.remoteVa);
+                number(out, "MR-LEG-001", frame, "reth.rkey", Integer.toUnsignedLong(work.rkey));
+                number(out, "MR-LEG-001", frame, "reth.dmalen", work.length);
+            } else {
+                number(out, "MR-REQ-009", frame, "pleth.offset", 0);
+                number(out, "MR-REQ-009", frame, "pleth.first", 1);
+                number(out, "MR-REQ-009", frame, "pleth.last", 1);
+                number(out, "MR-REQ-007", frame, "pleth.msn", work.msn);
+                number(out, "MR-REQ-009", frame, "reth.va", work.remoteVa);
+                number(out, "MR-REQ-009", frame, "reth.rkey", Integer.toUnsignedLong(work.rkey));
+                number(out, "MR-REQ-009", frame, "reth.dmalen", work.length);
             }
-            final String rule = k == 0 ? (retransmission ? "MR-RTX-017" : "MR-REQ-009") : "MR-RTX-016";
-            number(out, rule, frame, "pleth.offset", (long) k * pmtu);
-            number(out, rule, frame, "pleth.first", 1);
-            number(out, rule, frame, "pleth.last", 1);
-            number(out, k == 0 && !retransmission ? "MR-REQ-007" : rule, frame, "pleth.msn", work.msn);
-            number(out, "MR-HDR-005", frame, "pleth.rsn", 0);
-            number(out, rule, frame, "reth.va", work.remoteVa);
-            number(out, rule, frame, "reth.rkey", Integer.toUnsignedLong(work.rkey));
-            number(out, rule, frame, "reth.dmalen", work.length);
+            if (!legacy) {
+                number(out, "MR-HDR-005", frame, "pleth.rsn", 0);
+            }
             number(out, "MR-REQ-010", frame, "bth.ackreq", 1);
             return out;
         }
@@ -180,13 +204,13 @@ final class SendQueueModel {
             if (opcode != want) {
                 return out;
             }
-            final String rule = retransmission ? "MR-RTX-018" : "MR-HDR-009";
+            final String rule = "MR-HDR-009";
             number(out, rule, frame, "atomiceth.va", work.remoteVa);
             number(out, rule, frame, "atomiceth.rkey", Integer.toUnsignedLong(work.rkey));
             number(out, rule, frame, "atomiceth.swap", work.swapAdd);
             number(out, rule, frame, "atomiceth.compare", work.op == WorkOpcode.COMPARE_SWAP ? work.compare : 0);
             if (!legacy) {
-                number(out, retransmission ? rule : "MR-REQ-007", frame, "pleth.msn", work.msn);
+                number(out, "MR-REQ-007", frame, "pleth.msn", work.msn);
                 number(out, "MR-HDR-005", frame, "pleth.rsn", 0);
             }
             number(out, "MR-REQ-010", frame, "bth.ackreq", 1);
@@ -195,44 +219,44 @@ final class SendQueueModel {
         final int n = work.span;
         final boolean last = k == n - 1;
         final Opcode want = segmentOpcode(work.op, n == 1 ? 0 : k == 0 ? 1 : last ? 3 : 2);
-        expect(out, again != null ? again : "MR-REQ-006", "bth.opcode", want, opcode);
+        expect(out, "MR-REQ-006", "bth.opcode", want, opcode);
         if (opcode != want) {
             return out;
         }
         final long offset = (long) k * pmtu;
         final int length = (int) (last ? work.length - offset : pmtu);
         if (frame.payloadLength() != length) {
-            out.add(new Violation(again != null ? again : last ? "MR-REQ-005" : "MR-REQ-004", new FieldDiff(
+            out.add(new Violation(last ? "MR-REQ-005" : "MR-REQ-004", new FieldDiff(
                 "payload_len", FrameCheck.number(length), FrameCheck.number(frame.payloadLength()))));
         } else if (work.payload != null) {
             final byte[] want2 = Arrays.copyOfRange(work.payload, (int) offset, (int) offset + length);
             final byte[] actual = frame.payload();
             if (!Arrays.equals(want2, actual)) {
-                out.add(new Violation(again != null ? again : "MR-REQ-005", new FieldDiff("payload",
+                out.add(new Violation("MR-REQ-005", new FieldDiff("payload",
                     "message bytes " + offset + ".." + (offset + length - 1) + " of " + work.describe(),
                     FrameCheck.firstDifference(want2, actual))));
             }
         }
         if (!legacy) {
-            number(out, again != null ? again : "MR-HDR-004", frame, "pleth.offset", offset);
-            number(out, again != null ? again : "MR-REQ-007", frame, "pleth.msn", work.msn);
-            number(out, again != null ? again : "MR-HDR-005", frame, "pleth.rsn",
+            number(out, "MR-HDR-004", frame, "pleth.offset", offset);
+            number(out, "MR-REQ-007", frame, "pleth.msn", work.msn);
+            number(out, "MR-HDR-005", frame, "pleth.rsn",
                 work.consumesReceive() ? work.rsn : 0);
         }
         if (last) {
             number(out, "MR-REQ-010", frame, "bth.ackreq", 1);
         }
         if (frame.has(HeaderKind.RETH)) {
-            final String rule = legacy ? again != null ? again : "MR-LEG-001" : "MR-HDR-007";
+            final String rule = legacy ? "MR-LEG-001" : "MR-HDR-007";
             number(out, rule, frame, "reth.va", work.remoteVa);
             number(out, rule, frame, "reth.rkey", Integer.toUnsignedLong(work.rkey));
             number(out, rule, frame, "reth.dmalen", work.length);
         }
         if (frame.has(HeaderKind.IMMDT)) {
-            number(out, again != null ? again : "MR-HDR-010", frame, "immdt", Integer.toUnsignedLong(work.immediate));
+            number(out, "MR-HDR-010", frame, "immdt", Integer.toUnsignedLong(work.immediate));
         }
         if (frame.has(HeaderKind.IETH)) {
-            number(out, again != null ? again : "MR-HDR-011", frame, "ieth.rkey",
+            number(out, "MR-HDR-011", frame, "ieth.rkey",
                 Integer.toUnsignedLong(work.immediate));
         }
         return out;

@@ -56,14 +56,18 @@ class RequesterCheckerTest {
         return decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
     }
 
-    /** Packet {@code k} of a write of {@code n} packets whose first PSN is {@code first} (relative), MSN {@code msn}. */
+    /** Packet {@code k} of a write of {@code n} packets from relative PSN {@code first}, MSN {@code msn}. */
     private DecodedFrame writePacket(final int first, final int k, final int n, final int msn) {
+        return writePacket(first, k, n, msn, k == n - 1);
+    }
+
+    private DecodedFrame writePacket(final int first, final int k, final int n, final int msn, final boolean ackReq) {
         final Opcode opcode = SendQueueModel.segmentOpcode(WorkOpcode.RDMA_WRITE, n == 1 ? 0 : k == 0 ? 1
             : k == n - 1 ? 3 : 2);
         return decode(FrameBuilder.of(FROM_DEVICE, opcode)
             .payload(java.util.Arrays.copyOfRange(payload, k * PMTU, (k + 1) * PMTU))
             .with("bth.psn", Psn.add(SQ_PSN, first + k)).with("bth.dqpn", PEER_QPN)
-            .with("bth.ackreq", k == n - 1 ? 1 : 0).with("pleth.msn", msn).with("pleth.offset", (long) k * PMTU)
+            .with("bth.ackreq", ackReq ? 1 : 0).with("pleth.msn", msn).with("pleth.offset", (long) k * PMTU)
             .with("reth.va", 0x1000).with("reth.rkey", 0x77).with("reth.dmalen", (long) n * PMTU).build());
     }
 
@@ -228,6 +232,63 @@ class RequesterCheckerTest {
         final long end = 2_000 + org.metaroce.mrct.wire.RnrTimer.nanos(0x0E);
         assertThat(send(writePacket(0, 0, 2, 0), end)).isNull();
         assertThat(send(writePacket(0, 1, 2, 0), end + 100)).isNull();
+    }
+
+    /**
+     * Every PSN sent delivered, but the cumulative point (1) is before the WRITE's PSN 2: an acknowledgement is awaited
+     * and the probe of section 13.4 is PSN 2 sent again with AckReq once rto_low_ns has passed. The fourth packet is
+     * not sent yet.
+     */
+    private void awaitAnAcknowledgement() {
+        postWrite(4);
+        for (int k = 0; k < 3; k++) {
+            assertThat(send(writePacket(0, k, 4, 0), k * 100L)).as("packet %d", k).isNull();
+        }
+        checker.toDevice(ack(0, 1, 2), 1_000);
+        checker.toDevice(ack(1, 2), 1_100);
+    }
+
+    @Test
+    void theAcknowledgementProbeWithAckReqIsTheOneAllowedResendOfADeliveredPsn() {
+        awaitAnAcknowledgement();
+        assertThat(send(writePacket(0, 2, 4, 0, true), 101_100)).isNull();
+        assertThat(checker.transmissions(2)).isEqualTo(2);
+    }
+
+    /**
+     * Section 13.4 sends the probe "with bth.ackreq 1": a resend of the awaited PSN without AckReq asks for nothing and
+     * is a plain resend of a delivered PSN. The live checker took it for a probe before the probe moved into the oracle
+     * (the analyzer did not): the analyzer was right.
+     */
+    @Test
+    void aResendOfTheAwaitedPsnWithoutAckReqIsNoProbeAndBreaksRtx001() {
+        awaitAnAcknowledgement();
+        final StepFailure failure = send(writePacket(0, 2, 4, 0, false), 101_100);
+        assertThat(failure).isNotNull();
+        assertThat(failure.rule).isEqualTo("MR-RTX-001");
+    }
+
+    @Test
+    void aProbeBeforeRtoLowBreaksRtx020() {
+        awaitAnAcknowledgement();
+        final StepFailure failure = send(writePacket(0, 2, 4, 0, true), 50_000);
+        assertThat(failure).isNotNull();
+        assertThat(failure.rule).isEqualTo("MR-RTX-020");
+    }
+
+    /** MR-RTX-006 through the oracle's comparison with the first transmission; the details name the WQE's bytes. */
+    @Test
+    void aRetransmissionWithOtherPayloadBreaksRtx006() {
+        postWrite(6);
+        sendAll(6);
+        checker.toDevice(ack(0, 1, 2, 3), 2_000);
+        payload[5]++;
+        final StepFailure failure = send(writePacket(0, 0, 6, 0), 2_100);
+        payload[5]--;
+        assertThat(failure).isNotNull();
+        assertThat(failure.rule).isEqualTo("MR-RTX-006");
+        assertThat(failure.diffs).singleElement().satisfies(d -> assertThat(d.field()).isEqualTo("payload"));
+        assertThat(send(writePacket(0, 0, 6, 0), 2_200)).as("the same bytes again").isNull();
     }
 
     @Test

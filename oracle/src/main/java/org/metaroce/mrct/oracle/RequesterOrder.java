@@ -1,0 +1,77 @@
+package org.metaroce.mrct.oracle;
+
+import org.metaroce.mrct.wire.Psn;
+
+/**
+ * The PSNs a requester sends for the first time (MR-REQ-001 to MR-REQ-003): the first request after RTS carries
+ * sq_psn, each message follows the span of the one before, each PSN is sent for the first time in increasing order.
+ * The caller states the next PSN to send (one past the highest sent for the first time, a READ's span included) and
+ * places each request against it ({@link #place}); PSNs as the caller names them, compared in 24-bit arithmetic.
+ *
+ * <p>A PSN sent ahead of the next leaves a hole. The live engine, which must decide on the frame, judges the skip at
+ * once ({@link #firstTransmission}: MR-REQ-003, the skipped PSNs can only come later, or MR-REQ-001 on the first
+ * request); {@code mrct analyze}, which may have missed the skipped PSNs, waits: a skipped PSN sent later is late
+ * ({@link #late}, MR-REQ-003), one never seen sent breaks MR-REQ-002 ({@link #neverSent}).
+ */
+public final class RequesterOrder {
+    /** The first request after RTS carries sq_psn. */
+    public static final String FIRST_RULE = "MR-REQ-001";
+    /** Consecutive PSNs, each message right after the span of the one before. */
+    public static final String CONSECUTIVE_RULE = "MR-REQ-002";
+    /** First transmissions in increasing PSN order. */
+    public static final String ORDER_RULE = "MR-REQ-003";
+
+    /** Where a request's PSN lies against the next PSN to send. */
+    public enum Place {
+        /** The next PSN: a first transmission in order. */
+        NEXT,
+        /** After the next PSN: a first transmission that skips PSNs. */
+        AHEAD,
+        /** Before the next PSN: a retransmission, or a first transmission out of order. */
+        BEHIND
+    }
+
+    private RequesterOrder() {
+    }
+
+    /** Where {@code psn} lies against {@code next}. */
+    public static Place place(final int next, final int psn) {
+        final int d = Psn.diff(psn, next);
+        return d == 0 ? Place.NEXT : d > 0 ? Place.AHEAD : Place.BEHIND;
+    }
+
+    /**
+     * The finding on a first transmission at {@code psn} when the next PSN to send is {@code next}, or null when it is
+     * that one: on the QP's first request ({@code first}, the caller knowing sq_psn) MR-REQ-001, else MR-REQ-003.
+     */
+    public static Finding firstTransmission(final int next, final int psn, final boolean first, final long frame,
+                                            final Basis basis) {
+        if (psn == next) {
+            return null;
+        }
+        return first ? new Finding(FIRST_RULE, "bth.psn", next + " (sq_psn)", Integer.toString(psn), frame, basis)
+            : new Finding(ORDER_RULE, "bth.psn", next + " (the next PSN to send)", Integer.toString(psn), frame,
+            basis);
+    }
+
+    /**
+     * The finding on a request at {@code psn} that no message covers ({@code span}: the PSNs the messages cover, in
+     * words): MR-REQ-001 on the QP's first request, else MR-REQ-002.
+     */
+    public static Finding outsideMessages(final int psn, final String span, final boolean first, final long frame,
+                                          final Basis basis) {
+        return new Finding(first ? FIRST_RULE : CONSECUTIVE_RULE, "bth.psn", span, Integer.toString(psn), frame,
+            basis);
+    }
+
+    /** MR-REQ-003 on PSN {@code psn} sent for the first time after {@code highest}, a higher PSN. */
+    public static Finding late(final int highest, final int psn, final long frame, final Basis basis) {
+        return new Finding(ORDER_RULE, "bth.psn", "after " + highest, Integer.toString(psn), frame, basis);
+    }
+
+    /** MR-REQ-002 on {@code count} PSNs from {@code from} never sent. */
+    public static Finding neverSent(final int from, final int count, final long frame, final Basis basis) {
+        return new Finding(CONSECUTIVE_RULE, "bth.psn", "consecutive", "skipped " + count, frame,
+            basis);
+    }
+}

@@ -1,0 +1,41 @@
+package org.metaroce.mrct.oracle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** MR-REQ-001 to MR-REQ-003 on hand-placed PSNs, the next PSN to send being 0xFFFFFF (the wrap is one PSN away). */
+class RequesterOrderTest {
+    private static final int NEXT = 0xFFFFFF;
+    private static final Basis LIVE = Basis.configured("the work requests posted");
+
+    @Test
+    void aPsnIsPlacedAgainstTheNextAcrossTheWrap() {
+        assertThat(RequesterOrder.place(NEXT, NEXT)).isEqualTo(RequesterOrder.Place.NEXT);
+        assertThat(RequesterOrder.place(NEXT, 1)).isEqualTo(RequesterOrder.Place.AHEAD);
+        assertThat(RequesterOrder.place(NEXT, 0xFFFFF0)).isEqualTo(RequesterOrder.Place.BEHIND);
+    }
+
+    @Test
+    void theNextPsnIsQuiet() {
+        assertThat(RequesterOrder.firstTransmission(NEXT, NEXT, true, 1, LIVE)).isNull();
+        assertThat(RequesterOrder.firstTransmission(NEXT, NEXT, false, 1, LIVE)).isNull();
+    }
+
+    @Test
+    void aSkipFiresMrReq003AndOnTheFirstRequestMrReq001() {
+        assertThat(RequesterOrder.firstTransmission(NEXT, 0, false, 4, LIVE)).isEqualTo(new Finding("MR-REQ-003",
+            "bth.psn", NEXT + " (the next PSN to send)", "0", 4, LIVE));
+        assertThat(RequesterOrder.firstTransmission(NEXT, 0, true, 4, LIVE).rule()).isEqualTo("MR-REQ-001");
+    }
+
+    @Test
+    void aPsnNoMessageCoversAndPsnsNeverSentBreakMrReq002() {
+        assertThat(RequesterOrder.outsideMessages(9, "0..8", false, 4, LIVE)).isEqualTo(new Finding("MR-REQ-002",
+            "bth.psn", "0..8", "9", 4, LIVE));
+        assertThat(RequesterOrder.outsideMessages(-1, "0..8", true, 4, LIVE).rule()).isEqualTo("MR-REQ-001");
+        assertThat(RequesterOrder.neverSent(5, 2, 4, Basis.FRAME)).isEqualTo(new Finding("MR-REQ-002", "bth.psn",
+            "consecutive", "skipped 2", 4, Basis.FRAME));
+        assertThat(RequesterOrder.late(8, 6, 4, Basis.FRAME).rule()).isEqualTo("MR-REQ-003");
+    }
+}

@@ -1,0 +1,67 @@
+package org.metaroce.mrct.oracle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** Table 13-1 on a QP with rto_low 100 us, rto_high 300 us, n_low 2, retry_cnt 2; the observer's tolerance 0. */
+class RequesterTimerTest {
+    private static RequesterTimer timer() {
+        return new RequesterTimer(100_000, 300_000, 2, 2);
+    }
+
+    @Test
+    void theTimeoutDependsOnThePsnsInFlightAtTheStart() {
+        final RequesterTimer t = timer();
+        assertThat(t.running()).isFalse();
+        t.start(1_000, 2);
+        assertThat(t.duration()).isEqualTo(100_000);
+        assertThat(t.lateRule()).isEqualTo("MR-RTX-007");
+        t.start(1_000, 3);
+        assertThat(t.duration()).isEqualTo(300_000);
+        assertThat(t.lateRule()).isEqualTo("MR-RTX-009");
+    }
+
+    @Test
+    void theResendMayLeaveWithinTheTimerWindowAndNoLater() {
+        final RequesterTimer t = timer();
+        t.start(0, 1);
+        assertThat(t.expired(99_999, 0)).isFalse();
+        assertThat(t.expired(100_000, 0)).isTrue();
+        assertThat(t.latest(0)).as("T + T/10 + 2000 ns").isEqualTo(112_000);
+        assertThat(t.latest(500)).isEqualTo(112_500);
+    }
+
+    @Test
+    void unaResentBeforeRtoHighButAfterRtoLowNamesMrRtx007AndBeforeItMrRtx002() {
+        final RequesterTimer t = timer();
+        t.start(0, 5);
+        assertThat(t.earlyRule(150_000, 0)).isEqualTo("MR-RTX-007");
+        assertThat(t.earlyRule(50_000, 0)).isEqualTo("MR-RTX-002");
+        t.stop();
+        assertThat(t.earlyRule(150_000, 0)).isEqualTo("MR-RTX-002");
+    }
+
+    @Test
+    void retryCntRetriesExhaustTheCounterAndProgressResetsIt() {
+        final RequesterTimer t = timer();
+        t.retry();
+        assertThat(t.exhausted()).isFalse();
+        t.retry();
+        assertThat(t.exhausted()).isTrue();
+        t.progress();
+        assertThat(t.retries()).isZero();
+        assertThat(t.exhausted()).isFalse();
+    }
+
+    @Test
+    void theProbeRunsOnRtoLowAndMayNotComeEarlier() {
+        final RequesterTimer t = timer();
+        t.startProbe(10_000);
+        assertThat(t.duration()).isEqualTo(100_000);
+        assertThat(t.probeEarly(109_999, 0)).isTrue();
+        assertThat(t.probeEarly(110_000, 0)).isFalse();
+        t.stop();
+        assertThat(t.probeEarly(0, 0)).isFalse();
+    }
+}
