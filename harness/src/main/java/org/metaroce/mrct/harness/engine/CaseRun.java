@@ -47,6 +47,8 @@ final class CaseRun {
     private Map<String, Long> countersAtStart = Map.of();
     private final HarnessLateness lateness;
     private boolean harnessLate;
+    /** The case's frames once its setup made them (null before): a control-plane call on real time catches up first. */
+    private FramePump pump;
 
     CaseRun(final RunContext run, final CaseDef def, final Map<String, Expr> row, final String id) {
         this.run = run;
@@ -57,7 +59,7 @@ final class CaseRun {
         this.data = run.adapter().dataPlane();
         this.control = new ControlJournal(run.adapter().controlPlane(), run.adapter().dataPlane(),
             run.adapter().dataPlane().now(), () -> evidence == null ? 0 : evidence.records().size(),
-            cursor::controlCallMade);
+            this::beforeControlCall, this::afterControlCall);
         this.lateness = new HarnessLateness(!run.adapter().capabilities().contains(Capability.VIRTUAL_TIME),
             run.toleranceNs());
     }
@@ -125,6 +127,10 @@ final class CaseRun {
     private void runCase(final long start) {
         final CaseSetup setup = new CaseSetup(run, def, caseSeed, control, names, world);
         setup.bindParameters(row);
+        final String scaled = setup.timers().describe(names);
+        if (scaled != null) {
+            notes.add(scaled);
+        }
         requesterSteps = new RequesterSteps(control, names.bound(), names.resolver(), start, run.toleranceNs(),
             run.profile().effectiveParameters(run.spec()));
         setup.openPeer(start);
@@ -132,7 +138,7 @@ final class CaseRun {
             ? control.counters() : Map.of();
         setup.createConnectionsAndRegions();
 
-        final FramePump pump = new FramePump(data, def, run.adapter().endpoints(), names, world, requesterSteps,
+        pump = new FramePump(data, def, run.adapter().endpoints(), names, world, requesterSteps,
             evidence, cursor, lateness);
         final Timing timing = new Timing(run, names);
         final FrameExpectations frameExpectations = new FrameExpectations(names, world, pump, evidence, cursor,
@@ -149,6 +155,30 @@ final class CaseRun {
         steps.runSteps(def.steps());
         cursor.leave();
         frameExpectations.nothingLeftOver(def.exhaustive(), notes);
+    }
+
+    /**
+     * Before a control-plane call. On a real-time adapter with the harness's network in the case, the network first
+     * delivers what is due and takes what the device sent: the call takes what it takes (a round trip to the agent),
+     * and frames due meanwhile would reach the device or the peer that much late (a run of post_send steps would hold
+     * back the peer's acknowledgements until the device's timers expire).
+     */
+    private void beforeControlCall() {
+        cursor.controlCallMade();
+        if (pump != null && world.network() != null && !virtualTime()) {
+            pump.pollUntil(pump.now());
+        }
+    }
+
+    /** After a control-plane call: on real time the next window starts when it returned at the latest. */
+    private void afterControlCall() {
+        if (!virtualTime()) {
+            cursor.controlCallReturned(data.now());
+        }
+    }
+
+    private boolean virtualTime() {
+        return run.adapter().capabilities().contains(Capability.VIRTUAL_TIME);
     }
 
     /** The cause of a failed expectation: the rule governing what was wrong (see harness/blame). */

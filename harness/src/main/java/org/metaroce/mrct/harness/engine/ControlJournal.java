@@ -33,20 +33,23 @@ final class ControlJournal implements ControlPlane {
     private final long start;
     private final IntSupplier frames;
     private final Runnable onCall;
+    private final Runnable returned;
     private final List<ControlRecord> records = new ArrayList<>();
 
     /**
      * @param frames how many frames the case's evidence holds (each record notes it, which orders the calls among
      *     the frames)
      * @param onCall told before every call (the case's timeline is not the harness's to keep across a call)
+     * @param returned told after every call that returned or threw
      */
     ControlJournal(final ControlPlane delegate, final DataPlane clock, final long start, final IntSupplier frames,
-                   final Runnable onCall) {
+                   final Runnable onCall, final Runnable returned) {
         this.delegate = delegate;
         this.clock = clock;
         this.start = start;
         this.frames = frames;
         this.onCall = onCall;
+        this.returned = returned;
     }
 
     List<ControlRecord> records() {
@@ -74,6 +77,8 @@ final class ControlJournal implements ControlPlane {
         } catch (AdapterException e) {
             add(at, op, args, null, "adapter: " + e.getMessage(), before);
             throw e;
+        } finally {
+            returned.run();
         }
     }
 

@@ -98,12 +98,16 @@ final class FramePump {
         }
     }
 
-    /** The network delivers a frame from the peer to the device (its clock is at the frame's arrival). */
+    /**
+     * The network delivers a frame from the peer to the device, due at {@code due} (on virtual time the clock is there;
+     * on real time the harness's lateness in delivering it is measured like that of a frame step).
+     */
     private void deliverFromPeer(final byte[] bytes, final DecodedFrame decoded, final Connection c,
-                                 final String note) {
+                                 final String note, final long due) {
         final long now = data.now();
         evidence.add(Direction.TO_DUT, now, bytes, -1, note);
         data.send(bytes);
+        lateness.frameSent(cursor.index(), due, now, data.now());
         observeToDevice(decoded, now);
     }
 

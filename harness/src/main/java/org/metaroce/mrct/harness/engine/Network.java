@@ -30,7 +30,8 @@ import org.metaroce.mrct.wire.header.Ipv6Flyweight;
 final class Network {
     /** Receives the frames the network delivers to the device. */
     interface Delivery {
-        void toDevice(byte[] bytes, DecodedFrame decoded, Connection connection, String note);
+        /** Delivers a frame that was due at {@code due} (on real time the harness may deliver it later). */
+        void toDevice(byte[] bytes, DecodedFrame decoded, Connection connection, String note, long due);
     }
 
     private record Flight(long time, long order, boolean toPeer, byte[] bytes, Connection connection, String note) {
@@ -242,7 +243,7 @@ final class Network {
                 } else {
                     final DecodedFrame decoded = decoder.decode(ByteBuffer.wrap(head.bytes), 0, head.bytes.length)
                         .copy();
-                    delivery.toDevice(head.bytes, decoded, head.connection, head.note);
+                    delivery.toDevice(head.bytes, decoded, head.connection, head.note, head.time);
                 }
                 continue;
             }
