@@ -10,6 +10,7 @@ import org.metaroce.mrct.harness.spec.Role;
 import org.metaroce.mrct.harness.spec.Rule;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.spi.Capability;
+import org.metaroce.mrct.spi.QpAttribute;
 
 /**
  * Decides whether a case can run: the device must claim the case's PICS items (and those of its rules), and the
@@ -91,6 +92,11 @@ final class Applicability {
         }
         if (def.role() == Role.REQUESTER) {
             out.add(Capability.REQUESTER_CONTROL);
+        }
+        // a spraying QP's data packets leave from many UDP source ports (every one is judged, MR-MP-002): a data plane
+        // that rebuilds the lower headers (a device answering over UDP sends from its one socket) cannot carry them
+        if (def.connections().stream().anyMatch(c -> c.attributes().get(QpAttribute.SPRAY) != null)) {
+            out.add(Capability.L2_CONTROL);
         }
         final Set<String> onPeer = new java.util.HashSet<>();
         def.regions().stream().filter(r -> r.onPeer()).forEach(r -> onPeer.add(r.name()));
@@ -246,7 +252,10 @@ final class Applicability {
 
         @Override
         public Void visit(final Step.ExpectTraffic step) {
-            return null; // judged on what the harness received
+            if (step.traffic().sports() != null || step.traffic().sportsBalanced() != null) {
+                out.add(Capability.L2_CONTROL); // the device's UDP source ports, a lower-header field
+            }
+            return null;
         }
 
         @Override

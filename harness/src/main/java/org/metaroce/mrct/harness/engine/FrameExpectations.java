@@ -37,12 +37,14 @@ final class FrameExpectations {
     /**
      * Lets time pass; frames that arrive wait in the inbox. On a real-time adapter an advance before a step that
      * judges what the device did by then ({@code beforeJudgement}: its traffic, completions, memory, counters) is
-     * widened by the run's tolerance, as every window is: the device is given the same slack for what it must have
-     * done by the end of it. An advance before a frame step is the case's pacing and is kept as written.
+     * widened by the run's absolute tolerance, as every window is: the device is given the same slack for what it
+     * must have done by the end of it. Not by a percentage of it: an advance sized from the device's timers must stay
+     * short of the next expiry by the margin {@link RealTimeTimers} keeps. An advance before a frame step is the
+     * case's pacing and is kept as written.
      */
     void advance(final Step.Advance a, final boolean beforeJudgement) {
         final long duration = names.eval(a.duration());
-        final long until = pump.now() + duration + (beforeJudgement && !virtualTime ? timing.tolerance(duration) : 0);
+        final long until = pump.now() + duration + (beforeJudgement && !virtualTime ? timing.absoluteTolerance() : 0);
         pump.pollUntil(until);
         cursor.endedAt(Math.max(cursor.lastTime(), until));
     }
