@@ -170,9 +170,14 @@ final class CaseRun {
         }
     }
 
-    /** After a control-plane call: on real time the next window starts when it returned at the latest. */
-    private void afterControlCall() {
-        if (!virtualTime()) {
+    /**
+     * After a control-plane call: on real time a {@code postSend}, which starts the device's frames, makes the next
+     * window start when it returned at the latest (the device's frames cannot come before it was asked). Other calls
+     * (polling completions, reading memory or counters) leave the case's timeline alone: an expiry the case expects
+     * {@code after: rto_low_ns} is timed from the frame that started the timer, not from a poll in between.
+     */
+    private void afterControlCall(final String op) {
+        if (!virtualTime() && "postSend".equals(op)) {
             cursor.controlCallReturned(data.now());
         }
     }

@@ -33,17 +33,17 @@ final class ControlJournal implements ControlPlane {
     private final long start;
     private final IntSupplier frames;
     private final Runnable onCall;
-    private final Runnable returned;
+    private final java.util.function.Consumer<String> returned;
     private final List<ControlRecord> records = new ArrayList<>();
 
     /**
      * @param frames how many frames the case's evidence holds (each record notes it, which orders the calls among
      *     the frames)
      * @param onCall told before every call (the case's timeline is not the harness's to keep across a call)
-     * @param returned told after every call that returned or threw
+     * @param returned told after every call that returned or threw, with the operation's name
      */
     ControlJournal(final ControlPlane delegate, final DataPlane clock, final long start, final IntSupplier frames,
-                   final Runnable onCall, final Runnable returned) {
+                   final Runnable onCall, final java.util.function.Consumer<String> returned) {
         this.delegate = delegate;
         this.clock = clock;
         this.start = start;
@@ -78,7 +78,7 @@ final class ControlJournal implements ControlPlane {
             add(at, op, args, null, "adapter: " + e.getMessage(), before);
             throw e;
         } finally {
-            returned.run();
+            returned.accept(op);
         }
     }
 
