@@ -107,15 +107,25 @@ class SocketEndToEndTest {
     }
 
     /**
-     * The requester cases with the run's default options (1 ms tolerance): the harness scales the device's timers to
-     * it and plays responder and network from real captures; every case that runs gives its in-process verdict.
+     * The tolerance of the requester runs: the harness scales the device's timers to 4 times it. The run's default of
+     * 1 ms gives the in-process verdicts on a quiet host (docs/real-time-requester.md); on a shared 2-core host at load
+     * averages of 20 and more it left one case in twelve without a verdict, above the bound of one in twenty, so the
+     * tests give the harness 2 ms (rto_low_ns 32 ms, rto_high_ns 102 ms, reorder_time_ns 8 ms). 100 ms, what the other
+     * runs take, would need timers beyond Table B-1's 1 s.
+     */
+    static final String REQUESTER_TOLERANCE = "2ms";
+
+    /**
+     * The requester cases over UDP: the harness scales the device's timers to its tolerance and plays responder and
+     * network from real captures; every case that runs gives its in-process verdict.
      */
     @Test
-    void requesterCasesRunOverUdpWithDefaultOptions(@TempDir final Path dir) throws IOException {
+    void requesterCasesGiveTheInProcessVerdictsOverUdp(@TempDir final Path dir) throws IOException {
         final Mrct.Run socket = Mrct.run("run", "--adapter", "socket", "--udp",
             hostPort(new InetSocketAddress(server.port().ipv4(), ((org.metaroce.mrct.socket.link.UdpLink)
                 server.link()).localAddress().getPort())), "--agent", hostPort(server.agentAddress()), "--token",
-            "e2e-token", "--role", "requester", "--report-dir", dir.resolve("socket").toString(), "--quiet");
+            "e2e-token", "--role", "requester", "--tolerance", REQUESTER_TOLERANCE, "--report-dir",
+            dir.resolve("socket").toString(), "--quiet");
         assertThat(socket.err()).doesNotContain("Exception");
         final Mrct.Run reference = Mrct.run("run", "--role", "requester", "--report-dir",
             dir.resolve("reference").toString(), "--quiet");

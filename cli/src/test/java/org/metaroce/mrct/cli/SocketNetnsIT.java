@@ -219,16 +219,17 @@ class SocketNetnsIT {
     }
 
     /**
-     * The requester cases across the veth pair with the default tolerance (1 ms): the harness scales the device's
-     * timers to it, plays responder and network from its captures, and every case that runs gives its in-process
-     * verdict (a loaded host may leave a few without one, as in the other tests).
+     * The requester cases across the veth pair ({@link SocketEndToEndTest#REQUESTER_TOLERANCE}): the harness scales
+     * the device's timers to its tolerance, plays responder and network from its captures, and every case that runs
+     * gives its in-process verdict (a loaded host may leave a few without one, as in the other tests).
      */
     @Test
-    void requesterCasesGiveTheInProcessVerdictsWithDefaultOptions(@TempDir final Path dir) throws Exception {
+    void requesterCasesGiveTheInProcessVerdicts(@TempDir final Path dir) throws Exception {
         final Path token = Files.writeString(dir.resolve("token"), "it-token-4\n");
         final Result socket;
         try (Serve serve = new Serve(token)) {
-            socket = harnessAt(token, dir.resolve("socket"), null, "--role", "requester");
+            socket = harnessAt(token, dir.resolve("socket"), SocketEndToEndTest.REQUESTER_TOLERANCE, "--role",
+                "requester");
             serve.stop();
         }
         final Result reference = inProcess(dir.resolve("reference"), "--role", "requester");

@@ -139,7 +139,7 @@ final class CaseRun {
         setup.createConnectionsAndRegions();
 
         pump = new FramePump(data, def, run.adapter().endpoints(), names, world, requesterSteps,
-            evidence, cursor, lateness);
+            evidence, cursor, lateness, virtualTime());
         final Timing timing = new Timing(run, names);
         final FrameExpectations frameExpectations = new FrameExpectations(names, world, pump, evidence, cursor,
             timing, run.adapter().capabilities().contains(Capability.VIRTUAL_TIME));
@@ -163,8 +163,11 @@ final class CaseRun {
      * and frames due meanwhile would reach the device or the peer that much late (a run of post_send steps would hold
      * back the peer's acknowledgements until the device's timers expire).
      */
-    private void beforeControlCall() {
+    private void beforeControlCall(final String op) {
         cursor.controlCallMade();
+        if (pump != null && "postSend".equals(op)) {
+            pump.workPosted();
+        }
         if (pump != null && world.network() != null && !virtualTime()) {
             pump.pollUntil(pump.now());
         }
