@@ -152,6 +152,9 @@ final class CaseRun {
         for (final Step step : def.setupSteps()) {
             steps.run(step);
         }
+        if (!virtualTime() && world.network() != null) {
+            world.network().stepsBeginAt(data.now());
+        }
         steps.runSteps(def.steps());
         cursor.leave();
         frameExpectations.nothingLeftOver(def.exhaustive(), notes);
