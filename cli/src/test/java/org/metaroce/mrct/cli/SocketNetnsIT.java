@@ -169,9 +169,18 @@ class SocketNetnsIT {
     }
 
     private static Result harness(final Path tokenFile, final Path reports, final String... extra) throws Exception {
+        return harnessAt(tokenFile, reports, "100ms", extra);
+    }
+
+    /** The harness in its namespace; {@code tolerance} null for the run's default. */
+    private static Result harnessAt(final Path tokenFile, final Path reports, final String tolerance,
+                                    final String... extra) throws Exception {
         final List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", NS_HARNESS, JAVA, "-jar",
             JAR.toString(), "run", "--adapter", "socket", "--iface", IF_HARNESS, "--agent", AGENT, "--token-file",
-            tokenFile.toString(), "--tolerance", "100ms", "--report-dir", reports.toString(), "--quiet"));
+            tokenFile.toString(), "--report-dir", reports.toString(), "--quiet"));
+        if (tolerance != null) {
+            command.addAll(List.of("--tolerance", tolerance));
+        }
         command.addAll(List.of(extra));
         return sh(600, command.toArray(String[]::new));
     }
@@ -196,9 +205,15 @@ class SocketNetnsIT {
         return String.join(" | ", log.subList(Math.max(0, log.size() - 8), log.size()));
     }
 
+    /**
+     * Why a case may be NOT_APPLICABLE over the veth link where it runs in process: it needs virtual time, declared or
+     * because it judges pacing to the nanosecond, or (at the 100 ms tolerance of a loaded host) its requester timers
+     * cannot be scaled to the tolerance within Table B-1.
+     */
     private static boolean needsVirtualTime(final String reason) {
         return reason.equals("the adapter lacks the capability virtual-time")
-            || reason.startsWith("requester cases need the adapter's virtual time");
+            || reason.startsWith("the case judges the device's pacing")
+            || reason.startsWith("on a real-time adapter the harness gives the device's requester timers");
     }
 
     @Test
@@ -228,6 +243,36 @@ class SocketNetnsIT {
         assertThat(stopped).as("exit status after SIGTERM").isEqualTo(0);
         assertThat(log).anySatisfy(l -> assertThat(l).contains("agent: client #").contains("connected"));
         assertThat(log).anySatisfy(l -> assertThat(l).contains("stopped:").contains("frame(s) received"));
+    }
+
+    /**
+     * The requester cases across the veth pair ({@link SocketEndToEndTest#REQUESTER_TOLERANCE}): the harness scales
+     * the device's timers to its tolerance, plays responder and network from its captures, and every case that runs
+     * gives its in-process verdict (a loaded host may leave a few without one, as in the other tests).
+     */
+    @Test
+    @org.junit.jupiter.api.Disabled("on a host at load averages above 20 the requester checker judged MR-RTX-007 "
+        + "(rto_low_ns against rto_high_ns) on ACKs and requests that crossed on the wire "
+        + "(RTX-005-lost-retransmission, RTX-007-tail-loss-rto-high): the checker counts the PSNs in flight when "
+        + "the harness sent the ACK, the device when it received it; see docs/real-time-requester.md, Known gaps")
+    void requesterCasesGiveTheInProcessVerdicts(@TempDir final Path dir) throws Exception {
+        final Path token = Files.writeString(dir.resolve("token"), "it-token-4\n");
+        final Result socket;
+        try (Serve serve = new Serve(token)) {
+            socket = harnessAt(token, dir.resolve("socket"), SocketEndToEndTest.REQUESTER_TOLERANCE, "--role",
+                "requester");
+            serve.stop();
+        }
+        final Result reference = inProcess(dir.resolve("reference"), "--role", "requester");
+        assertThat(reference.status()).as(reference.output()).isZero();
+        final Map<String, Verdicts.Outcome> over = Verdicts.read(dir.resolve("socket"));
+        assertThat(Verdicts.differences(Verdicts.read(dir.resolve("reference")), over,
+            SocketNetnsIT::needsVirtualTime, true)).as(socket.output()).isEmpty();
+        final List<String> disturbed = Verdicts.disturbedCases(over);
+        assertThat(disturbed).hasSizeLessThanOrEqualTo(maxDisturbed(over));
+        assertThat(over).as("retransmission cases ran for real")
+            .anySatisfy((id, o) -> assertThat(id + " " + o.verdict()).startsWith("RTX-").endsWith(" PASS"));
+        assertThat(socket.status()).as(socket.output()).isEqualTo(disturbed.isEmpty() ? 0 : 2);
     }
 
     @Test

@@ -299,6 +299,11 @@ public final class SocketAdapter implements Adapter {
         @Override
         public void reset() {
             agent.reset();
+            final long answered = data.now();
+            data.discardBefore(answered);
+            // a frame the device sent before the reset may still wait in the kernel for the reader, which stamps it
+            // when it reads it (UDP): once the reader has looked past the answer, everything it read is old
+            data.poll(answered);
             data.discardBefore(data.now());
         }
     }

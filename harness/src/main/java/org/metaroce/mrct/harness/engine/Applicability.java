@@ -10,6 +10,7 @@ import org.metaroce.mrct.harness.spec.Role;
 import org.metaroce.mrct.harness.spec.Rule;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.spi.Capability;
+import org.metaroce.mrct.spi.QpAttribute;
 
 /**
  * Decides whether a case can run: the device must claim the case's PICS items (and those of its rules), and the
@@ -17,13 +18,14 @@ import org.metaroce.mrct.spi.Capability;
  */
 final class Applicability {
     /**
-     * Why requester cases need virtual time. In them the harness stands in for the responder and the network: it must
-     * answer every data packet (ACK, SACK, READ RESPONSE, CNP) within the device's timers and measure its pacing to the
-     * nanosecond. Over a real-time adapter the harness's reaction time (tens of microseconds over a socket) is longer
-     * than the default timers and pacing gaps, so the device would retransmit or be judged on the harness's lateness.
+     * Why a requester case that judges the device's pacing needs virtual time. The harness's capture timestamps of a
+     * software path carry tens of microseconds of jitter, while a data packet at the line rate lasts nanoseconds and a
+     * DCQCN rate step is judged over 16 of them: window rates ({@code expect_rate}), least gaps ({@code min_gap}) and
+     * the queue of a switch drained at the line rate cannot be measured honestly.
      */
-    static final String REAL_TIME_REQUESTER = "requester cases need the adapter's virtual time (the harness must answer "
-        + "the device within its timers and measure pacing to the nanosecond, which a real-time adapter cannot promise)";
+    static final String REAL_TIME_PACING = "the case judges the device's pacing (rates over windows of data packets, "
+        + "gaps between them or a switch queue drained at the line rate) to the nanosecond, which needs the "
+        + "adapter's virtual time: real-time capture timestamps jitter by tens of microseconds";
 
     private Applicability() {
     }
@@ -34,8 +36,8 @@ final class Applicability {
         if (!havePeer && def.connections().stream().anyMatch(c -> c.peer())) {
             return "the case talks to a peer device through the harness's network, and the run has no peer";
         }
-        if (def.role() == Role.REQUESTER && !available.contains(Capability.VIRTUAL_TIME)) {
-            return REAL_TIME_REQUESTER;
+        if (def.role() == Role.REQUESTER && !available.contains(Capability.VIRTUAL_TIME) && judgesPacing(def)) {
+            return REAL_TIME_PACING;
         }
         for (final String item : def.pics()) {
             if (!profile.pics().contains(item)) {
@@ -56,6 +58,28 @@ final class Applicability {
         return null;
     }
 
+    /**
+     * Whether a step of the case judges the device's pacing: {@code expect_rate}, an {@code expect_traffic} with a
+     * least gap or a switch queue, or a network with a congested switch port (drained at the line rate).
+     */
+    static boolean judgesPacing(final CaseDef def) {
+        return pacing(def.setupSteps()) || pacing(def.steps());
+    }
+
+    private static boolean pacing(final java.util.List<Step> steps) {
+        for (final Step step : steps) {
+            if (step instanceof Step.ExpectRate
+                || step instanceof Step.ExpectTraffic t && (t.traffic().minGap() != null
+                    || t.traffic().maxQueue() != null || t.traffic().queueBelow() != null)
+                || step instanceof Step.Network n && n.network().switchPort() != null
+                || step instanceof Step.Repeat r && pacing(r.steps())
+                || step instanceof Step.When w && (pacing(w.steps()) || pacing(w.otherwise()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Capabilities the case declares or its steps imply. */
     static Set<Capability> needed(final CaseDef def) {
         final Set<Capability> out = EnumSet.noneOf(Capability.class);
@@ -68,6 +92,11 @@ final class Applicability {
         }
         if (def.role() == Role.REQUESTER) {
             out.add(Capability.REQUESTER_CONTROL);
+        }
+        // a spraying QP's data packets leave from many UDP source ports (every one is judged, MR-MP-002): a data plane
+        // that rebuilds the lower headers (a device answering over UDP sends from its one socket) cannot carry them
+        if (def.connections().stream().anyMatch(c -> c.attributes().get(QpAttribute.SPRAY) != null)) {
+            out.add(Capability.L2_CONTROL);
         }
         final Set<String> onPeer = new java.util.HashSet<>();
         def.regions().stream().filter(r -> r.onPeer()).forEach(r -> onPeer.add(r.name()));
@@ -223,7 +252,10 @@ final class Applicability {
 
         @Override
         public Void visit(final Step.ExpectTraffic step) {
-            return null; // judged on what the harness received
+            if (step.traffic().sports() != null || step.traffic().sportsBalanced() != null) {
+                out.add(Capability.L2_CONTROL); // the device's UDP source ports, a lower-header field
+            }
+            return null;
         }
 
         @Override

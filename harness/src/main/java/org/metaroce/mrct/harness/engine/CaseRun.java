@@ -48,6 +48,8 @@ final class CaseRun {
     private Map<String, Long> countersAtStart = Map.of();
     private final HarnessLateness lateness;
     private boolean harnessLate;
+    /** The case's frames once its setup made them (null before): a control-plane call on real time catches up first. */
+    private FramePump pump;
 
     CaseRun(final RunContext run, final CaseDef def, final Map<String, Expr> row, final String id) {
         this.run = run;
@@ -58,7 +60,7 @@ final class CaseRun {
         this.data = run.adapter().dataPlane();
         this.control = new ControlJournal(run.adapter().controlPlane(), run.adapter().dataPlane(),
             run.adapter().dataPlane().now(), () -> evidence == null ? 0 : evidence.records().size(),
-            cursor::controlCallMade);
+            this::beforeControlCall, this::afterControlCall);
         this.lateness = new HarnessLateness(!run.adapter().capabilities().contains(Capability.VIRTUAL_TIME),
             run.toleranceNs());
     }
@@ -126,6 +128,10 @@ final class CaseRun {
     private void runCase(final long start) {
         final CaseSetup setup = new CaseSetup(run, def, caseSeed, control, names, world);
         setup.bindParameters(row);
+        final String scaled = setup.timers().describe(names);
+        if (scaled != null) {
+            notes.add(scaled);
+        }
         requesterSteps = new RequesterSteps(control, names.bound(), names.resolver(), start, run.toleranceNs(),
             run.profile().effectiveParameters(run.spec()));
         setup.openPeer(start);
@@ -134,7 +140,7 @@ final class CaseRun {
         setup.createConnectionsAndRegions();
 
         pump = new FramePump(data, def, run.adapter().endpoints(), names, world, requesterSteps,
-            evidence, cursor, lateness);
+            evidence, cursor, lateness, virtualTime());
         final Timing timing = new Timing(run, names);
         final FrameExpectations frameExpectations = new FrameExpectations(names, world, pump, evidence, cursor,
             timing, run.adapter().capabilities().contains(Capability.VIRTUAL_TIME));
@@ -147,9 +153,44 @@ final class CaseRun {
         for (final Step step : def.setupSteps()) {
             steps.run(step);
         }
+        if (!virtualTime() && world.network() != null) {
+            world.network().stepsBeginAt(data.now());
+        }
         steps.runSteps(def.steps());
         cursor.leave();
         frameExpectations.nothingLeftOver(def.exhaustive(), notes);
+    }
+
+    /**
+     * Before a control-plane call. On a real-time adapter with the harness's network in the case, the network first
+     * delivers what is due and takes what the device sent: the call takes what it takes (a round trip to the agent),
+     * and frames due meanwhile would reach the device or the peer that much late (a run of post_send steps would hold
+     * back the peer's acknowledgements until the device's timers expire).
+     */
+    private void beforeControlCall(final String op) {
+        cursor.controlCallMade();
+        if (pump != null && "postSend".equals(op)) {
+            pump.workPosted();
+        }
+        if (pump != null && world.network() != null && !virtualTime()) {
+            pump.pollUntil(pump.now());
+        }
+    }
+
+    /**
+     * After a control-plane call: on real time a {@code postSend}, which starts the device's frames, makes the next
+     * window start when it returned at the latest (the device's frames cannot come before it was asked). Other calls
+     * (polling completions, reading memory or counters) leave the case's timeline alone: an expiry the case expects
+     * {@code after: rto_low_ns} is timed from the frame that started the timer, not from a poll in between.
+     */
+    private void afterControlCall(final String op) {
+        if (!virtualTime() && "postSend".equals(op)) {
+            cursor.controlCallReturned(data.now());
+        }
+    }
+
+    private boolean virtualTime() {
+        return run.adapter().capabilities().contains(Capability.VIRTUAL_TIME);
     }
 
     /** The cause of a failed expectation: the rule governing what was wrong (see harness/blame). */

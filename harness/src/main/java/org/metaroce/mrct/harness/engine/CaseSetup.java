@@ -19,7 +19,9 @@ import org.metaroce.mrct.harness.cases.RegionDef;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.spec.Parameter;
 import org.metaroce.mrct.harness.spec.Specification;
+import org.metaroce.mrct.harness.spec.Role;
 import org.metaroce.mrct.spi.Access;
+import org.metaroce.mrct.spi.Capability;
 import org.metaroce.mrct.spi.ControlPlane;
 import org.metaroce.mrct.spi.Endpoints;
 import org.metaroce.mrct.spi.MemoryRegion;
@@ -52,6 +54,7 @@ final class CaseSetup {
     private final Names names;
     private final CaseWorld world;
     private QpAttributes profileAttributes;
+    private RealTimeTimers timers = RealTimeTimers.none();
     private final Map<Boolean, Encapsulation> baseEncapsulations = new HashMap<>();
 
     CaseSetup(final RunContext run, final CaseDef def, final long caseSeed, final ControlPlane control,
@@ -96,6 +99,15 @@ final class CaseSetup {
         for (final String name : row.keySet()) {
             allowed(name, names.bound(name), "the table row sets");
         }
+        if (def.role() == Role.REQUESTER && !run.adapter().capabilities().contains(Capability.VIRTUAL_TIME)) {
+            timers = RealTimeTimers.forCase(names.bound(), run.toleranceNs());
+            timers.apply(names);
+        }
+    }
+
+    /** The scaling of the device's requester timers on a real-time adapter (after {@link #bindParameters}). */
+    RealTimeTimers timers() {
+        return timers;
     }
 
     /**
@@ -248,7 +260,9 @@ final class CaseSetup {
         QpAttributes fromCase = QpAttributes.empty();
         final Map<String, Long> numeric = new LinkedHashMap<>();
         for (final Map.Entry<QpAttribute, AttributeValue> entry : cd.attributes().entrySet()) {
-            final Object value = entry.getValue().resolve(names::eval);
+            final Object value = RealTimeTimers.isTimer(entry.getKey())
+                && entry.getValue() instanceof AttributeValue.Numeric timer
+                ? (Object) timers.attribute(timer.value(), names) : entry.getValue().resolve(names::eval);
             if (value instanceof Long number) {
                 numeric.put(entry.getKey().label(), number);
             }

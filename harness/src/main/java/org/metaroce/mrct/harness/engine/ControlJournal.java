@@ -32,21 +32,26 @@ final class ControlJournal implements ControlPlane {
     private final DataPlane clock;
     private final long start;
     private final IntSupplier frames;
-    private final Runnable onCall;
+    private final java.util.function.Consumer<String> onCall;
+    private final java.util.function.Consumer<String> returned;
     private final List<ControlRecord> records = new ArrayList<>();
 
     /**
      * @param frames how many frames the case's evidence holds (each record notes it, which orders the calls among
      *     the frames)
-     * @param onCall told before every call (the case's timeline is not the harness's to keep across a call)
+     * @param onCall told before every call, with the operation's name (the case's timeline is not the harness's to
+     *     keep across a call)
+     * @param returned told after every call that returned or threw, with the operation's name
      */
     ControlJournal(final ControlPlane delegate, final DataPlane clock, final long start, final IntSupplier frames,
-                   final Runnable onCall) {
+                   final java.util.function.Consumer<String> onCall,
+                   final java.util.function.Consumer<String> returned) {
         this.delegate = delegate;
         this.clock = clock;
         this.start = start;
         this.frames = frames;
         this.onCall = onCall;
+        this.returned = returned;
     }
 
     List<ControlRecord> records() {
@@ -55,7 +60,7 @@ final class ControlJournal implements ControlPlane {
 
     private <T> T call(final String op, final Map<String, Object> args, final Supplier<T> action,
                        final java.util.function.Function<T, Object> encode) {
-        onCall.run();
+        onCall.accept(op);
         final long at = clock.now() - start;
         final int before = frames.getAsInt();
         try {
@@ -74,6 +79,8 @@ final class ControlJournal implements ControlPlane {
         } catch (AdapterException e) {
             add(at, op, args, null, "adapter: " + e.getMessage(), before);
             throw e;
+        } finally {
+            returned.accept(op);
         }
     }
 

@@ -47,6 +47,15 @@ final class Cursor {
     }
 
     /**
+     * A control-plane call returned at {@code time} on a real-time adapter: what the device was asked is certain to
+     * have reached it by then, so the next window starts there at the latest (on virtual time a call takes no time).
+     * The next frame's intended time stays unknown ({@link #controlCallMade()}).
+     */
+    void controlCallReturned(final long time) {
+        lastTime = Math.max(lastTime, time);
+    }
+
+    /**
      * A control-plane call was made: until a frame step ends again, the time the next frame is meant to leave is not
      * the previous step's end (the call took what it took, which is not the harness's lateness).
      */

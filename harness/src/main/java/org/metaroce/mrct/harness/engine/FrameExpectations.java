@@ -34,10 +34,25 @@ final class FrameExpectations {
         this.virtualTime = virtualTime;
     }
 
-    /** Lets time pass; frames that arrive wait in the inbox. */
-    void advance(final Step.Advance a) {
-        final long until = pump.now() + names.eval(a.duration());
-        pump.pollUntil(until);
+    /**
+     * Lets time pass; frames that arrive wait in the inbox. On a real-time adapter an advance before a step that
+     * judges what the device did by then ({@code beforeJudgement}: its traffic, completions, memory, counters) is
+     * widened by the run's absolute tolerance, as every window is: the device is given the same slack for what it
+     * must have done by the end of it. Not by a percentage of it: an advance sized from the device's timers must stay
+     * short of the next expiry by the margin {@link RealTimeTimers} keeps. An advance before a frame step is the
+     * case's pacing and is kept as written, counted from the previous step's end.
+     */
+    void advance(final Step.Advance a, final boolean beforeJudgement) {
+        final long duration = names.eval(a.duration());
+        // on real time the harness reaches this step late: the time the case means to pass runs from the previous
+        // step's end, as expect_none's window does (a frame the device sends at the end of an RNR wait must not fall
+        // inside the advance because the harness began it late)
+        // and the step ends when the case meant it to, so that a frame step after it measures the harness's lateness;
+        // after a control-plane call the timeline starts again now (the call took what it took)
+        final long from = cursor.intendedSendTime() == Long.MIN_VALUE ? pump.now() : cursor.lastTime();
+        final long until = virtualTime ? pump.now() + duration
+            : from + duration + (beforeJudgement ? timing.absoluteTolerance() : 0);
+        pump.pollUntil(Math.max(until, pump.now()));
         cursor.endedAt(Math.max(cursor.lastTime(), until));
     }
 

@@ -51,9 +51,17 @@ final class FramePump {
     private final Collection<Received> inboxView = Collections.unmodifiableCollection(inbox);
     /** The highest cumulative ACK the device sent per connection, for MR-ACK-010. */
 
+    /**
+     * On a real-time adapter in a requester case: no request the device sends before the case first posts work can be
+     * the case's (a frame of an earlier attempt's QP, with the same QPN and PSNs, that reached the harness after the
+     * reset); Long.MIN_VALUE where every request counts.
+     */
+    private long requestsFrom;
+
     FramePump(final DataPlane data, final CaseDef def, final Endpoints endpoints, final Names names,
               final CaseWorld world, final RequesterSteps requesterSteps, final Evidence evidence,
-              final Cursor cursor, final HarnessLateness lateness) {
+              final Cursor cursor, final HarnessLateness lateness, final boolean virtualTime) {
+        this.requestsFrom = virtualTime || def.role() != Role.REQUESTER ? Long.MIN_VALUE : Long.MAX_VALUE;
         this.data = data;
         this.def = def;
         this.endpoints = endpoints;
@@ -63,6 +71,13 @@ final class FramePump {
         this.evidence = evidence;
         this.cursor = cursor;
         this.lateness = lateness;
+    }
+
+    /** The case posts work on the device now (before the call): the device's requests may come from here on. */
+    void workPosted() {
+        if (requestsFrom == Long.MAX_VALUE) {
+            requestsFrom = data.now();
+        }
     }
 
     /** The device's clock. */
@@ -98,12 +113,16 @@ final class FramePump {
         }
     }
 
-    /** The network delivers a frame from the peer to the device (its clock is at the frame's arrival). */
+    /**
+     * The network delivers a frame from the peer to the device, due at {@code due} (on virtual time the clock is there;
+     * on real time the harness's lateness in delivering it is measured like that of a frame step).
+     */
     private void deliverFromPeer(final byte[] bytes, final DecodedFrame decoded, final Connection c,
-                                 final String note) {
+                                 final String note, final long due) {
         final long now = data.now();
         evidence.add(Direction.TO_DUT, now, bytes, -1, note);
         data.send(bytes);
+        lateness.frameSent(cursor.index(), due, now, data.now());
         observeToDevice(decoded, now);
     }
 
@@ -168,6 +187,11 @@ final class FramePump {
         final byte[] bytes = frame.unsafeBytes();
         final DecodedFrame decoded = decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
         final Connection owner = decoded.isRoce() ? world.byPeerQpn(decoded.bth().destQp()) : null;
+        if (owner != null && decoded.opcode().kind().isRequest() && frame.timestampNanos() < requestsFrom) {
+            evidence.add(Direction.FROM_DUT, frame.timestampNanos(), bytes, -1, "ignored: a request stamped before "
+                + "the case posted any work (sent before the device's reset)");
+            return;
+        }
         final List<Finding> findings = LiveOracle.judge(decoded, evidence.records().size(), owner,
             endpoints.deviceMac(), endpoints.harnessMac());
         if (!findings.isEmpty()) {

@@ -30,7 +30,8 @@ import org.metaroce.mrct.wire.header.Ipv6Flyweight;
 final class Network {
     /** Receives the frames the network delivers to the device. */
     interface Delivery {
-        void toDevice(byte[] bytes, DecodedFrame decoded, Connection connection, String note);
+        /** Delivers a frame that was due at {@code due} (on real time the harness may deliver it later). */
+        void toDevice(byte[] bytes, DecodedFrame decoded, Connection connection, String note, long due);
     }
 
     private record Flight(long time, long order, boolean toPeer, byte[] bytes, Connection connection, String note) {
@@ -86,7 +87,7 @@ final class Network {
     }
 
     private final Peer peer;
-    private final long start;
+    private long start;
     private final SplittableRandom random;
     private final FrameDecoder decoder = new FrameDecoder();
     private final PriorityQueue<Flight> queue = new PriorityQueue<>((a, b) -> a.time != b.time
@@ -110,6 +111,15 @@ final class Network {
      * @param start the case's start time
      * @param seed the case seed (jitter, CE-marking draws)
      */
+    /**
+     * The case's steps begin at {@code time}: the rules' {@code from} and {@code to} count from there. On virtual time
+     * the setup takes no time and this is the case's start; on real time the setup's control-plane calls take
+     * milliseconds, which a rule timed in microseconds from the case's start would otherwise lose.
+     */
+    void stepsBeginAt(final long time) {
+        start = time;
+    }
+
     Network(final Peer peer, final long start, final long seed) {
         this.peer = peer;
         this.start = start;
@@ -242,7 +252,7 @@ final class Network {
                 } else {
                     final DecodedFrame decoded = decoder.decode(ByteBuffer.wrap(head.bytes), 0, head.bytes.length)
                         .copy();
-                    delivery.toDevice(head.bytes, decoded, head.connection, head.note);
+                    delivery.toDevice(head.bytes, decoded, head.connection, head.note, head.time);
                 }
                 continue;
             }

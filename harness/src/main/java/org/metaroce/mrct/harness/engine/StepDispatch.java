@@ -34,12 +34,27 @@ final class StepDispatch implements Step.Visitor<Void> {
      * cursor's step.
      */
     void runSteps(final List<Step> steps) {
-        for (final Step step : steps) {
+        for (int i = 0; i < steps.size(); i++) {
+            final Step step = steps.get(i);
             if (!(step instanceof Step.Repeat) && !(step instanceof Step.When)) {
                 cursor.enter(step);
             }
-            run(step);
+            if (step instanceof Step.Advance advance) {
+                frameExpectations.advance(advance, i + 1 < steps.size() && judgesState(steps.get(i + 1)));
+            } else {
+                run(step);
+            }
         }
+    }
+
+    /**
+     * Whether {@code step} judges what the device did by now (its traffic, completions, memory, counters or QP state)
+     * rather than sending or waiting for frames: an {@code advance} before it lets the device's time pass for it.
+     */
+    static boolean judgesState(final Step step) {
+        return step instanceof Step.ExpectTraffic || step instanceof Step.ExpectCompletions
+            || step instanceof Step.ExpectMemory || step instanceof Step.ExpectCounters
+            || step instanceof Step.ExpectQp;
     }
 
     /** Runs one step without moving the cursor (setup steps). */
@@ -89,7 +104,7 @@ final class StepDispatch implements Step.Visitor<Void> {
 
     @Override
     public Void visit(final Step.Advance step) {
-        frameExpectations.advance(step);
+        frameExpectations.advance(step, false);
         return null;
     }
 

@@ -20,6 +20,14 @@ final class Timing {
         return within != null ? names.eval(within) : run.expectTimeoutNs();
     }
 
+    /**
+     * The run's absolute tolerance: the harness's lateness budget, which the device's requester timers are scaled to
+     * ({@link RealTimeTimers}) and an {@code advance} before a judgement is widened by.
+     */
+    long absoluteTolerance() {
+        return run.toleranceNs();
+    }
+
     /** The slack allowed around a window: the larger of the absolute and the relative tolerance. */
     long tolerance(final long window) {
         return Math.max(run.toleranceNs(), window * run.tolerancePercent() / 100);

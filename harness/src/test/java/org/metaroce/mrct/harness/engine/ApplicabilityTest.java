@@ -57,4 +57,33 @@ class ApplicabilityTest {
         assertThat(problems).isEmpty();
         assertThat(Applicability.needed(def)).containsExactly(Capability.MEMORY_READBACK);
     }
+
+    private CaseDef requester(final String connection, final String steps) {
+        final List<YamlProblem> problems = new ArrayList<>();
+        final CaseDef def = loader.parse("req/x.yaml", "REQ", "id: REQ-005-x\ntitle: t\nrules: [MR-REQ-005]\n"
+            + "role: requester\nsetup:\n  connections:\n    - {name: q" + connection + "}\n  regions:\n"
+            + "    - {name: m, length: 4096, access: [local_write]}\nsteps:\n"
+            + "  - post_send: {qp: q, op: write, mr: m, length: 64, remote_va: 0x1000, rkey: 7}\n" + steps, problems);
+        assertThat(problems).isEmpty();
+        return def;
+    }
+
+    @Test
+    void requesterCasesJudgePacingOnlyWithRatesGapsOrASwitchQueue() {
+        assertThat(Applicability.judgesPacing(requester("", "  - expect: {qp: q, opcode: RDMA_WRITE_ONLY}\n")))
+            .as("frames, answers and completions are judged on real time with the timers scaled").isFalse();
+        assertThat(Applicability.judgesPacing(requester("", "  - expect_rate: {qp: q, model: true}\n"))).isTrue();
+        assertThat(Applicability.judgesPacing(requester("", "  - repeat: {var: k, from: 0, to: 1, steps: "
+            + "[{expect_traffic: {qp: q, min_gap: 100}}]}\n"))).as("inside a repeat").isTrue();
+        assertThat(Applicability.judgesPacing(requester("", "  - expect_traffic: {qp: q, first_transmissions: 1}\n")))
+            .isFalse();
+    }
+
+    @Test
+    void aSprayingQpNeedsL2ControlForItsSourcePorts() {
+        assertThat(Applicability.needed(requester(", attrs: {spray: true}", ""))).contains(Capability.L2_CONTROL);
+        assertThat(Applicability.needed(requester("", ""))).doesNotContain(Capability.L2_CONTROL);
+        assertThat(Applicability.needed(requester("", "  - expect_traffic: {qp: q, sports: 2}\n")))
+            .contains(Capability.L2_CONTROL);
+    }
 }

@@ -87,6 +87,11 @@ public final class UdpLink implements Link {
             }
             final UdpLink link = new UdpLink(channel, local, device, harnessMac, deviceMac, receiver);
             link.reader.start();
+            // the greeting: one datagram of a single zero byte, so that a device that answers each peer at the port
+            // it heard from knows the harness's before its first own request (a requester case's device speaks
+            // first); a device drops it as a truncated packet, and the first case's reset clears that count. (Java
+            // cannot send an empty datagram: a write of no bytes sends nothing.)
+            channel.write(ByteBuffer.wrap(new byte[1]));
             return link;
         } catch (IOException e) {
             throw new AdapterException("cannot open a UDP socket towards " + device + ": " + e.getMessage(), e);
