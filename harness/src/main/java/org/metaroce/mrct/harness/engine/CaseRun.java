@@ -44,7 +44,6 @@ final class CaseRun {
     private final List<String> notes = new ArrayList<>();
     private Evidence evidence;
     private RequesterSteps requesterSteps;
-    private FramePump pump;
     private Map<String, Long> countersAtStart = Map.of();
     private final HarnessLateness lateness;
     private boolean harnessLate;
