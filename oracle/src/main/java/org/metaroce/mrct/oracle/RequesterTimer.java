@@ -30,6 +30,8 @@ public final class RequesterTimer {
     private final int retryCnt;
     private long started = NONE;
     private long duration;
+    /** The longest duration the device may have chosen: above {@link #duration} only after {@link #mayHaveCounted}. */
+    private long longest;
     private int retries;
 
     /** A QP with these attributes (Appendix B). */
@@ -44,12 +46,28 @@ public final class RequesterTimer {
     public void start(final long time, final int inFlight) {
         started = time;
         duration = inFlight <= nLow ? rtoLowNs : rtoHighNs;
+        longest = duration;
+    }
+
+    /**
+     * A judge at one end of a link of some latency sees the device's view only late: the device restarted the timer
+     * when the acknowledgement reached it, and by then it may have counted PSNs in flight that the judge saw only
+     * after its start (sent just before or just after the acknowledgement arrived: they crossed on the wire). A judge
+     * calls this with the PSNs in flight once it sees such a PSN; with more than n_low the device may rightly have
+     * chosen rto_high_ns, so a resend is accepted up to that timer's window ({@link #latest}) while its start at
+     * rto_low_ns stays lawful ({@link #expired}). Virtual time has no such crossing; its judge never calls this.
+     */
+    public void mayHaveCounted(final int inFlight) {
+        if (running() && inFlight > nLow) {
+            longest = rtoHighNs;
+        }
     }
 
     /** (Re)starts the timer at {@code time} for the acknowledgement probe: rto_low_ns. */
     public void startProbe(final long time) {
         started = time;
         duration = rtoLowNs;
+        longest = duration;
     }
 
     /** Stops the timer. */
@@ -82,9 +100,12 @@ public final class RequesterTimer {
         return started + duration;
     }
 
-    /** The latest time the resend due at its expiry may leave: T + T/10 + 2000 ns after the start, + tolerance. */
+    /**
+     * The latest time the resend due at its expiry may leave: T + T/10 + 2000 ns after the start, + tolerance (T the
+     * longest duration the device may have chosen, see {@link #mayHaveCounted}).
+     */
     public long latest(final long toleranceNs) {
-        return started + duration + duration / 10 + 2000 + toleranceNs;
+        return started + longest + longest / 10 + 2000 + toleranceNs;
     }
 
     /** True when it runs and has expired by {@code time} (within the tolerance). */

@@ -33,6 +33,23 @@ class RequesterTimerTest {
     }
 
     @Test
+    void aPsnThatCrossedTheRestartingAckLetsTheDeviceUseRtoHighAndNothingElseDoes() {
+        final RequesterTimer t = timer();
+        t.start(0, 2); // the judge counted n_low PSNs: rto_low_ns
+        t.mayHaveCounted(2); // still n_low: nothing changes
+        assertThat(t.latest(0)).as("rto_low_ns's window").isEqualTo(112_000);
+        t.mayHaveCounted(3); // the device may have counted one more: rto_high_ns is lawful too
+        assertThat(t.latest(0)).as("rto_high_ns's window").isEqualTo(332_000);
+        assertThat(t.expired(100_000, 0)).as("a resend at rto_low_ns stays lawful").isTrue();
+        assertThat(t.lateRule()).isEqualTo("MR-RTX-007");
+        t.start(400_000, 1); // a restart forgets the doubt
+        assertThat(t.latest(0)).isEqualTo(512_000);
+        t.stop();
+        t.mayHaveCounted(5);
+        assertThat(t.running()).isFalse();
+    }
+
+    @Test
     void unaResentBeforeRtoHighButAfterRtoLowNamesMrRtx007AndBeforeItMrRtx002() {
         final RequesterTimer t = timer();
         t.start(0, 5);

@@ -266,6 +266,8 @@ final class RequesterChecker {
         nextFirst = last + 1;
         if (idle) {
             startTimer(time);
+        } else if (p.toleranceNs() > 0 && timer.running() && time <= timer.started() + p.toleranceNs()) {
+            timer.mayHaveCounted(inFlight()); // sent as the restarting ACK crossed it on a real link
         }
         maxInFlight = Math.max(maxInFlight, inFlight());
         return null;
