@@ -4,12 +4,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.harness.result.RunListener;
 import org.metaroce.mrct.harness.result.RunSummary;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
+import org.metaroce.mrct.testing.Fixtures;
 
 /** Runs {@link CaptureAnalyzer} on a capture and keeps what it reported. */
 final class Analyses {
@@ -31,6 +33,13 @@ final class Analyses {
             return checks().stream().filter(c -> c.rules().contains(rule)).collect(Collectors.toList());
         }
 
+        /** The one check case of a rule (an assertion error naming the others when there is not exactly one). */
+        CaseResult only(final String rule) {
+            final List<CaseResult> of = of(rule);
+            org.assertj.core.api.Assertions.assertThat(of).as(rule + "\n" + describe()).hasSize(1);
+            return of.get(0);
+        }
+
         /** One line per non-passing check, for assertion messages. */
         String describe() {
             final StringBuilder text = new StringBuilder();
@@ -44,6 +53,16 @@ final class Analyses {
     }
 
     private Analyses() {
+    }
+
+    /** The analysis options with the reference NIC's profile (fixtures/profiles/reference.yaml) declared. */
+    static CaptureAnalyzer.Options referenceProfile() {
+        try {
+            return CaptureAnalyzer.Options.defaults().withProfile(ProfileLoader.load(
+                Fixtures.fixtures().resolve("profiles/reference.yaml"), SPEC));
+        } catch (ProfileLoader.ProfileException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     static Result run(final Path capture, final CaptureAnalyzer.Options options) {

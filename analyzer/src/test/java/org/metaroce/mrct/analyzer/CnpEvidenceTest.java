@@ -7,11 +7,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaroce.mrct.harness.profile.DeviceProfile;
-import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.Verdict;
-import org.metaroce.mrct.testing.Fixtures;
 import org.metaroce.mrct.wire.FrameBuilder;
 import org.metaroce.mrct.wire.Opcode;
 
@@ -27,22 +24,6 @@ class CnpEvidenceTest {
 
     @TempDir
     Path dir;
-
-    private static CaptureAnalyzer.Options options() {
-        try {
-            final DeviceProfile profile = ProfileLoader.load(Fixtures.fixtures().resolve("profiles/reference.yaml"),
-                Analyses.SPEC);
-            return CaptureAnalyzer.Options.defaults().withProfile(profile);
-        } catch (ProfileLoader.ProfileException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static CaseResult check(final Analyses.Result result, final String rule) {
-        final List<CaseResult> cases = result.of(rule);
-        assertThat(cases).as(rule + "\n" + result.describe()).hasSize(1);
-        return cases.get(0);
-    }
 
     private static FrameBuilder write(final int k, final boolean ce) {
         return FrameBuilder.of(HandBuiltEvidence.TO_DUT, Opcode.RDMA_WRITE_ONLY).psn(PSN + k).ackReq(true)
@@ -77,18 +58,18 @@ class CnpEvidenceTest {
     @Test
     void aCeMarkedRequestInAnIdleScopeIsAnsweredByOneCnp() throws IOException {
         // the CE mark on WRITE 6 comes while the scope holds (the CNP after WRITE 0 is 13 us old): it owes nothing
-        final Analyses.Result result = Analyses.run(writes("answered", List.of(0, 6), List.of(0)), options());
-        final CaseResult owed = check(result, "MR-CC-003");
+        final Analyses.Result result = Analyses.run(writes("answered", List.of(0, 6), List.of(0)), Analyses.referenceProfile());
+        final CaseResult owed = result.only("MR-CC-003");
         assertThat(owed.verdict()).as(result.describe()).isEqualTo(Verdict.PASS);
         assertThat(owed.reason()).matches("[1-9][0-9]* CE-marked requests checked, no violation");
-        assertThat(check(result, "MR-CC-005").verdict()).isEqualTo(Verdict.PASS);
+        assertThat(result.only("MR-CC-005").verdict()).isEqualTo(Verdict.PASS);
     }
 
     @Test
     void noCnpForACeMarkedRequestBreaksMrCc003Once() throws IOException {
         // WRITE 1's mark comes while WRITE 0's CNP is owed: the scope holds, and one CNP is missing, not two
-        final Analyses.Result result = Analyses.run(writes("unanswered", List.of(0, 1), List.of()), options());
-        final CaseResult owed = check(result, "MR-CC-003");
+        final Analyses.Result result = Analyses.run(writes("unanswered", List.of(0, 1), List.of()), Analyses.referenceProfile());
+        final CaseResult owed = result.only("MR-CC-003");
         assertThat(owed.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(owed.reason()).startsWith("1 violation, first at frame 1").contains("no CNP to QP 0x000100",
             "CE-marked request in frame 1");
@@ -96,8 +77,8 @@ class CnpEvidenceTest {
 
     @Test
     void twoCnpsInsideTheIntervalBreakMrCc005() throws IOException {
-        final Analyses.Result result = Analyses.run(writes("twice", List.of(0), List.of(0, 2)), options());
-        final CaseResult spacing = check(result, "MR-CC-005");
+        final Analyses.Result result = Analyses.run(writes("twice", List.of(0), List.of(0, 2)), Analyses.referenceProfile());
+        final CaseResult spacing = result.only("MR-CC-005");
         assertThat(spacing.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(spacing.reason()).contains("less than cnp_interval_ns 50000");
     }
@@ -122,10 +103,10 @@ class CnpEvidenceTest {
 
     @Test
     void aCeMarkedReadResponseOwesACnpToo() throws IOException {
-        final Analyses.Result answered = Analyses.run(read("answered", true, true), options());
-        assertThat(check(answered, "MR-CC-004").verdict()).as(answered.describe()).isEqualTo(Verdict.PASS);
-        final Analyses.Result silent = Analyses.run(read("silent", true, false), options());
-        final CaseResult owed = check(silent, "MR-CC-004");
+        final Analyses.Result answered = Analyses.run(read("answered", true, true), Analyses.referenceProfile());
+        assertThat(answered.only("MR-CC-004").verdict()).as(answered.describe()).isEqualTo(Verdict.PASS);
+        final Analyses.Result silent = Analyses.run(read("silent", true, false), Analyses.referenceProfile());
+        final CaseResult owed = silent.only("MR-CC-004");
         assertThat(owed.verdict()).as(silent.describe()).isEqualTo(Verdict.FAIL);
         assertThat(owed.reason()).contains("CE-marked read response in frame 2");
     }

@@ -13,8 +13,6 @@ import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaroce.mrct.harness.profile.DeviceProfile;
-import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.testing.Fixtures;
@@ -39,16 +37,6 @@ class EvidenceControlRecordsTest {
     @TempDir
     Path dir;
 
-    private static CaptureAnalyzer.Options options() {
-        try {
-            final DeviceProfile profile = ProfileLoader.load(Fixtures.fixtures().resolve("profiles/reference.yaml"),
-                Analyses.SPEC);
-            return CaptureAnalyzer.Options.defaults().withProfile(profile);
-        } catch (ProfileLoader.ProfileException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     private static List<String> ids(final List<CaseResult> cases) {
         return cases.stream().map(CaseResult::id).collect(Collectors.toList());
     }
@@ -60,7 +48,7 @@ class EvidenceControlRecordsTest {
 
     @Test
     void theRequesterCasesOfAPassingRunShowNeitherViolationNorDoubt() {
-        final Analyses.Result result = Analyses.run(CASES, options());
+        final Analyses.Result result = Analyses.run(CASES, Analyses.referenceProfile());
         assertThat(result.with(Verdict.FAIL)).as(result.toString()).isEmpty();
         assertThat(result.with(Verdict.INCONCLUSIVE)).as(result.toString()).isEmpty();
         // the checks that gave the false findings ran on these cases (a TVer 0 re-request after a response gap is
@@ -85,7 +73,7 @@ class EvidenceControlRecordsTest {
             }
             return json;
         });
-        final Analyses.Result result = Analyses.run(edited, options());
+        final Analyses.Result result = Analyses.run(edited, Analyses.referenceProfile());
         // with alpha_init 1 the first CNP halves Rc, which the device (alpha_init 0 in truth) did not do
         final CaseResult cut = check(result, ALPHA_0 + "/C1/MR-CC-010");
         assertThat(cut.verdict()).isEqualTo(Verdict.FAIL);
@@ -101,7 +89,7 @@ class EvidenceControlRecordsTest {
     @Test
     void aNewIncarnationIsADoubtUnlessTheControlRecordsShowTheReset() throws IOException {
         final Path edited = rewrite((kase, json) -> json.contains("\"state\":\"RESET\"") ? null : json);
-        final Analyses.Result result = Analyses.run(edited, options());
+        final Analyses.Result result = Analyses.run(edited, Analyses.referenceProfile());
         final CaseResult back = check(result, "QP-010-reset-behaves-as-new/C1/MR-ACK-010");
         assertThat(back.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
         assertThat(back.reason()).contains("taken as a new incarnation of the QP", "may have been reset");

@@ -7,11 +7,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.metaroce.mrct.harness.profile.DeviceProfile;
-import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.Verdict;
-import org.metaroce.mrct.testing.Fixtures;
 import org.metaroce.mrct.wire.FrameBuilder;
 import org.metaroce.mrct.wire.Opcode;
 
@@ -30,22 +27,6 @@ class Tver0EvidenceTest {
 
     @TempDir
     Path dir;
-
-    private static CaptureAnalyzer.Options options() {
-        try {
-            final DeviceProfile profile = ProfileLoader.load(Fixtures.fixtures().resolve("profiles/reference.yaml"),
-                Analyses.SPEC);
-            return CaptureAnalyzer.Options.defaults().withProfile(profile);
-        } catch (ProfileLoader.ProfileException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static CaseResult check(final Analyses.Result result, final String rule) {
-        final List<CaseResult> cases = result.of(rule);
-        assertThat(cases).as(rule + "\n" + result.describe()).hasSize(1);
-        return cases.get(0);
-    }
 
     private static FrameBuilder t0(final Opcode opcode, final int psn) {
         return FrameBuilder.of(HandBuiltEvidence.TO_DUT, opcode).tver(0).psn(psn);
@@ -80,19 +61,19 @@ class Tver0EvidenceTest {
     @Test
     void aDuplicateReadFromTheMiddleIsAnsweredAsAReadOfItsOwn() throws IOException {
         final Analyses.Result result = Analyses.run(readFromMiddle("rest", Opcode.RDMA_READ_RESPONSE_FIRST,
-            Opcode.RDMA_READ_RESPONSE_MIDDLE, Opcode.RDMA_READ_RESPONSE_LAST), options());
+            Opcode.RDMA_READ_RESPONSE_MIDDLE, Opcode.RDMA_READ_RESPONSE_LAST), Analyses.referenceProfile());
         assertThat(result.with(Verdict.FAIL)).as(result.describe()).isEmpty();
         assertThat(result.with(Verdict.INCONCLUSIVE)).as(result.describe()).isEmpty();
-        assertThat(check(result, "MR-RD-003").verdict()).isEqualTo(Verdict.PASS);
-        assertThat(check(result, "MR-RD-003").reason()).startsWith("7 READ RESPONSE packets checked");
+        assertThat(result.only("MR-RD-003").verdict()).isEqualTo(Verdict.PASS);
+        assertThat(result.only("MR-RD-003").reason()).startsWith("7 READ RESPONSE packets checked");
     }
 
     @Test
     void answeringTheRestWithTheWholeReadsOpcodesBreaksMrRd003() throws IOException {
         // the TVer 1 way (section 8.4: opcodes by position in the whole read), which a TVer 0 requester cannot take
         final Analyses.Result result = Analyses.run(readFromMiddle("whole", Opcode.RDMA_READ_RESPONSE_MIDDLE,
-            Opcode.RDMA_READ_RESPONSE_MIDDLE, Opcode.RDMA_READ_RESPONSE_LAST), options());
-        final CaseResult opcode = check(result, "MR-RD-003");
+            Opcode.RDMA_READ_RESPONSE_MIDDLE, Opcode.RDMA_READ_RESPONSE_LAST), Analyses.referenceProfile());
+        final CaseResult opcode = result.only("MR-RD-003");
         assertThat(opcode.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(opcode.reason()).contains("first at frame 7", "RDMA_READ_RESPONSE_MIDDLE on PSN " + (PSN + 1),
             "packet 1 of the response to the read of 768 bytes at PSN " + (PSN + 1), "asked for again");
@@ -121,11 +102,11 @@ class Tver0EvidenceTest {
                 .destQp(request ? HandBuiltEvidence.DUT_QPN : HandBuiltEvidence.HARNESS_QPN).build()));
         }
         final Analyses.Result result = Analyses.run(Captures.write(dir.resolve("late.pcap"), records));
-        assertThat(check(result, "MR-RD-003").verdict()).as(result.describe()).isEqualTo(Verdict.PASS);
+        assertThat(result.only("MR-RD-003").verdict()).as(result.describe()).isEqualTo(Verdict.PASS);
         // the same MIDDLE after the re-execution's FIRST answered that PSN is no packet of either response
         records.add(4, records.remove(5));
         final Analyses.Result result2 = Analyses.run(Captures.write(dir.resolve("late2.pcap"), records));
-        final CaseResult late = check(result2, "MR-RD-003");
+        final CaseResult late = result2.only("MR-RD-003");
         assertThat(late.verdict()).as(result2.describe()).isEqualTo(Verdict.FAIL);
         assertThat(late.reason()).contains("first at frame 6", "RDMA_READ_RESPONSE_MIDDLE on PSN " + (PSN + 1));
     }
@@ -156,10 +137,10 @@ class Tver0EvidenceTest {
 
     @Test
     void theQpsTverIsTheOneItsCaseSetNotTheFirstFramesTver() throws IOException {
-        final Analyses.Result result = Analyses.run(tver1FramesToATver0Qp("dropped", 0), options());
+        final Analyses.Result result = Analyses.run(tver1FramesToATver0Qp("dropped", 0), Analyses.referenceProfile());
         assertThat(result.with(Verdict.FAIL)).as(result.describe()).isEmpty();
         assertThat(result.with(Verdict.INCONCLUSIVE)).as(result.describe()).isEmpty();
-        final CaseResult bth = check(result, "MR-WIRE-013");
+        final CaseResult bth = result.only("MR-WIRE-013");
         assertThat(bth.verdict()).isEqualTo(Verdict.PASS);
         assertThat(bth.parameters()).containsEntry("tver", 0);
         assertThat(result.of("MR-LEG-001")).singleElement().satisfies(c -> assertThat(c.verdict())
@@ -169,8 +150,8 @@ class Tver0EvidenceTest {
     @Test
     void aTver0QpAnsweringInTver1BreaksMrWire013() throws IOException {
         // the device's frames agree with each other and with the first frame it was sent, not with its QP's tver
-        final CaseResult bth = check(Analyses.run(tver1FramesToATver0Qp("answers-tver1", 1), options()),
-            "MR-WIRE-013");
+        final CaseResult bth = Analyses.run(tver1FramesToATver0Qp("answers-tver1", 1), Analyses.referenceProfile())
+            .only("MR-WIRE-013");
         assertThat(bth.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(bth.reason()).contains("first at frame 4", "ACKNOWLEDGE", "bth.tver 1", "expected 0");
     }
