@@ -105,15 +105,19 @@ final class Execution {
             && c.expectedValues().containsKey("aeth.syndrome") && c.expectedValues().get("aeth.syndrome") == 0x62) {
             return null;
         }
-        final int psn = Values.relative(f.bth().psn(), c.psnBase());
+        final int at = lastRequestAt(before, Values.relative(f.bth().psn(), c.psnBase()));
+        return at >= 0 && before.get(at).length() == 0 ? choice.cause(List.of("MR-SEC-008"), "aeth.syndrome",
+            "a request with reth.dmalen 0 rejected by a protection check", Cause.Basis.MODEL) : null;
+    }
+
+    /** The index of the last request the harness sent with relative PSN {@code psn}, or -1. */
+    private static int lastRequestAt(final List<SentPacket> before, final int psn) {
         for (int i = before.size() - 1; i >= 0; i--) {
-            final SentPacket p = before.get(i);
-            if (p.isRequest() && p.psn() == psn) {
-                return p.length() == 0 ? choice.cause(List.of("MR-SEC-008"), "aeth.syndrome",
-                    "a request with reth.dmalen 0 rejected by a protection check", Cause.Basis.MODEL) : null;
+            if (before.get(i).isRequest() && before.get(i).psn() == psn) {
+                return i;
             }
         }
-        return null;
+        return -1;
     }
 
     /**
@@ -134,12 +138,7 @@ final class Execution {
             return null;
         }
         final int psn = Values.relative(f.bth().psn(), c.psnBase());
-        int at = -1;
-        for (int i = before.size() - 1; i >= 0 && at < 0; i--) {
-            if (before.get(i).isRequest() && before.get(i).psn() == psn) {
-                at = i;
-            }
-        }
+        final int at = lastRequestAt(before, psn);
         if (at < 0 || !before.get(at).valid()) {
             return null;
         }
