@@ -10,8 +10,8 @@ import java.util.stream.Collectors;
 import org.metaroce.mrct.socket.SocketAdapter;
 import org.metaroce.mrct.socket.agent.AgentClient;
 import org.metaroce.mrct.socket.agent.AgentInfo;
-import org.metaroce.mrct.socket.internal.Codec;
 import org.metaroce.mrct.spi.Capability;
+import org.metaroce.mrct.wire.MacAddress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -72,7 +72,7 @@ final class AgentCommand implements Runnable {
             final InetSocketAddress address;
             final String secret;
             final long timeoutNs;
-            final long mac = Codec.parseMac(peerMac);
+            final long mac = MacAddress.parse(peerMac);
             try {
                 address = SocketAdapter.hostPort(agent);
                 secret = org.metaroce.mrct.socket.SocketAdapterProvider.token(token, tokenFile);
@@ -105,7 +105,7 @@ final class AgentCommand implements Runnable {
         if (info != null) {
             out.println("  identity:     " + info.identity().vendor() + " / " + info.identity().model() + " / firmware "
                 + info.identity().firmware());
-            out.println("  endpoints:    mac " + Codec.mac(info.mac()) + ", ipv4 " + orNone(info.ipv4())
+            out.println("  endpoints:    mac " + MacAddress.format(info.mac()) + ", ipv4 " + orNone(info.ipv4())
                 + ", ipv6 " + orNone(info.ipv6()));
             out.println("  capabilities: " + (info.capabilities().isEmpty() ? "none" : info.capabilities().stream()
                 .map(Capability::label).sorted().collect(Collectors.joining(", "))));

@@ -14,10 +14,10 @@ import org.metaroce.mrct.reference.Fault;
 import org.metaroce.mrct.socket.SocketAdapter;
 import org.metaroce.mrct.socket.SocketAdapterProvider;
 import org.metaroce.mrct.socket.agent.AgentLimits;
-import org.metaroce.mrct.socket.internal.Codec;
 import org.metaroce.mrct.spi.AdapterException;
 import org.metaroce.mrct.spi.AdapterOptions;
 import org.metaroce.mrct.spi.AdapterSetupException;
+import org.metaroce.mrct.wire.MacAddress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -124,7 +124,7 @@ final class ServeCommand implements Callable<Integer> {
                 throw new RunCommand.UsageProblem("the agent would listen on " + agent + ", beyond loopback: give "
                     + "a shared token (--token, --token-file or MRCT_AGENT_TOKEN)");
             }
-            final long deviceMac = mac == null ? -1 : Codec.parseMac(mac);
+            final long deviceMac = mac == null ? -1 : MacAddress.parse(mac);
             if (mac != null && deviceMac < 0) {
                 throw new RunCommand.UsageProblem("--mac takes aa:bb:cc:dd:ee:ff, not '" + mac + "'");
             }
@@ -154,7 +154,7 @@ final class ServeCommand implements Callable<Integer> {
         running.set(server);
         final ReferenceServer.Port port = server.port();
         log("reference NIC" + (faultOption.name == null ? "" : " with fault " + faultOption.name) + " on "
-            + server.link().describe() + " (MAC " + Codec.mac(port.mac()) + ", " + port.ipv4()
+            + server.link().describe() + " (MAC " + MacAddress.format(port.mac()) + ", " + port.ipv4()
             + (port.ipv6() == null ? "" : ", " + port.ipv6()) + "); agent on "
             + server.agentAddress().getAddress().getHostAddress() + ":" + server.agentAddress().getPort()
             + (secret == null ? "" : " (token required)") + "; ready");

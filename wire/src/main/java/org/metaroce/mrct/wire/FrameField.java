@@ -123,23 +123,10 @@ public final class FrameField {
             case FLAG:
                 return Long.toString(value);
             case MAC:
-                return formatMac(value);
+                return MacAddress.format(value);
             default:
                 return Long.toUnsignedString(value) + " (0x" + Long.toHexString(value).toUpperCase(Locale.ROOT) + ")";
         }
-    }
-
-    /** {@code aa:bb:cc:dd:ee:ff} for the low 48 bits. */
-    public static String formatMac(final long mac) {
-        final StringBuilder text = new StringBuilder(17);
-        for (int shiftBits = 40; shiftBits >= 0; shiftBits -= 8) {
-            if (text.length() > 0) {
-                text.append(':');
-            }
-            final int octet = (int) (mac >>> shiftBits) & 0xFF;
-            text.append(Character.forDigit(octet >>> 4, 16)).append(Character.forDigit(octet & 0xF, 16));
-        }
-        return text.toString();
     }
 
     @Override

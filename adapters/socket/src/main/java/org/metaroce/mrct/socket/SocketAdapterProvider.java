@@ -10,7 +10,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
-import org.metaroce.mrct.socket.internal.Codec;
 import org.metaroce.mrct.spi.Adapter;
 import org.metaroce.mrct.spi.AdapterOption;
 import org.metaroce.mrct.spi.AdapterOptions;
@@ -18,6 +17,7 @@ import org.metaroce.mrct.spi.AdapterProvider;
 import org.metaroce.mrct.spi.AdapterRequest;
 import org.metaroce.mrct.spi.AdapterSetup;
 import org.metaroce.mrct.spi.AdapterSetupException;
+import org.metaroce.mrct.wire.MacAddress;
 
 /**
  * {@code --adapter socket}: a device outside the JVM, its frames through a network interface ({@code --iface}) or
@@ -101,7 +101,7 @@ public final class SocketAdapterProvider implements AdapterProvider {
             final String harnessMac = values.value("--harness-mac");
             Long mac = null;
             if (harnessMac != null) {
-                mac = Codec.parseMac(harnessMac);
+                mac = MacAddress.parse(harnessMac);
                 if (mac < 0) {
                     throw new AdapterSetupException("--harness-mac takes aa:bb:cc:dd:ee:ff, not '" + harnessMac + "'");
                 }

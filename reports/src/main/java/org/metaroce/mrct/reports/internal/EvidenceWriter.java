@@ -17,6 +17,7 @@ import org.metaroce.mrct.harness.result.FrameRecord;
 import org.metaroce.mrct.harness.result.MemoryDigest;
 import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.spi.Endpoints;
+import org.metaroce.mrct.wire.MacAddress;
 import org.metaroce.mrct.wire.capture.CaptureReader;
 import org.metaroce.mrct.wire.capture.PcapngWriter;
 
@@ -239,10 +240,10 @@ public final class EvidenceWriter implements ReportWriter {
         }
         final Endpoints link = info.endpoints();
         if (link != null) {
-            fields.put("device_mac", JsonModel.mac(link.deviceMac()));
+            fields.put("device_mac", MacAddress.format(link.deviceMac()));
             fields.put("device_ipv4", link.deviceIpv4());
             fields.put("device_ipv6", link.deviceIpv6());
-            fields.put("harness_mac", JsonModel.mac(link.harnessMac()));
+            fields.put("harness_mac", MacAddress.format(link.harnessMac()));
             fields.put("harness_ipv4", link.harnessIpv4());
             fields.put("harness_ipv6", link.harnessIpv6());
         }

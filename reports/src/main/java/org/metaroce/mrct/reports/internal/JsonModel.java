@@ -25,6 +25,7 @@ import org.metaroce.mrct.harness.result.RuleVerdict;
 import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.spi.Endpoints;
 import org.metaroce.mrct.harness.result.Verdict;
+import org.metaroce.mrct.wire.MacAddress;
 
 /**
  * The JSON form of the result model (schema {@code reports/schema/report-v1.schema.json}). Key order is fixed by
@@ -80,23 +81,13 @@ public final class JsonModel {
             return NODES.nullNode();
         }
         final ObjectNode node = NODES.objectNode();
-        node.put("deviceMac", mac(endpoints.deviceMac()));
+        node.put("deviceMac", MacAddress.format(endpoints.deviceMac()));
         node.put("deviceIpv4", text(endpoints.deviceIpv4()));
         node.put("deviceIpv6", text(endpoints.deviceIpv6()));
-        node.put("harnessMac", mac(endpoints.harnessMac()));
+        node.put("harnessMac", MacAddress.format(endpoints.harnessMac()));
         node.put("harnessIpv4", text(endpoints.harnessIpv4()));
         node.put("harnessIpv6", text(endpoints.harnessIpv6()));
         return node;
-    }
-
-    /** A MAC address as six lower-case hex pairs separated by colons. */
-    public static String mac(final long mac) {
-        final StringBuilder out = new StringBuilder(17);
-        for (int shift = 40; shift >= 0; shift -= 8) {
-            out.append(shift == 40 ? "" : ":")
-                .append(String.format(java.util.Locale.ROOT, "%02x", mac >>> shift & 0xFF));
-        }
-        return out.toString();
     }
 
     /** One case: every component of {@link CaseResult}, every frame, no frame numbers of evidence.pcapng. */

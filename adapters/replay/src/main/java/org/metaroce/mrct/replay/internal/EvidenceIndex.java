@@ -22,6 +22,7 @@ import org.metaroce.mrct.spi.Endpoints;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.FrameDecoder;
 import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.MacAddress;
 import org.metaroce.mrct.wire.capture.CaptureFormat;
 import org.metaroce.mrct.wire.capture.CaptureFormatException;
 import org.metaroce.mrct.wire.capture.CaptureReader;
@@ -190,22 +191,14 @@ public final class EvidenceIndex {
     }
 
     private static Endpoints recordedEndpoints(final Map<String, String> section) {
-        final long deviceMac = mac(section.get("device_mac"));
-        final long harnessMac = mac(section.get("harness_mac"));
+        final long deviceMac = MacAddress.parse(section.get("device_mac"));
+        final long harnessMac = MacAddress.parse(section.get("harness_mac"));
         if (deviceMac < 0 || harnessMac < 0) {
             return null;
         }
         return new Endpoints(deviceMac, blankToNull(section.get("device_ipv4")),
             blankToNull(section.get("device_ipv6")), harnessMac, blankToNull(section.get("harness_ipv4")),
             blankToNull(section.get("harness_ipv6")));
-    }
-
-    /** {@code aa:bb:cc:dd:ee:ff} as a number, or -1. */
-    static long mac(final String text) {
-        if (text == null || !text.matches("[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}")) {
-            return -1;
-        }
-        return Long.parseLong(text.replace(":", ""), 16);
     }
 
     private static String blankToNull(final String value) {

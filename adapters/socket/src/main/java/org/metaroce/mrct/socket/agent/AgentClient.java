@@ -34,6 +34,7 @@ import org.metaroce.mrct.spi.QpState;
 import org.metaroce.mrct.spi.ReceiveWqe;
 import org.metaroce.mrct.spi.RejectedException;
 import org.metaroce.mrct.spi.SendWqe;
+import org.metaroce.mrct.wire.MacAddress;
 
 /**
  * The harness's side of the control-agent protocol: a {@link ControlPlane} whose calls travel to an agent over TCP.
@@ -179,7 +180,7 @@ public final class AgentClient implements ControlPlane, AutoCloseable {
             }
             final JsonNode identity = result.path("identity");
             final JsonNode endpoints = result.path("endpoints");
-            final long mac = Codec.parseMac(endpoints.path("mac").asText(""));
+            final long mac = MacAddress.parse(endpoints.path("mac").asText(""));
             if (mac < 0) {
                 throw new BadRequest("endpoints.mac is not a MAC: " + endpoints.get("mac"));
             }

@@ -33,6 +33,7 @@ import org.metaroce.mrct.spi.ControlPlane;
 import org.metaroce.mrct.spi.DeviceTimeline;
 import org.metaroce.mrct.spi.MemoryRegion;
 import org.metaroce.mrct.spi.RejectedException;
+import org.metaroce.mrct.wire.MacAddress;
 
 /**
  * The control agent: serves one device's {@link ControlPlane} to harnesses over TCP with the JSON-lines protocol of
@@ -374,7 +375,7 @@ public final class AgentServer implements AutoCloseable {
         identity.put("model", info.identity().model());
         identity.put("firmware", info.identity().firmware());
         final ObjectNode endpoints = out.putObject("endpoints");
-        endpoints.put("mac", Codec.mac(info.mac()));
+        endpoints.put("mac", MacAddress.format(info.mac()));
         endpoints.put("ipv4", info.ipv4());
         endpoints.put("ipv6", info.ipv6());
         final ArrayNode capabilities = out.putArray("capabilities");

@@ -20,6 +20,7 @@ import org.metaroce.mrct.spi.QpState;
 import org.metaroce.mrct.spi.ReceiveWqe;
 import org.metaroce.mrct.spi.SendWqe;
 import org.metaroce.mrct.spi.WorkOpcode;
+import org.metaroce.mrct.wire.MacAddress;
 
 /**
  * The JSON forms of the control-agent protocol's values (PROTOCOL.md), both ways. Readers check every argument's
@@ -188,35 +189,6 @@ public final class Codec {
         return out;
     }
 
-    /** {@code 02:00:00:00:00:0a} for the low 48 bits. */
-    public static String mac(final long mac) {
-        final StringBuilder out = new StringBuilder();
-        for (int shift = 40; shift >= 0; shift -= 8) {
-            out.append(String.format(Locale.ROOT, "%02x", (mac >>> shift) & 0xFF)).append(shift == 0 ? "" : ":");
-        }
-        return out.toString();
-    }
-
-    /** A MAC from {@code aa:bb:cc:dd:ee:ff} (or {@code -} separators), or -1 when it is not one. */
-    public static long parseMac(final String text) {
-        final String[] parts = text.trim().split("[:-]");
-        if (parts.length != 6) {
-            return -1;
-        }
-        long mac = 0;
-        for (final String part : parts) {
-            if (part.length() != 2) {
-                return -1;
-            }
-            try {
-                mac = mac << 8 | Integer.parseInt(part, 16);
-            } catch (NumberFormatException e) {
-                return -1;
-            }
-        }
-        return mac;
-    }
-
     // ------------------------------------------------------------------ QP attributes
 
     /** Attributes as an object of their snake_case names; {@code dest_mac} as a MAC string. */
@@ -226,7 +198,7 @@ public final class Codec {
             final String name = entry.getKey().label();
             final Object value = entry.getValue();
             if (entry.getKey() == QpAttribute.DEST_MAC) {
-                out.put(name, mac(((Number) value).longValue()));
+                out.put(name, MacAddress.format(((Number) value).longValue()));
                 continue;
             }
             switch (entry.getKey().type()) {
@@ -267,7 +239,7 @@ public final class Codec {
     private static Object attributeValue(final QpAttribute attribute, final JsonNode value) {
         final String where = "attribute '" + attribute.label() + "'";
         if (attribute == QpAttribute.DEST_MAC && value.isTextual()) {
-            final long mac = parseMac(value.asText());
+            final long mac = MacAddress.parse(value.asText());
             if (mac < 0) {
                 throw new BadRequest(where + " must be a MAC (aa:bb:cc:dd:ee:ff), not " + value);
             }
