@@ -49,6 +49,8 @@ final class CaseRun {
     private boolean harnessLate;
     /** The case's frames once its setup made them (null before): a control-plane call on real time catches up first. */
     private FramePump pump;
+    /** When the control-plane call under way began (after the catch-up before it), on the adapter's clock. */
+    private long controlCallBegan;
 
     CaseRun(final RunContext run, final CaseDef def, final Map<String, Expr> row, final String id) {
         this.run = run;
@@ -174,6 +176,7 @@ final class CaseRun {
         if (pump != null && world.network() != null && !virtualTime()) {
             pump.pollUntil(pump.now());
         }
+        controlCallBegan = data.now();
     }
 
     /**
@@ -184,7 +187,7 @@ final class CaseRun {
      */
     private void afterControlCall(final String op) {
         if (!virtualTime() && "postSend".equals(op)) {
-            cursor.controlCallReturned(data.now());
+            cursor.controlCallReturned(controlCallBegan, data.now());
         }
     }
 

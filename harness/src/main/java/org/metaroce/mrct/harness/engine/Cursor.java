@@ -6,11 +6,17 @@ import org.metaroce.mrct.harness.cases.Step;
  * Where a running case stands: the step being executed (its index among the case's steps, counting those inside
  * {@code repeat} once per iteration) and the time the previous step ended, from which expectations measure their
  * windows. Setup steps and the end of the case have no step (index -1).
+ *
+ * <p>On a real-time adapter a control-plane call makes that end an interval: the device may act on the call as soon
+ * as it began and is certain to have it only when it returned. A window's end counts from the latest moment
+ * ({@link #lastTime()}), an {@code after} bound from the earliest ({@link #earliestLastTime()}), so that the time the
+ * call took (the harness's round trip to the agent) is never charged to the device either way.
  */
 final class Cursor {
     private int index = -1;
     private Step step;
     private long lastTime;
+    private long earliest;
     private boolean paced;
 
     /** The index of the step being executed, or -1 outside the steps. */
@@ -40,19 +46,27 @@ final class Cursor {
         return lastTime;
     }
 
+    /** The earliest moment the previous step may have ended: its end, or when a control call in it began. */
+    long earliestLastTime() {
+        return earliest;
+    }
+
     /** The current step ended (so far) at {@code time}. */
     void endedAt(final long time) {
         lastTime = time;
+        earliest = time;
         paced = true;
     }
 
     /**
-     * A control-plane call returned at {@code time} on a real-time adapter: what the device was asked is certain to
-     * have reached it by then, so the next window starts there at the latest (on virtual time a call takes no time).
-     * The next frame's intended time stays unknown ({@link #controlCallMade()}).
+     * A control-plane call that began at {@code began} returned at {@code returned} on a real-time adapter: what the
+     * device was asked is certain to have reached it by then, so the next window starts there at the latest, and may
+     * have reached it as soon as the call began, where an {@code after} bound starts (on virtual time a call takes no
+     * time). The next frame's intended time stays unknown ({@link #controlCallMade()}).
      */
-    void controlCallReturned(final long time) {
-        lastTime = Math.max(lastTime, time);
+    void controlCallReturned(final long began, final long returned) {
+        earliest = Math.max(lastTime, began);
+        lastTime = Math.max(lastTime, returned);
     }
 
     /**

@@ -59,6 +59,7 @@ final class FrameExpectations {
     void expect(final Step.Expect e) {
         final long window = timing.window(e.within());
         final long reference = cursor.lastTime();
+        final long earliest = cursor.earliestLastTime();
         final long deadline = reference + window + timing.tolerance(window);
         final Connection c = world.connectionOrNull(e.template().connection());
         while (true) {
@@ -81,7 +82,7 @@ final class FrameExpectations {
             }
             final List<FieldDiff> diffs = matches(received, e.template(), c);
             if (diffs.isEmpty()) {
-                checkTiming(e, received, reference);
+                checkTiming(e, received, earliest);
                 evidence.note(received.evidence(), cursor.index(), "matched");
                 cursor.endedAt(received.frame().timestampNanos());
                 return;
@@ -95,6 +96,10 @@ final class FrameExpectations {
         }
     }
 
+    /**
+     * An {@code after} bound: the frame came no earlier than {@code after} from {@code reference}, the earliest moment
+     * the previous step may have ended ({@link Cursor#earliestLastTime()}).
+     */
     private void checkTiming(final Step.Expect e, final FramePump.Received received, final long reference) {
         if (e.after() == null) {
             return;
