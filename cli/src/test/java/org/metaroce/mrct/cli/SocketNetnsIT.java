@@ -231,8 +231,8 @@ class SocketNetnsIT {
         assertThat(reference.status()).as(reference.output()).isZero();
         final Map<String, Verdicts.Outcome> over = Verdicts.read(dir.resolve("socket"));
         final Map<String, Verdicts.Outcome> in = Verdicts.read(dir.resolve("reference"));
-        assertThat(Verdicts.differences(in, over, SocketNetnsIT::needsVirtualTime, true))
-            .as("verdicts over the socket against in process (harness output: " + socket.output() + "; mrct serve: "
+        assertThat(Verdicts.kept(Verdicts.differences(in, over, SocketNetnsIT::needsVirtualTime, true), dir,
+            "veth-responder")).as("verdicts over the socket against in process (harness output: " + socket.output() + "; mrct serve: "
                 + tail(log) + ")").isEmpty();
         assertThat(over.values()).anySatisfy(o -> assertThat(o.verdict()).isEqualTo("PASS"));
         final List<String> disturbed = Verdicts.disturbedCases(over);
@@ -265,8 +265,8 @@ class SocketNetnsIT {
         final Result reference = inProcess(dir.resolve("reference"), "--role", "requester");
         assertThat(reference.status()).as(reference.output()).isZero();
         final Map<String, Verdicts.Outcome> over = Verdicts.read(dir.resolve("socket"));
-        assertThat(Verdicts.differences(Verdicts.read(dir.resolve("reference")), over,
-            SocketNetnsIT::needsVirtualTime, true)).as(socket.output()).isEmpty();
+        assertThat(Verdicts.kept(Verdicts.differences(Verdicts.read(dir.resolve("reference")), over,
+            SocketNetnsIT::needsVirtualTime, true), dir, "veth-requester")).as(socket.output()).isEmpty();
         final List<String> disturbed = Verdicts.disturbedCases(over);
         assertThat(disturbed).hasSizeLessThanOrEqualTo(maxDisturbed(over));
         assertThat(over).as("retransmission cases ran for real")
@@ -286,8 +286,8 @@ class SocketNetnsIT {
         assertThat(reference.status()).isEqualTo(1);
         assertThat(socket.status()).as(socket.output()).isEqualTo(1);
         final Map<String, Verdicts.Outcome> over = Verdicts.read(dir.resolve("socket"));
-        assertThat(Verdicts.differences(Verdicts.read(dir.resolve("reference")), over,
-            SocketNetnsIT::needsVirtualTime, true)).as(socket.output()).isEmpty();
+        assertThat(Verdicts.kept(Verdicts.differences(Verdicts.read(dir.resolve("reference")), over,
+            SocketNetnsIT::needsVirtualTime, true), dir, "veth-requester")).as(socket.output()).isEmpty();
         assertThat(Verdicts.disturbedCases(over)).hasSizeLessThanOrEqualTo(maxDisturbed(over));
         assertThat(over.values()).anySatisfy(o -> assertThat(o.reason()).contains("MR-ORD-002"));
     }

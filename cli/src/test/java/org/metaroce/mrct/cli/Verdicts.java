@@ -3,12 +3,14 @@ package org.metaroce.mrct.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 /** Case-by-case verdicts of a run's report.json, and their comparison with another run's. */
 final class Verdicts {
@@ -17,6 +19,31 @@ final class Verdicts {
     }
 
     private Verdicts() {
+    }
+
+    /**
+     * {@code differences} as they are, after copying the reports under {@code dir} to
+     * {@code target/e2e-kept/NAME-TIME/} when there are any: a test that compares runs on a loaded host keeps the
+     * evidence of a difference (frames, timestamps, the harness's lateness notes) for whoever reads the failure.
+     */
+    static List<String> kept(final List<String> differences, final Path dir, final String name) throws IOException {
+        if (differences.isEmpty()) {
+            return differences;
+        }
+        final Path to = Path.of("target", "e2e-kept", name + "-" + System.currentTimeMillis()).toAbsolutePath();
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (final Path file : (Iterable<Path>) files::iterator) {
+                final Path target = to.resolve(dir.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target);
+                }
+            }
+        }
+        final List<String> out = new ArrayList<>(differences);
+        out.add("(reports kept in " + to + ")");
+        return out;
     }
 
     /** Every case of {@code dir/report.json}, in report order. */
