@@ -18,6 +18,8 @@ final class Cursor {
     private long lastTime;
     private long earliest;
     private boolean paced;
+    /** When the latest post_send returned on a real-time adapter (Long.MIN_VALUE: none, or virtual time). */
+    private long postedBy = Long.MIN_VALUE;
 
     /** The index of the step being executed, or -1 outside the steps. */
     int index() {
@@ -51,9 +53,15 @@ final class Cursor {
         return earliest;
     }
 
-    /** The current step ended (so far) at {@code time}. */
+    /**
+     * The current step ended (so far) at {@code time}, but never before the latest post_send returned: a frame the
+     * device sent for the first of several WQEs posted one call at a time may come before the later calls returned,
+     * and the frames of the later WQEs cannot come before they were asked for (on a real-time adapter each call is a
+     * round trip to the agent, tens of milliseconds in the Linux rxe lab), so the next window starts no earlier. An
+     * {@code after} bound counts from {@code time} itself.
+     */
     void endedAt(final long time) {
-        lastTime = time;
+        lastTime = Math.max(time, postedBy);
         earliest = time;
         paced = true;
     }
@@ -67,6 +75,7 @@ final class Cursor {
     void controlCallReturned(final long began, final long returned) {
         earliest = Math.max(lastTime, began);
         lastTime = Math.max(lastTime, returned);
+        postedBy = Math.max(postedBy, returned);
     }
 
     /**
