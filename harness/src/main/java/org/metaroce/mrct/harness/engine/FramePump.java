@@ -184,6 +184,7 @@ final class FramePump {
     }
 
     private void accept(final CapturedFrame frame) {
+        lateness.stampedAfterPause(cursor.index(), data.receivePauseAt(frame.timestampNanos()));
         final byte[] bytes = frame.unsafeBytes();
         final DecodedFrame decoded = decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
         final Connection owner = decoded.isRoce() ? world.byPeerQpn(decoded.bth().destQp()) : null;

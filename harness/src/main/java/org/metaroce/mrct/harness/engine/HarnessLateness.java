@@ -62,6 +62,19 @@ final class HarnessLateness {
         note(new Late(step, "the receive path did not look across the deadline for", pauseNanos, budget));
     }
 
+    /**
+     * A frame from the device of step {@code step} was stamped when the adapter's receive path looked again after not
+     * looking for {@code pauseNanos}: it may have arrived up to that much earlier than its timestamp says, so a
+     * judgement that it came late says nothing certain (a link that stamps frames when it reads them, as UDP does).
+     */
+    void stampedAfterPause(final int step, final long pauseNanos) {
+        if (!measured || pauseNanos < PAUSE_FLOOR_NANOS) {
+            return;
+        }
+        note(new Late(step, "a frame from the device was stamped after the receive path had not looked for",
+            pauseNanos, budget));
+    }
+
     private void note(final Late late) {
         worstWithin = Math.max(worstWithin, late.nanos());
         if (late.nanos() > budget && (worst == null || late.nanos() > worst.nanos())) {

@@ -83,6 +83,21 @@ class HarnessLatenessTest {
     }
 
     @Test
+    void aFrameStampedAfterAPauseOfTheReceivePathMayHaveComeEarlier() {
+        final HarnessLateness lateness = new HarnessLateness(true, 2 * MS);
+        lateness.stampedAfterPause(4, HarnessLateness.PAUSE_FLOOR_NANOS - 1);
+        lateness.stampedAfterPause(4, MS);
+        assertThat(lateness.beyondBudget()).as("ordinary polling, and a pause within the tolerance").isNull();
+        assertThat(lateness.worstNanos()).isEqualTo(MS);
+        lateness.stampedAfterPause(5, 3 * MS + 370_000);
+        assertThat(lateness.beyondBudget().describe()).isEqualTo("step 6: a frame from the device was stamped after "
+            + "the receive path had not looked for 3.37 ms; the run tolerates 2 ms");
+        final HarnessLateness virtual = new HarnessLateness(false, 0);
+        virtual.stampedAfterPause(0, 10 * MS);
+        assertThat(virtual.beyondBudget()).isNull();
+    }
+
+    @Test
     void measuredDurationsReadAtThreeDigits() {
         assertThat(Timing.measured(1_325_356)).isEqualTo("1.33 ms");
         assertThat(Timing.measured(5 * MS)).isEqualTo("5 ms");
