@@ -12,6 +12,8 @@ final class Cursor {
     private Step step;
     private long lastTime;
     private boolean paced;
+    /** When the latest post_send returned on a real-time adapter (Long.MIN_VALUE: none, or virtual time). */
+    private long postedBy = Long.MIN_VALUE;
 
     /** The index of the step being executed, or -1 outside the steps. */
     int index() {
@@ -40,9 +42,14 @@ final class Cursor {
         return lastTime;
     }
 
-    /** The current step ended (so far) at {@code time}. */
+    /**
+     * The current step ended (so far) at {@code time}, but never before the latest post_send returned: a frame the
+     * device sent for the first of several WQEs posted one call at a time may come before the later calls returned,
+     * and the frames of the later WQEs cannot come before they were asked for (on a real-time adapter each call is a
+     * round trip to the agent, tens of milliseconds in the Linux rxe lab), so the next window starts no earlier.
+     */
     void endedAt(final long time) {
-        lastTime = time;
+        lastTime = Math.max(time, postedBy);
         paced = true;
     }
 
@@ -53,6 +60,7 @@ final class Cursor {
      */
     void controlCallReturned(final long time) {
         lastTime = Math.max(lastTime, time);
+        postedBy = Math.max(postedBy, time);
     }
 
     /**

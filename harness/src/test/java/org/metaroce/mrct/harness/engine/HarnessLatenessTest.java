@@ -36,6 +36,27 @@ class HarnessLatenessTest {
     }
 
     @Test
+    void aWindowAfterSeveralPostsStartsWhenTheLastReturned() {
+        // post_send with count 2 on a real-time adapter: two calls, the first WQE's frame captured at 40 while the
+        // second call was still on its way, which returned at 100; the second WQE's frame cannot come before 100
+        final Cursor cursor = new Cursor();
+        cursor.endedAt(0);
+        cursor.controlCallMade();
+        cursor.controlCallReturned(10);
+        cursor.controlCallMade();
+        cursor.controlCallReturned(100);
+        cursor.endedAt(40);
+        assertThat(cursor.lastTime()).as("the next window starts when the last post returned").isEqualTo(100);
+        cursor.endedAt(150);
+        assertThat(cursor.lastTime()).isEqualTo(150);
+        // no post (virtual time never reports one): a step ends when its frame was captured
+        final Cursor quiet = new Cursor();
+        quiet.endedAt(0);
+        quiet.endedAt(40);
+        assertThat(quiet.lastTime()).isEqualTo(40);
+    }
+
+    @Test
     void aControlCallBetweenFramesIsNotTheHarnessesToKeep() {
         final HarnessLateness lateness = new HarnessLateness(true, MS);
         lateness.frameSent(0, Long.MIN_VALUE, 50 * MS, 50 * MS + 10_000);
