@@ -523,8 +523,12 @@ def completion(wc, q):
     receive = wc.opcode & e.IBV_WC_RECV if wc.status == e.IBV_WC_SUCCESS else q.receives[wc.wr_id] > 0
     if receive and q.receives[wc.wr_id] > 0:
         q.receives[wc.wr_id] -= 1
-    if wc.status == e.IBV_WC_SUCCESS:
+    if wc.status == e.IBV_WC_SUCCESS and (receive or wc.wr_id not in q.sends):
         opcode = WC_OPCODES.get(wc.opcode)
+    elif wc.status == e.IBV_WC_SUCCESS:
+        # a send-queue completion's verbs opcode drops the variant (IBV_WC_SEND for SEND WITH IMMEDIATE or INVALIDATE,
+        # IBV_WC_RDMA_WRITE for WRITE WITH IMMEDIATE): the WQE's own, as posted
+        opcode = q.sends[wc.wr_id]
     else:  # the opcode of a failed completion is undefined in verbs: the WQE's own, as posted
         opcode = "recv" if receive else q.sends.get(wc.wr_id, "send")
     if not receive:

@@ -32,8 +32,10 @@ final class ResponseReceiver {
         final AethSyndrome syndrome = f.aeth().syndrome();
         final boolean legacy = qp.tver == 0;
         final int psn = f.bth().psn();
-        final int base = legacy ? Psn.add(psn, 1) : f.sacketh().basePsn();
         final AethSyndrome.Type type = syndrome.type();
+        // a tver 0 ACK names the last PSN it acknowledges; a NAK or RNR NAK names the rejected packet, which was not
+        // recorded, so only the PSNs before it are delivered (section 16.1, Table 16-1)
+        final int base = !legacy ? f.sacketh().basePsn() : type == AethSyndrome.Type.ACK ? Psn.add(psn, 1) : psn;
         final boolean reserved = type == AethSyndrome.Type.RESERVED
             || type == AethSyndrome.Type.NAK && (syndrome.code() > 3 || syndrome.code() == 0 && !legacy);
         if (reserved || Psn.isAfter(base, requester.sendPoint())
