@@ -162,8 +162,9 @@ public final class RequesterRnr {
 
     /**
      * A request packet sent at {@code time}: the finding when it breaks MR-RTX-012 (during the wait, later than
-     * {@code toleranceNs} after it began and earlier than {@code toleranceNs} before its end), MR-RTX-015 (after the
-     * wait's window, where a restarted wait would end), MR-RTX-012 (after the wait's window otherwise), or MR-RTX-014
+     * {@code toleranceNs} after it began and earlier than {@code toleranceNs} before its end), MR-RTX-015 (during the
+     * wait or after its window, where a wait restarted by an RNR NAK during it would end), MR-RTX-012 (after the
+     * wait's window otherwise), or MR-RTX-014
      * (any request after the RNR retries were exhausted); null otherwise. The first request after the wait ends it.
      */
     public Finding request(final long time, final long toleranceNs, final long frame, final Basis basis) {
@@ -178,6 +179,11 @@ public final class RequesterRnr {
             return null;
         }
         if (time > started + toleranceNs && time + toleranceNs < until) {
+            if (restartedUntil != NONE && time + toleranceNs >= restartedUntil) {
+                return new Finding(DURING_RULE, "time", "at least " + until + " (the RNR wait begun at " + started
+                    + "; an RNR NAK during it does not restart it)", time + " (where the wait, restarted, would end)",
+                    frame, basis);
+            }
             return new Finding(WAIT_RULE, "time", "at least " + until + " (the RNR wait begun at " + started + ")",
                 Long.toString(time), frame, basis);
         }

@@ -61,6 +61,15 @@ class RequesterRnrTest {
     }
 
     @Test
+    void aResumeBeforeTheEndWhereAShorterRestartedWaitEndsFiresMrRtx015() {
+        final RequesterRnr rnr = new RequesterRnr(7);
+        rnr.onNak(0, 5, 5); // 60 us
+        rnr.onNak(20 * US, 1, 1); // 10 us: a device restarting the wait resumes at 30 us
+        assertThat(rnr.request(25 * US, 0, 1, LIVE).rule()).isEqualTo("MR-RTX-012");
+        assertThat(rnr.request(30 * US, 0, 2, LIVE).rule()).isEqualTo("MR-RTX-015");
+    }
+
+    @Test
     void silenceAfterAWaitThatACountingDeviceWouldHaveExhaustedFiresMrRtx015() {
         final RequesterRnr rnr = new RequesterRnr(2);
         rnr.onNak(0, 5, 1);

@@ -349,12 +349,17 @@ class RequesterCheckerTest {
         assertThat(late.rule).isEqualTo("MR-RTX-015");
     }
 
-    @Test
-    void resendingFromAResumePsnThatWasNotLoweredBreaksRtx013() {
+    /** PSNs 0 to 2 in flight, an RNR NAK for 1 (a 10 us wait from 1 us), one for 0 during it: resume PSN 0. */
+    private void threeInFlightResumeLoweredToZero() {
         postWrite(3);
         sendAll(3);
         checker.toDevice(rnrNak(1, 1, 0), 1_000);
-        checker.toDevice(rnrNak(0, 1, 0), 2_000); // during the wait: the resume PSN is now 0
+        checker.toDevice(rnrNak(0, 1, 0), 2_000);
+    }
+
+    @Test
+    void resendingFromAResumePsnThatWasNotLoweredBreaksRtx013() {
+        threeInFlightResumeLoweredToZero();
         final StepFailure order = send(writePacket(0, 1, 3, 0), 11_000);
         assertThat(order).isNotNull();
         assertThat(order.rule).isEqualTo("MR-RTX-013");
@@ -362,10 +367,7 @@ class RequesterCheckerTest {
 
     @Test
     void resendingFromTheLoweredResumePsnInOrderPasses() {
-        postWrite(3);
-        sendAll(3);
-        checker.toDevice(rnrNak(1, 1, 0), 1_000);
-        checker.toDevice(rnrNak(0, 1, 0), 2_000);
+        threeInFlightResumeLoweredToZero();
         assertThat(send(writePacket(0, 0, 3, 0), 11_000)).isNull();
         assertThat(send(writePacket(0, 1, 3, 0), 11_100)).isNull();
         assertThat(send(writePacket(0, 2, 3, 0), 11_200)).isNull();
