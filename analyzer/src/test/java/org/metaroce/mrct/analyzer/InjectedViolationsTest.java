@@ -77,14 +77,15 @@ class InjectedViolationsTest {
         final CaseResult inOrder = only(result, "MR-LEG-002");
         assertThat(inOrder.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
         assertThat(inOrder.reason()).contains("first at frame 28", "5454387", "capture may have missed");
-        assertThat(only(result, "MR-REQ-002").verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+        assertThat(only(result, "MR-REQ-003").verdict()).isEqualTo(Verdict.INCONCLUSIVE);
 
         final Analyses.Result complete = Analyses.run(capture, COMPLETE);
         final CaseResult proven = only(complete, "MR-LEG-002");
         assertThat(proven.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(proven.reason()).contains("first at frame 28", "PSN 5454387");
         assertThat(proven.failure().rule()).isEqualTo("MR-LEG-002");
-        assertThat(only(complete, "MR-REQ-002").verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(only(complete, "MR-REQ-003").verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(only(complete, "MR-REQ-003").failure().rule()).isEqualTo("MR-REQ-003");
     }
 
     @Test

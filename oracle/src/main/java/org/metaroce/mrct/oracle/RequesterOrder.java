@@ -8,10 +8,11 @@ import org.metaroce.mrct.wire.Psn;
  * The caller states the next PSN to send (one past the highest sent for the first time, a READ's span included) and
  * places each request against it ({@link #place}); PSNs as the caller names them, compared in 24-bit arithmetic.
  *
- * <p>A PSN sent ahead of the next leaves a hole. The live engine, which must decide on the frame, judges the skip at
- * once ({@link #firstTransmission}: MR-REQ-003, the skipped PSNs can only come later, or MR-REQ-001 on the first
- * request); {@code mrct analyze}, which may have missed the skipped PSNs, waits: a skipped PSN sent later is late
- * ({@link #late}, MR-REQ-003), one never seen sent breaks MR-REQ-002 ({@link #neverSent}).
+ * <p>A PSN sent ahead of the next leaves a hole, and breaks MR-REQ-003 whether the skipped PSNs come later or never
+ * (spec v1.1, change 19: MR-REQ-002 governs the PSNs given to each message). Both judges name it through
+ * {@link #skipped}: the live engine, which saw every frame, at once ({@link #firstTransmission}, or MR-REQ-001 on the
+ * first request); {@code mrct analyze}, which may have missed the skipped PSNs, only for a hole that never fills (a
+ * skipped PSN seen sent later is {@link #late}, MR-REQ-003 as well).
  */
 public final class RequesterOrder {
     /** The first request after RTS carries sq_psn. */
@@ -50,7 +51,15 @@ public final class RequesterOrder {
             return null;
         }
         return first ? new Finding(FIRST_RULE, "bth.psn", next + " (sq_psn)", Integer.toString(psn), frame, basis)
-            : new Finding(ORDER_RULE, "bth.psn", next + " (the next PSN to send)", Integer.toString(psn), frame,
+            : skipped(next, psn, frame, basis);
+    }
+
+    /**
+     * MR-REQ-003 on the first transmission of {@code psn} while {@code next}, a lower PSN, was never sent: the skip,
+     * judged the same by the live engine (at the frame) and by {@code mrct analyze} (once the hole stays unfilled).
+     */
+    public static Finding skipped(final int next, final int psn, final long frame, final Basis basis) {
+        return new Finding(ORDER_RULE, "bth.psn", next + " (the next PSN to send)", Integer.toString(psn), frame,
             basis);
     }
 
@@ -67,11 +76,5 @@ public final class RequesterOrder {
     /** MR-REQ-003 on PSN {@code psn} sent for the first time after {@code highest}, a higher PSN. */
     public static Finding late(final int highest, final int psn, final long frame, final Basis basis) {
         return new Finding(ORDER_RULE, "bth.psn", "after " + highest, Integer.toString(psn), frame, basis);
-    }
-
-    /** MR-REQ-002 on {@code count} PSNs from {@code from} never sent. */
-    public static Finding neverSent(final int from, final int count, final long frame, final Basis basis) {
-        return new Finding(CONSECUTIVE_RULE, "bth.psn", "consecutive", "skipped " + count, frame,
-            basis);
     }
 }

@@ -30,12 +30,19 @@ class RequesterOrderTest {
     }
 
     @Test
-    void aPsnNoMessageCoversAndPsnsNeverSentBreakMrReq002() {
+    void aPsnNoMessageCoversBreaksMrReq002() {
         assertThat(RequesterOrder.outsideMessages(9, "0..8", false, 4, LIVE)).isEqualTo(new Finding("MR-REQ-002",
             "bth.psn", "0..8", "9", 4, LIVE));
         assertThat(RequesterOrder.outsideMessages(-1, "0..8", true, 4, LIVE).rule()).isEqualTo("MR-REQ-001");
-        assertThat(RequesterOrder.neverSent(5, 2, 4, Basis.FRAME)).isEqualTo(new Finding("MR-REQ-002", "bth.psn",
-            "consecutive", "skipped 2", 4, Basis.FRAME));
         assertThat(RequesterOrder.late(8, 6, 4, Basis.FRAME).rule()).isEqualTo("MR-REQ-003");
+    }
+
+    @Test
+    void aHoleThatNeverFillsIsTheSameSkipAsTheLiveEngineJudgesAtOnce() {
+        // spec v1.1 change 19: a skip is MR-REQ-003 whether the skipped PSNs come later or never
+        final Finding hole = RequesterOrder.skipped(5, 7, 4, Basis.FRAME);
+        assertThat(hole).isEqualTo(new Finding("MR-REQ-003", "bth.psn", "5 (the next PSN to send)", "7", 4,
+            Basis.FRAME));
+        assertThat(RequesterOrder.firstTransmission(5, 7, false, 4, Basis.FRAME)).isEqualTo(hole);
     }
 }

@@ -155,6 +155,11 @@ public enum Fault {
     FENCE_IGNORES_ATOMICS("MR-REQ-014", "holds a fenced WQE behind earlier READs but not behind earlier atomics"),
     RETRIES_NOT_RESET_ON_PROGRESS("MR-RTX-011", "does not reset the retry counter when una moves"),
     RNR_WAIT_OWN_TIMER("MR-RTX-012", "waits its own min_rnr_timer after an RNR NAK instead of the NAK's timer code"),
+    RNR_RETRY_OFF_BY_ONE("MR-RTX-014", "allows rnr_retry + 1 RNR waits without progress before giving up"),
+    RNR_NAK_RESTARTS_WAIT("MR-RTX-015", "restarts the RNR wait, and counts an RNR retry, on an RNR NAK received "
+        + "during the wait"),
+    RNR_RESUME_NOT_LOWERED("MR-RTX-013", "keeps the first RNR NAK's resume PSN when a later one during the wait "
+        + "names an earlier PSN"),
     READ_RETRY_COUNTED_AS_TIMEOUT("MR-RTX-019", "counts a READ re-request in timeouts instead of retransmitted"),
     THRESHOLD_OFF_BY_ONE("MR-RTX-003", "infers a loss after reorder_threshold + 1 later deliveries"),
     LEGACY_TIMEOUT_UNA_ONLY("MR-LEG-009",

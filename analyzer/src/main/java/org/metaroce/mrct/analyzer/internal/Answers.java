@@ -172,6 +172,7 @@ final class Answers {
                 stream.legacy.onNak60(fr, cx);
             } else if (type == AethSyndrome.Type.RNR_NAK) {
                 stream.legacy.onRnrNak(fr);
+                stream.rnr.onNak(fr, cx);
             }
         }
         if (type == AethSyndrome.Type.RNR_NAK && stream.ring.holds(fr.psn)) {

@@ -431,16 +431,16 @@ final class RequestChecks {
         final int n = runLength;
         runLength = 0;
         final Connection c = flow.connection;
-        Judge.observe(c, flow, Check.PSN_CONSECUTIVE);
-        // MR-REQ-002 as the oracle words it (the live engine judges a skip at once, as MR-REQ-003)
-        final Finding gap = RequesterOrder.neverSent(from, n, gapAfterFrame, NEVER_SEEN);
+        Judge.observe(c, flow, Check.PSN_ORDER);
+        // the skip as the live engine judges it at once (the oracle's: MR-REQ-003, spec v1.1 change 19)
+        final Finding gap = RequesterOrder.skipped(from, Psn.add(from, n), gapAfterFrame, NEVER_SEEN);
         final int before = Psn.add(from, -1);
         final String where = ring.has(before, PsnRing.SENT) ? " (after frame " + ring.firstFrame[ring.slot(before)]
             + ")" : gapAfterFrame > 0 ? " (before frame " + gapAfterFrame + ")" : "";
-        cx.judge.report(c, flow, Check.PSN_CONSECUTIVE, Basis.CAPTURE_GAP, null, List.of(),
+        cx.judge.report(c, flow, Check.PSN_ORDER, Basis.CAPTURE_GAP, null, List.of(),
             () -> (n == 1 ? "PSN " + Text.psn(from) + " was" : "PSNs " + Text.psn(from) + " to "
                 + Text.psn(Psn.add(from, n - 1)) + " were") + " never seen sent" + where + ": a "
-                + "requester sends every PSN, each message right after the span of the one before",
+                + "requester sends every PSN for the first time in order, skipping none",
             () -> "the capture may have missed " + (n == 1 ? "it" : "them"),
             new FieldDiff(gap.field(), gap.expected(), gap.actual()));
     }

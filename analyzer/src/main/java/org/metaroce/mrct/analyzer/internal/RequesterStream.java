@@ -35,6 +35,7 @@ final class RequesterStream {
     final RequestChecks checks;
     final Answers answers = new Answers(this);
     final LegacyRecovery legacy = new LegacyRecovery(this);
+    final RnrWaits rnr = new RnrWaits(this);
     /** The stream's PSN space as the oracle's requester classes see it, for TVer 1 and 0. */
     final StreamSpace tver1 = new StreamSpace(this, false);
     final StreamSpace legacyView = new StreamSpace(this, true);
@@ -112,6 +113,7 @@ final class RequesterStream {
             restartConnection();
             start(fr, cx);
         }
+        rnr.onRequest(fr, cx);
         Judge.observe(connection(), flow, Check.ACKREQ_LAST);
         if (fr.endsMessage() && !fr.ackReq) {
             cx.judge.report(connection(), flow, Check.ACKREQ_LAST, Basis.DEFINITE, fr,
@@ -248,6 +250,7 @@ final class RequesterStream {
         cumulativeKnown = false;
         answers.restart();
         legacy.restart();
+        rnr.restart();
     }
 
     /** A PSN at or after {@code next}: its first transmission ({@code skipped}: PSNs were skipped before it). */
@@ -257,6 +260,7 @@ final class RequesterStream {
         Judge.observe(c, flow, Check.PSN_ORDER);
         Judge.observe(c, flow, Check.PSN_CONSECUTIVE);
         legacy.onFirstTransmission(fr, cx);
+        rnr.onFirstTransmission(fr, cx);
         int span = 1;
         ReadOp read = null;
         if (fr.kind == OpKind.RDMA_READ_REQUEST) {
@@ -328,6 +332,9 @@ final class RequesterStream {
             checkRepeats(fr, cx, s, "the retransmission of PSN " + Text.psn(p));
         }
         legacy.onRetransmission(fr, cx, copy);
+        if (!copy) {
+            rnr.onResend(fr, cx);
+        }
         if ((ring.flags[s] & PsnRing.VALID) == 0 && fr.receivable) {
             // the first copy seen was one a receiver drops: this one is what the responder acts on
             final int kept = ring.flags[s] & (PsnRing.DELIVERED | PsnRing.ANSWERED);
@@ -662,6 +669,7 @@ final class RequesterStream {
             }
             una = u;
             unaKnown = true;
+            rnr.progress();
         }
     }
 }

@@ -9,11 +9,13 @@ import org.metaroce.mrct.oracle.DcqcnConstants;
 import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.oracle.RequesterAckReq;
 import org.metaroce.mrct.oracle.RequesterAnswers;
+import org.metaroce.mrct.oracle.RequesterLimits;
 import org.metaroce.mrct.oracle.RequesterLoss;
 import org.metaroce.mrct.oracle.RequesterOrder;
 import org.metaroce.mrct.oracle.RequesterProbe;
 import org.metaroce.mrct.oracle.RequesterRepeat;
 import org.metaroce.mrct.oracle.RequesterResend;
+import org.metaroce.mrct.oracle.RequesterRnr;
 import org.metaroce.mrct.oracle.RequesterTimer;
 import org.metaroce.mrct.oracle.RequesterState;
 import org.metaroce.mrct.oracle.RequesterWindow;
@@ -22,7 +24,6 @@ import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.OpKind;
 import org.metaroce.mrct.wire.Opcode;
 import org.metaroce.mrct.wire.Psn;
-import org.metaroce.mrct.wire.RnrTimer;
 
 /**
  * Watches one connection where the device is the requester: every request it sends, every acknowledgement, response
@@ -39,7 +40,9 @@ import org.metaroce.mrct.wire.RnrTimer;
  *   <li>no retransmission of a delivered PSN (MR-RTX-001), none without a cause: a loss inferred by the threshold or
  *       the time condition, una at the expiry of a retransmission timer that could have expired, the end of an RNR
  *       wait (MR-RTX-002, MR-RTX-007); a pending loss event answered before any new PSN (MR-RTX-003, MR-RTX-004);</li>
- *   <li>silence during an RNR wait and the resume order after it (MR-RTX-012, MR-RTX-013).</li>
+ *   <li>the RNR waits of the oracle's {@link RequesterRnr}: silence during a wait and the resume order after it
+ *       (MR-RTX-012, MR-RTX-013), the rnr_retry limit (MR-RTX-014), a NAK during a wait (MR-RTX-015);</li>
+ *   <li>no SUCCESS completion of a SEND or WRITE before an acknowledgement past its last PSN (MR-CMP-012).</li>
  * </ul>
  *
  * <p>Rules are checked from the wire alone, so where the device could know more than the harness (a loss event the
@@ -50,7 +53,7 @@ final class RequesterChecker {
     /** Requester parameters of the QP (Appendix B values in force for the case). */
     record Parameters(int pmtu, int sendWindow, int ackReqInterval, int reorderThreshold, long reorderTimeNs,
                       long rtoLowNs, long rtoHighNs, int nLow, int retryCnt, int maxRdAtomic, boolean legacy,
-                      long toleranceNs, double lineRateMbps, double minRateMbps) {
+                      long toleranceNs, double lineRateMbps, double minRateMbps, int rnrRetry) {
     }
 
     /** One request frame the device sent. */
@@ -80,10 +83,10 @@ final class RequesterChecker {
     private int ackCumulative;
     /** MR-CMP-015: the first PSN of the latest request a response answered (WQEs before it may complete). */
     private int respondedBefore;
-    private long rnrUntil = NONE;
-    private long rnrStarted = NONE;
-    private int rnrResume = -1;
-    private boolean resumeDue;
+    /** MR-CMP-012: the posted WQEs before this index were matched to completions already. */
+    private int completedUpTo;
+    /** The RNR waits of section 13.5 (the oracle's; MR-RTX-012 to -015). */
+    private final RequesterRnr rnr;
     private int maxInFlight;
     private final List<Sent> sent = new ArrayList<>();
     private final List<Long> cnps = new ArrayList<>();
@@ -99,6 +102,7 @@ final class RequesterChecker {
         this.loss = new RequesterLoss(parameters.reorderThreshold(), parameters.reorderTimeNs());
         this.timer = new RequesterTimer(parameters.rtoLowNs(), parameters.rtoHighNs(), parameters.nLow(),
             parameters.retryCnt());
+        this.rnr = new RequesterRnr(parameters.rnrRetry());
     }
 
     private int relative(final int absolute) {
@@ -117,7 +121,14 @@ final class RequesterChecker {
      * T + T/10 + 2000 ns. After retry_cnt retries the expiry moves the QP to ERROR instead (MR-RTX-010).
      */
     StepFailure timers(final long now, final int evidence) {
-        if (p.legacy() || !timer.running() || rnrStarted != NONE) {
+        if (!p.legacy() && rnr.held()) {
+            final Finding overdue = rnr.overdue(now, p.toleranceNs(), evidence, LIVE);
+            return overdue == null ? null : failure(overdue.rule(), evidence, "no request was sent at the end of the "
+                + "RNR wait that began at " + at(rnr.started()) + " and ended at " + at(rnr.until()),
+                new FieldDiff(overdue.field(), "a request by " + at(rnr.latest(p.toleranceNs())), "none by "
+                    + at(now)));
+        }
+        if (p.legacy() || !timer.running()) {
             return null;
         }
         if (una >= nextFirst && awaited(true) < 0) {
@@ -177,24 +188,9 @@ final class RequesterChecker {
         if (changed != null) {
             return changed;
         }
-        if (rnrStarted != NONE && time > rnrStarted + p.toleranceNs && time + p.toleranceNs < rnrUntil) {
-            return failure("MR-RTX-012", evidence, "a request was sent during the RNR wait that began at "
-                + at(rnrStarted) + " and lasts until " + at(rnrUntil),
-                new FieldDiff("time", "at least " + at(rnrUntil), at(time)));
-        }
-        if (rnrStarted != NONE && time + p.toleranceNs >= rnrUntil) {
-            final long late = rnrUntil + (rnrUntil - rnrStarted) / 10 + 2000 + p.toleranceNs;
-            if (time > late && !resumeDue) {
-                rnrStarted = NONE;
-            } else if (time > late) {
-                return failure("MR-RTX-012", evidence, "the first request after the RNR wait that ended at "
-                    + at(rnrUntil) + " came only at " + at(time),
-                    new FieldDiff("time", "at most " + at(late), at(time)));
-            }
-            rnrStarted = NONE;
-            if (!timer.running() || timer.started() < rnrUntil) {
-                startTimer(rnrUntil);
-            }
+        final StepFailure waited = p.legacy() ? null : rnrWait(time, evidence);
+        if (waited != null) {
+            return waited;
         }
         final StepFailure failure = retransmission ? retransmission(f, work, psn, time, evidence)
             : firstTransmission(f, work, psn, time, evidence);
@@ -204,6 +200,42 @@ final class RequesterChecker {
         sent.add(new Sent(time, psn, f.opcode(), f.frameLength() + 4, retransmission, f.udp().sourcePort(),
             evidence));
         return null;
+    }
+
+    /** MR-REQ-013 and MR-REQ-014 on starting {@code work} (the oracle's {@link RequesterLimits}). */
+    private Finding limits(final SendQueueModel.Work work, final int evidence) {
+        int earlier = 0;
+        String pending = null;
+        for (final SendQueueModel.Work other : model.works()) {
+            if (other.index < work.index && other.isReadOrAtomic() && !fullyDelivered(other)) {
+                earlier++;
+                pending = pending == null ? other.describe() : pending;
+            }
+        }
+        final Finding many = work.isReadOrAtomic() ? RequesterLimits.outstanding(earlier, p.maxRdAtomic(), evidence,
+            LIVE) : null;
+        return many != null ? many : work.fence ? RequesterLimits.fence(pending, evidence, LIVE) : null;
+    }
+
+    /** MR-RTX-012, -014, -015 on a request sent at {@code time} (the oracle's {@link RequesterRnr}). */
+    private StepFailure rnrWait(final long time, final int evidence) {
+        final boolean held = rnr.held();
+        final Finding r = rnr.request(time, p.toleranceNs(), evidence, LIVE);
+        if (r != null) {
+            final String when = rnr.exhausted() ? "after an RNR NAK exhausted rnr_retry = " + p.rnrRetry()
+                : "for the RNR wait that began at " + at(rnr.started()) + " and ends at " + at(rnr.until());
+            return failure(r.rule(), evidence, "a request was sent at " + at(time) + " " + when,
+                new FieldDiff(r.field(), r.expected(), r.actual()));
+        }
+        if (held && !rnr.held() && (!timer.running() || timer.started() < rnr.until())) {
+            startTimer(rnr.until());
+        }
+        return null;
+    }
+
+    /** In flight, undelivered and not sent again since the last RNR wait ended: owed by its resume order. */
+    private boolean owed(final int psn) {
+        return psn < nextFirst && !delivered(psn) && loss.lastRetransmission(psn) + p.toleranceNs() < rnr.until();
     }
 
     private StepFailure firstTransmission(final DecodedFrame f, final SendQueueModel.Work work, final int psn,
@@ -223,27 +255,11 @@ final class RequesterChecker {
             return failure(w.rule(), evidence, "PSN " + end + " is sent for the first time while una is " + una
                 + ", outside the send window of " + p.sendWindow(), new FieldDiff(w.field(), w.expected(), w.actual()));
         }
-        if (work.isReadOrAtomic()) {
-            int outstanding = 1;
-            for (final SendQueueModel.Work other : model.works()) {
-                if (other.index < work.index && other.isReadOrAtomic() && !fullyDelivered(other)) {
-                    outstanding++;
-                }
-            }
-            if (outstanding > p.maxRdAtomic()) {
-                return failure("MR-REQ-013", evidence, work.describe() + " is started with " + (outstanding - 1)
-                    + " READ and atomic WQEs outstanding", new FieldDiff("outstanding READ/atomic WQEs",
-                        "at most max_rd_atomic = " + p.maxRdAtomic(), Integer.toString(outstanding)));
-            }
-        }
-        if (work.fence) {
-            for (final SendQueueModel.Work other : model.works()) {
-                if (other.index < work.index && other.isReadOrAtomic() && !fullyDelivered(other)) {
-                    return failure("MR-REQ-014", evidence, "fenced " + work.describe() + " is started before "
-                        + other.describe() + " has completed", new FieldDiff("fence", "every earlier READ and "
-                            + "atomic complete", other.describe() + " still outstanding"));
-                }
-            }
+        final Finding limit = limits(work, evidence);
+        if (limit != null) {
+            return failure(limit.rule(), evidence, work.describe() + (limit.rule().equals(RequesterLimits.FENCE_RULE)
+                ? ", fenced, is started too early" : " is started with too many READs and atomics outstanding"),
+                new FieldDiff(limit.field(), limit.expected(), limit.actual()));
         }
         if (!p.legacy()) {
             final StepFailure pending = pendingLossEvent(time, evidence);
@@ -301,16 +317,22 @@ final class RequesterChecker {
         }
         if (!p.legacy()) {
             final boolean eligible = loss.inferredLost(psn, nextFirst, time, p.toleranceNs());
-            final boolean rnr = resumeDue && psn >= rnrResume && time + p.toleranceNs() >= rnrUntil;
+            final Finding order = rnr.resend(una, psn, this::owed, evidence, LIVE);
+            if (order != null) {
+                return failure(order.rule(), evidence, "after the RNR wait that ended at " + at(rnr.until())
+                    + ", the resends from the resume PSN " + rnr.resume() + " are out of order",
+                    new FieldDiff(order.field(), order.expected(), order.actual()));
+            }
+            final boolean rnrEnd = rnr.resumeDue() && psn >= rnr.resume() && time + p.toleranceNs() >= rnr.until();
             final boolean timeout = psn == una && timer.expired(time, p.toleranceNs());
-            if (!eligible && !rnr && !timeout) {
+            if (!eligible && !rnrEnd && !timeout) {
                 final String rule = psn == una ? timer.earlyRule(time, p.toleranceNs()) : "MR-RTX-002";
                 return failure(rule, evidence, "PSN " + psn + " is retransmitted without cause: " + lossState(psn,
                     time), new FieldDiff("retransmission", "a loss event, the expiry of the retransmission timer "
                         + "(una " + una + (!timer.running() ? "" : ", due at " + at(timer.expiry()))
                         + ") or the end of an RNR wait", "PSN " + psn + " at " + at(time)));
             }
-            if (psn == una && !rnr) {
+            if (psn == una && !rnrEnd) {
                 if (timer.exhausted()) {
                     return failure("MR-RTX-010", evidence, "una (PSN " + psn + ") is sent again after retry_cnt = "
                         + p.retryCnt() + " timeouts and loss events for it since the last progress: the retries are "
@@ -356,18 +378,14 @@ final class RequesterChecker {
 
     /** A loss event the device must have answered before its next first transmission (MR-RTX-003, MR-RTX-004). */
     private StepFailure pendingLossEvent(final long time, final int evidence) {
-        if (rnrStarted != NONE) {
+        if (rnr.held()) {
             return null;
         }
-        if (resumeDue) {
-            for (int x = Math.max(una, rnrResume); x < nextFirst; x++) {
-                if (!delivered(x) && loss.lastRetransmission(x) + p.toleranceNs() < rnrUntil) {
-                    return failure("MR-RTX-013", evidence, "a new PSN is sent after the RNR wait that ended at "
-                        + at(rnrUntil) + " before in-flight PSN " + x + " was sent again",
-                        new FieldDiff("bth.psn", "retransmission of " + x, "a first transmission"));
-                }
-            }
-            resumeDue = false;
+        final Finding resume = rnr.firstTransmission(una, nextFirst, this::owed, evidence, LIVE);
+        if (resume != null) {
+            return failure(resume.rule(), evidence, "a new PSN is sent after the RNR wait that ended at "
+                + at(rnr.until()) + " before every in-flight PSN from the resume PSN was sent again",
+                new FieldDiff(resume.field(), resume.expected(), resume.actual()));
         }
         final RequesterLoss.Pending due = loss.pending(una, nextFirst, time, p.toleranceNs());
         if (due == null) {
@@ -438,6 +456,38 @@ final class RequesterChecker {
         timer.start(time, inFlight());
     }
 
+    /**
+     * MR-CMP-012 on a completion the device gave: a SEND or RDMA WRITE WQE completes with SUCCESS only once an
+     * acknowledgement whose cumulative point is after the message's last PSN was taken (or, under MR-CMP-015, a
+     * response to a later request). Completions are matched to the posted WQEs in posting order by wr_id and
+     * operation; one that matches none, or any other status or operation, is not judged here.
+     */
+    StepFailure completed(final org.metaroce.mrct.spi.Completion c) {
+        if (c.status() != org.metaroce.mrct.spi.CompletionStatus.SUCCESS) {
+            return null;
+        }
+        final List<SendQueueModel.Work> works = model.works();
+        for (int i = completedUpTo; i < works.size(); i++) {
+            final SendQueueModel.Work work = works.get(i);
+            if (work.wrId != c.wrId() || work.op != c.opcode()) {
+                continue;
+            }
+            completedUpTo = i + 1;
+            if (work.isReadOrAtomic()) {
+                return null;
+            }
+            final int last = work.lastPsn();
+            if (last < ackCumulative || last < respondedBefore) {
+                return null;
+            }
+            return failure("MR-CMP-012", -1, work.describe() + " completed with SUCCESS, but no acknowledgement "
+                + "taken by then has its cumulative point after its last PSN " + last + " (the highest is "
+                + ackCumulative + ")", new FieldDiff("completion of wr_id " + c.wrId(), "after an acknowledgement "
+                    + "with sacketh.base > " + last, "SUCCESS with the cumulative point at " + ackCumulative));
+        }
+        return null;
+    }
+
     // ------------------------------------------------------------------ frames to the device
 
     /** Takes note of a frame the device received at {@code time} on this connection. */
@@ -459,7 +509,7 @@ final class RequesterChecker {
             final int psn = relative(f.bth().psn());
             final SendQueueModel.Work work = psn < Psn.HALF ? model.byPsn(psn) : null;
             if (RequesterAnswers.readResponse(f, view).taken()
-                && (p.legacy() ? legacyAccepts(f, work, psn) : readResponseFits(f, work, psn))) {
+                && (p.legacy() ? legacyAccepts(f, work, psn) : model.fitsReadResponse(f, work, psn))) {
                 readEvidence.set(work.firstPsn);
                 respondedBefore = Math.max(respondedBefore, work.firstPsn);
                 deliver(psn, time);
@@ -477,6 +527,9 @@ final class RequesterChecker {
         }
         if (una != before || cumulativeByResponse(f)) {
             timer.progress();
+        }
+        if (una != before) {
+            rnr.progress();
         }
         if (una != before) {
             if (una < nextFirst) {
@@ -514,21 +567,6 @@ final class RequesterChecker {
             return q < nextFirst && model.byPsn(q) != null && model.byPsn(q).isRead();
         }
     };
-
-    /** Table 11-4: a read response for {@code psn} of {@code work} with Table 8-1's opcode, MSN, offset and length. */
-    private boolean readResponseFits(final DecodedFrame f, final SendQueueModel.Work work, final int psn) {
-        final int k = psn - work.firstPsn;
-        final Opcode expected = work.span == 1 ? Opcode.RDMA_READ_RESPONSE_ONLY : k == 0
-            ? Opcode.RDMA_READ_RESPONSE_FIRST : k == work.span - 1 ? Opcode.RDMA_READ_RESPONSE_LAST
-            : Opcode.RDMA_READ_RESPONSE_MIDDLE;
-        final long offset = (long) k * p.pmtu();
-        final long length = Math.max(0, Math.min(p.pmtu(), work.length - offset));
-        if (f.opcode() != expected || f.payloadLength() != length) {
-            return false;
-        }
-        return p.legacy() || f.has(HeaderKind.PLETH) && f.pleth().msn() == work.msn
-            && f.pleth().messageOffset() == offset;
-    }
 
     /**
      * A read response or atomic acknowledgement for a request after una: a device using MR-CMP-015 (a MAY) takes it as
@@ -573,13 +611,10 @@ final class RequesterChecker {
         if ((syndrome & 0xE0) == 0x20 && !p.legacy()) {
             final int psn = relative(f.bth().psn());
             if (psn < nextFirst && !delivered(psn)) {
-                if (rnrStarted != NONE && time < rnrUntil) {
-                    rnrResume = Math.min(rnrResume, psn);
-                } else {
-                    rnrStarted = time;
-                    rnrUntil = time + RnrTimer.nanos(syndrome & 0x1F);
-                    rnrResume = psn;
-                    resumeDue = true;
+                if (una < nextFirst && delivered(una)) {
+                    rnr.progress(); // the NAK's cumulative point moved una first (section 13.5)
+                }
+                if (rnr.onNak(time, psn, syndrome & 0x1F) != RequesterRnr.Nak.DURING) {
                     timer.stop();
                 }
             }

@@ -71,7 +71,8 @@ final class RequesterSteps {
                 parameter(c, "rto_low_ns", 100_000), parameter(c, "rto_high_ns", 320_000),
                 (int) parameter(c, "n_low", 3), (int) parameter(c, "retry_cnt", 7),
                 (int) parameter(c, "max_rd_atomic", 16), c.tver == 0,
-                toleranceNs, parameter(c, "line_rate_mbps", 100_000), parameter(c, "dcqcn_min_rate_mbps", 10)), start));
+                toleranceNs, parameter(c, "line_rate_mbps", 100_000), parameter(c, "dcqcn_min_rate_mbps", 10),
+                (int) parameter(c, "rnr_retry", 7)), start));
         }
         return c.requester();
     }

@@ -262,6 +262,21 @@ final class SendQueueModel {
         return out;
     }
 
+    /** Table 11-4: a read response for {@code psn} of {@code work} with Table 8-1's opcode, MSN, offset and length. */
+    boolean fitsReadResponse(final DecodedFrame f, final SendQueueModel.Work work, final int psn) {
+        final int k = psn - work.firstPsn;
+        final Opcode expected = work.span == 1 ? Opcode.RDMA_READ_RESPONSE_ONLY : k == 0
+            ? Opcode.RDMA_READ_RESPONSE_FIRST : k == work.span - 1 ? Opcode.RDMA_READ_RESPONSE_LAST
+            : Opcode.RDMA_READ_RESPONSE_MIDDLE;
+        final long offset = (long) k * pmtu;
+        final long length = Math.max(0, Math.min(pmtu, work.length - offset));
+        if (f.opcode() != expected || f.payloadLength() != length) {
+            return false;
+        }
+        return legacy || f.has(HeaderKind.PLETH) && f.pleth().msn() == work.msn
+            && f.pleth().messageOffset() == offset;
+    }
+
     /** Table 12-1: position 0 only, 1 first, 2 middle, 3 last. */
     static Opcode segmentOpcode(final WorkOpcode op, final int position) {
         final boolean write = op == WorkOpcode.RDMA_WRITE || op == WorkOpcode.RDMA_WRITE_WITH_IMM;

@@ -86,6 +86,13 @@ final class StateExpectations {
             }
             actual.addAll(batch);
         }
+        final RequesterChecker checker = c.requester();
+        for (int i = 0; checker != null && i < actual.size(); i++) {
+            final StepFailure early = checker.completed(actual.get(i));
+            if (early != null) {
+                throw early;
+            }
+        }
         final List<CompletionTemplate> expected = new ArrayList<>(e.entries());
         if (e.model()) {
             for (final ResponderModel.ExpectedCompletion m : c.model().completions()) {

@@ -30,7 +30,7 @@ class RequesterCheckerLimitsTest {
 
     private static RequesterChecker checker(final Connection c, final SendQueueModel model, final int retryCnt) {
         return new RequesterChecker(c, model, new RequesterChecker.Parameters(PMTU, 128, 64, 16, 25_000, RTO_LOW,
-            320_000, 3, retryCnt, 16, c.tver == 0, 0, 100_000, 10), 0);
+            320_000, 3, retryCnt, 16, c.tver == 0, 0, 100_000, 10, 7), 0);
     }
 
     private static SendQueueModel.Work work(final SendQueueModel model, final WorkOpcode op, final long length) {

@@ -26,7 +26,7 @@ class RequesterCheckerResponsesTest {
         PMTU, 128);
     private final SendQueueModel model = new SendQueueModel(PMTU);
     private final RequesterChecker checker = new RequesterChecker(connection, model, new RequesterChecker.Parameters(
-        PMTU, 128, 64, 16, 25_000, 100_000, 320_000, 3, 7, 16, false, 100, 100_000, 10), 0);
+        PMTU, 128, 64, 16, 25_000, 100_000, 320_000, 3, 7, 16, false, 100, 100_000, 10, 7), 0);
 
     private static DecodedFrame decode(final byte[] bytes) {
         return new FrameDecoder().decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();

@@ -39,7 +39,7 @@ class RequesterCheckerTest {
         model = new SendQueueModel(PMTU);
         // reorder_threshold 3, reorder_time 10 us, rto_low 100 us, rto_high 300 us, n_low 2, send_window 8
         checker = new RequesterChecker(connection, model, new RequesterChecker.Parameters(PMTU, 8, 64, 3, 10_000,
-            100_000, 300_000, 2, 7, 4, false, 0, 100_000, 10), 0);
+            100_000, 300_000, 2, 7, 4, false, 0, 100_000, 10, 7), 0);
         payload = new byte[PMTU * 8];
         for (int i = 0; i < payload.length; i++) {
             payload[i] = (byte) (i * 7);
@@ -83,9 +83,14 @@ class RequesterCheckerTest {
     }
 
     private DecodedFrame rnrNak(final int psn, final int code) {
+        return rnrNak(psn, code, psn);
+    }
+
+    /** An RNR NAK for {@code psn} whose cumulative point is {@code base}. */
+    private DecodedFrame rnrNak(final int psn, final int code, final int base) {
         return decode(FrameBuilder.of(TO_DEVICE, Opcode.ACKNOWLEDGE).with("bth.psn", Psn.add(SQ_PSN, psn))
             .with("bth.dqpn", DEVICE_QPN).with("aeth.syndrome", 0x20 | code).with("sacketh.base",
-                Psn.add(SQ_PSN, psn)).build());
+                Psn.add(SQ_PSN, base)).build());
     }
 
     private StepFailure send(final DecodedFrame frame, final long time) {
@@ -299,5 +304,87 @@ class RequesterCheckerTest {
         assertThat(sent).hasSize(3);
         assertThat(sent.get(2).wireBytes()).isEqualTo(writePacket(0, 2, 3, 0).frameLength() + 4);
         assertThat(checker.firstTransmissions()).isEqualTo(3);
+    }
+
+    private static org.metaroce.mrct.spi.Completion success(final long wrId) {
+        return new org.metaroce.mrct.spi.Completion(DEVICE_QPN, wrId, WorkOpcode.RDMA_WRITE,
+            org.metaroce.mrct.spi.CompletionStatus.SUCCESS, 0, 0, false, 0, false, false, 0);
+    }
+
+    @Test
+    void aWriteCompletedBeforeAnAckPastItsLastPsnBreaksCmp012() {
+        postWrite(2);
+        postWrite(1);
+        sendAll(2);
+        assertThat(send(writePacket(2, 0, 1, 1), 300)).isNull();
+        checker.toDevice(ack(1), 1_000); // covers PSN 0 only: WQE 1 (PSNs 0..1) is not acknowledged
+        final StepFailure early = checker.completed(success(1));
+        assertThat(early).isNotNull();
+        assertThat(early.rule).isEqualTo("MR-CMP-012");
+    }
+
+    @Test
+    void aWriteCompletedAfterTheAckPassesAndOtherStatusesAreNotJudged() {
+        postWrite(2);
+        postWrite(1);
+        sendAll(2);
+        assertThat(send(writePacket(2, 0, 1, 1), 300)).isNull();
+        checker.toDevice(ack(2), 1_000);
+        assertThat(checker.completed(success(1))).isNull();
+        assertThat(checker.completed(new org.metaroce.mrct.spi.Completion(DEVICE_QPN, 2, WorkOpcode.RDMA_WRITE,
+            org.metaroce.mrct.spi.CompletionStatus.RNR_RETRY_EXCEEDED, 0, 0, false, 0, false, false, 0))).isNull();
+    }
+
+    @Test
+    void aNakDuringTheWaitThatRestartsItBreaksRtx015() {
+        postWrite(2);
+        sendAll(2);
+        checker.toDevice(rnrNak(0, 1), 1_000); // a 10 us wait
+        checker.toDevice(rnrNak(1, 1, 0), 6_000); // during it: neither restarts nor counts
+        final StepFailure overdue = checker.timers(15_000, -1);
+        assertThat(overdue).isNotNull();
+        assertThat(overdue.rule).isEqualTo("MR-RTX-015");
+        final StepFailure late = send(writePacket(0, 0, 2, 0), 16_000);
+        assertThat(late).isNotNull();
+        assertThat(late.rule).isEqualTo("MR-RTX-015");
+    }
+
+    /** PSNs 0 to 2 in flight, an RNR NAK for 1 (a 10 us wait from 1 us), one for 0 during it: resume PSN 0. */
+    private void threeInFlightResumeLoweredToZero() {
+        postWrite(3);
+        sendAll(3);
+        checker.toDevice(rnrNak(1, 1, 0), 1_000);
+        checker.toDevice(rnrNak(0, 1, 0), 2_000);
+    }
+
+    @Test
+    void resendingFromAResumePsnThatWasNotLoweredBreaksRtx013() {
+        threeInFlightResumeLoweredToZero();
+        final StepFailure order = send(writePacket(0, 1, 3, 0), 11_000);
+        assertThat(order).isNotNull();
+        assertThat(order.rule).isEqualTo("MR-RTX-013");
+    }
+
+    @Test
+    void resendingFromTheLoweredResumePsnInOrderPasses() {
+        threeInFlightResumeLoweredToZero();
+        assertThat(send(writePacket(0, 0, 3, 0), 11_000)).isNull();
+        assertThat(send(writePacket(0, 1, 3, 0), 11_100)).isNull();
+        assertThat(send(writePacket(0, 2, 3, 0), 11_200)).isNull();
+    }
+
+    @Test
+    void aResendAfterTheRnrRetriesWereExhaustedBreaksRtx014() {
+        checker = new RequesterChecker(connection, model, new RequesterChecker.Parameters(PMTU, 8, 64, 3, 10_000,
+            100_000, 300_000, 2, 7, 4, false, 0, 100_000, 10, 1), 0);
+        postWrite(1);
+        sendAll(1);
+        checker.toDevice(rnrNak(0, 1), 1_000);
+        assertThat(send(writePacket(0, 0, 1, 0), 11_000)).isNull(); // rnr_retry 1: the first wait is allowed
+        checker.toDevice(rnrNak(0, 1), 12_000); // the second, without progress, exhausts it
+        assertThat(checker.timers(40_000, -1)).isNull(); // the QP is in ERROR: silence is right
+        final StepFailure again = send(writePacket(0, 0, 1, 0), 22_000);
+        assertThat(again).isNotNull();
+        assertThat(again.rule).isEqualTo("MR-RTX-014");
     }
 }

@@ -78,6 +78,7 @@ final class Requester {
     private int probePsn = -1;
     private int rnrRetries;
     private boolean rnrWaiting;
+    private long rnrUntil; // the end of the wait: an earlier scheduled end is that of a wait restarted since
     private int rnrResume;
     private Scheduler.Event timer;
     private boolean awaitingTimerResend; // section 13.4 (v1.1): expired; restarts as una's retransmission leaves
@@ -85,7 +86,6 @@ final class Requester {
     Requester(final Device device, final QueuePair qp) {
         this.device = device;
         this.qp = qp;
-
         this.nextPsn = qp.sqPsn;
         this.una = qp.sqPsn;
         this.cumulative = qp.sqPsn;
@@ -555,23 +555,22 @@ final class Requester {
     // ------------------------------------------------------------------ RNR, errors, legacy
 
     void rnr(final int psn, final int code) {
-        if (rnrWaiting) {
-            if (Psn.isBefore(psn, rnrResume)) {
-                rnrResume = psn;
-            }
+        if (rnrWaiting && !device.has(Fault.RNR_NAK_RESTARTS_WAIT)) {
+            rnrResume = Psn.isBefore(psn, rnrResume) && !device.has(Fault.RNR_RESUME_NOT_LOWERED) ? psn : rnrResume;
             return;
         }
-        if (qp.rnrRetry != 7 && rnrRetries >= qp.rnrRetry) {
+        if (qp.rnrRetry != 7 && rnrRetries >= qp.rnrRetry + device.plus(Fault.RNR_RETRY_OFF_BY_ONE)) {
             failFrom(psn, CompletionStatus.RNR_RETRY_EXCEEDED);
             return;
         }
         if (qp.rnrRetry != 7) {
             rnrRetries++;
         }
+        rnrResume = rnrWaiting && Psn.isBefore(rnrResume, psn) ? rnrResume : psn; // (restarted: the lower kept)
         rnrWaiting = true;
-        rnrResume = psn;
         stopTimer();
-        device.scheduler.at(device.scheduler.now() + RnrTimer.nanos(code), this::rnrEnd);
+        rnrUntil = device.scheduler.now() + RnrTimer.nanos(code);
+        device.scheduler.at(rnrUntil, this::rnrEnd);
     }
 
     /**
@@ -580,6 +579,9 @@ final class Requester {
      * leave in increasing PSN order.
      */
     private void rnrEnd() {
+        if (device.scheduler.now() < rnrUntil) {
+            return;
+        }
         rnrWaiting = false;
         if (qp.state != QpState.RTS) {
             return;
