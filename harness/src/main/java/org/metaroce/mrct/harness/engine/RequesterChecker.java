@@ -9,6 +9,7 @@ import org.metaroce.mrct.oracle.DcqcnConstants;
 import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.oracle.RequesterAckReq;
 import org.metaroce.mrct.oracle.RequesterAnswers;
+import org.metaroce.mrct.oracle.RequesterGoBack;
 import org.metaroce.mrct.oracle.RequesterLoss;
 import org.metaroce.mrct.oracle.RequesterOrder;
 import org.metaroce.mrct.oracle.RequesterProbe;
@@ -89,6 +90,10 @@ final class RequesterChecker {
     private final List<Long> cnps = new ArrayList<>();
     /** tver 0 READs: the PSN of the latest READ REQUEST sent for the READ whose span starts at the key. */
     private final java.util.Map<Integer, Integer> legacyReadFrom = new java.util.HashMap<>();
+    /** tver 0: go-back-N after NAK 0x60 and on a timeout (the oracle's; MR-LEG-008, MR-LEG-009). */
+    private final RequesterGoBack goBack = new RequesterGoBack();
+    /** Sent and not delivered: a request's PSN (a READ's first), as go-back-N sends them again. */
+    private final RequesterGoBack.Psns owed = this::owed;
 
     RequesterChecker(final Connection connection, final SendQueueModel model, final Parameters parameters,
                      final long origin) {
@@ -107,6 +112,11 @@ final class RequesterChecker {
 
     private boolean delivered(final int psn) {
         return loss.delivered(psn);
+    }
+
+    private boolean owed(final int q) {
+        final SendQueueModel.Work w = q >= 0 && q < nextFirst && !delivered(q) ? model.byPsn(q) : null;
+        return w != null && (!w.isRead() || q == w.firstPsn);
     }
 
     // ------------------------------------------------------------------ frames from the device
@@ -245,11 +255,10 @@ final class RequesterChecker {
                 }
             }
         }
-        if (!p.legacy()) {
-            final StepFailure pending = pendingLossEvent(time, evidence);
-            if (pending != null) {
-                return pending;
-            }
+        final StepFailure pending = p.legacy() ? goBack(goBack.onFirstTransmission(psn, time, p.toleranceNs(), owed,
+            evidence, LIVE), evidence) : pendingLossEvent(time, evidence);
+        if (pending != null) {
+            return pending;
         }
         ackReqRun.onFirstTransmission(f.bth().ackReq());
         final Finding ackReq = ackReqRun.reached(p.ackReqInterval(), evidence, Basis.configured("ack_req_interval"));
@@ -299,7 +308,14 @@ final class RequesterChecker {
                 + " without evidence that the READ REQUEST arrived", new FieldDiff("bth.psn",
                     work.firstPsn + " (the original READ REQUEST)", Integer.toString(psn)));
         }
-        if (!p.legacy()) {
+        if (p.legacy() && (!work.isRead() || psn == work.firstPsn)) { // a READ's rest (MR-LEG-010) is no go-back
+            final StepFailure wrong = goBack(goBack.onRetransmission(psn, time, new RequesterGoBack.Una(una, una,
+                timer.running() ? timer.started() : NONE), p.rtoLowNs() - p.toleranceNs(), owed, evidence, LIVE),
+                evidence);
+            if (wrong != null) {
+                return wrong;
+            }
+        } else if (!p.legacy()) {
             final boolean eligible = loss.inferredLost(psn, nextFirst, time, p.toleranceNs());
             final boolean rnr = resumeDue && psn >= rnrResume && time + p.toleranceNs() >= rnrUntil;
             final boolean timeout = psn == una && timer.expired(time, p.toleranceNs());
@@ -569,6 +585,12 @@ final class RequesterChecker {
             for (int q = una; cumulative < Psn.HALF && q < Math.min(cumulative, nextFirst); q++) {
                 deliverByAck(q, time);
             }
+            if (syndrome == 0x60 && cumulative < nextFirst) {
+                goBack.onNak(cumulative, nextFirst, time, -1);
+            }
+        }
+        if ((syndrome & 0xE0) == 0x20 && p.legacy()) {
+            goBack.onRnrNak(relative(f.bth().psn()));
         }
         if ((syndrome & 0xE0) == 0x20 && !p.legacy()) {
             final int psn = relative(f.bth().psn());
@@ -645,6 +667,23 @@ final class RequesterChecker {
 
     private String at(final long time) {
         return CaseRun.nanos(time - origin);
+    }
+
+    /** A go-back-N violation (the oracle's) as the case's failure, or null. */
+    private static StepFailure goBack(final RequesterGoBack.Violation v, final int evidence) {
+        if (v == null) {
+            return null;
+        }
+        final Finding f = v.finding();
+        return failure(f.rule(), evidence, switch (v.kind()) {
+            case NEW_BEFORE_RESENT, SKIPPED_AFTER_NAK -> "PSN " + v.psn() + " is sent before PSN " + v.owed()
+                + " was sent again, after the NAK 0x60 for PSN " + v.nakPsn() + " asked for every PSN up to "
+                + (v.nakUpTo() - 1);
+            case SKIPPED_IN_ROUND -> "PSN " + v.psn() + " is sent again before in-flight PSN " + v.owed()
+                + ": a timeout sends again every in-flight PSN from una, in order";
+            case NOT_FROM_UNA -> "PSN " + v.psn() + " is sent again with no NAK 0x60 asking for it, and it is not una";
+            case EARLY -> "PSN " + v.psn() + " is sent again, with no NAK 0x60 asking for it, sooner than a timeout";
+        }, new FieldDiff(f.field(), f.expected(), f.actual()));
     }
 
     private static StepFailure failure(final String rule, final int evidence, final String message,
