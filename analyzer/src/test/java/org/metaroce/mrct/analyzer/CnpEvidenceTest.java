@@ -17,7 +17,9 @@ import org.metaroce.mrct.wire.Opcode;
  * hand-built evidence of a device (the reference profile: per-qp scope, cnp_interval_ns 50 us, cnp_delay_max_ns
  * 10 us; frames 2 us apart): a CE-marked request or read response the device receives in an idle scope owes one CNP
  * (MR-CC-003, MR-CC-004), an indication while the scope holds owes none, and two CNPs are never closer than the
- * interval (MR-CC-005). Each fires on a device that breaks it and stays quiet on one that does not.
+ * interval (MR-CC-005), and a CNP no indication owed is never sent (MR-CC-006: judged on evidence, captured at the
+ * device, which sees every CE mark it received). Each fires on a device that breaks it and stays quiet on one that does
+ * not.
  */
 class CnpEvidenceTest {
     private static final int PSN = 0x001000;
@@ -45,8 +47,14 @@ class CnpEvidenceTest {
      * {@code ce} arrive CE-marked, and the device sends a CNP after the ACKs whose number is in {@code cnpAfter}.
      */
     private Path writes(final String name, final List<Integer> ce, final List<Integer> cnpAfter) throws IOException {
+        return writes(name, 10, ce, cnpAfter);
+    }
+
+    /** As {@link #writes(String, List, List)}, with {@code n} WRITEs. */
+    private Path writes(final String name, final int n, final List<Integer> ce, final List<Integer> cnpAfter)
+        throws IOException {
         final HandBuiltEvidence evidence = new HandBuiltEvidence("CC-" + name);
-        for (int k = 0; k < 10; k++) {
+        for (int k = 0; k < n; k++) {
             evidence.toDut(write(k, ce.contains(k))).fromDut(ack(k));
             if (cnpAfter.contains(k)) {
                 evidence.fromDut(cnp());
@@ -109,5 +117,44 @@ class CnpEvidenceTest {
         final CaseResult owed = silent.only("MR-CC-004");
         assertThat(owed.verdict()).as(silent.describe()).isEqualTo(Verdict.FAIL);
         assertThat(owed.reason()).contains("CE-marked read response in frame 2");
+    }
+
+    @Test
+    void aCnpThatNoIndicationOwedBreaksMrCc006() throws IOException {
+        final Analyses.Result result = Analyses.run(writes("unowed", List.of(), List.of(3)),
+            Analyses.referenceProfile());
+        final CaseResult unowed = result.only("MR-CC-006");
+        assertThat(unowed.verdict()).as(result.describe()).isEqualTo(Verdict.FAIL);
+        assertThat(unowed.reason()).startsWith("1 violation, first at frame 9").contains("answers no congestion "
+            + "indication");
+        // the CNP answering a CE mark in an idle scope is owed, and the mark while it holds owes none
+        final Analyses.Result answered = Analyses.run(writes("owed", List.of(0, 6), List.of(0)),
+            Analyses.referenceProfile());
+        assertThat(answered.only("MR-CC-006").verdict()).as(answered.describe()).isEqualTo(Verdict.PASS);
+        assertThat(answered.only("MR-CC-006").reason()).matches("1 CNPs? checked, no violation");
+    }
+
+    @Test
+    void aCeMarkWhileTheScopeHoldsOwesNoCnpEvenWhenTheHoldingTimeEnds() throws IOException {
+        // 40 WRITEs 4 us apart: the CNP after WRITE 0 (4 us) holds the scope until 54 us; WRITE 10's mark (42 us)
+        // comes while it holds and owes nothing, so a CNP at 126 us (after WRITE 30) answers nothing
+        final Analyses.Result holding = Analyses.run(writes("holding", 40, List.of(0, 10), List.of(0, 30)),
+            Analyses.referenceProfile());
+        final CaseResult unowed = holding.only("MR-CC-006");
+        assertThat(unowed.verdict()).as(holding.describe()).isEqualTo(Verdict.FAIL);
+        assertThat(holding.only("MR-CC-005").verdict()).isEqualTo(Verdict.PASS);
+        // WRITE 30's mark (122 us) comes with the scope idle again: the same CNP is owed
+        final Analyses.Result idle = Analyses.run(writes("idle", 40, List.of(0, 30), List.of(0, 30)),
+            Analyses.referenceProfile());
+        assertThat(idle.only("MR-CC-006").verdict()).as(idle.describe()).isEqualTo(Verdict.PASS);
+        assertThat(idle.only("MR-CC-003").verdict()).isEqualTo(Verdict.PASS);
+    }
+
+    @Test
+    void withoutAProfileAnUnowedCnpIsNoViolation() throws IOException {
+        // the longest holding time and widest scope of the parameters' ranges stand in for the device's: not proof
+        final Analyses.Result result = Analyses.run(writes("undeclared", List.of(), List.of(3)));
+        assertThat(result.only("MR-CC-006").verdict()).as(result.describe()).isNotEqualTo(Verdict.FAIL)
+            .isNotEqualTo(Verdict.PASS);
     }
 }

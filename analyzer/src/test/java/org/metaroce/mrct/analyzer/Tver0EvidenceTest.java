@@ -13,11 +13,12 @@ import org.metaroce.mrct.wire.FrameBuilder;
 import org.metaroce.mrct.wire.Opcode;
 
 /**
- * Two TVer 0 exchanges of the suite's legacy cases, on hand-built evidence of a device's legacy QP (the harness's
- * frames to it, its answers judged): a duplicate READ REQUEST for the rest of a read, which section 16.1 answers as a
- * read of its own from its PSN (FIRST there, MR-RD-003), and TVer 1 frames sent to a TVer 0 QP, which it drops
+ * TVer 0 exchanges of the suite's legacy cases, on hand-built evidence of a device's legacy QP (the harness's frames
+ * to it, its answers and requests judged): a duplicate READ REQUEST for the rest of a read, which section 16.1 answers
+ * as a read of its own from its PSN (FIRST there, MR-RD-003), TVer 1 frames sent to a TVer 0 QP, which it drops
  * (MR-ROB-008): the QP's tver is the one its case set (the evidence's control records), not the first frame's
- * (MR-WIRE-013). Each check once fires on a device that breaks it and stays quiet on one that does not.
+ * (MR-WIRE-013), and the go-back after a NAK 0x60 (MR-LEG-008, the oracle's RequesterGoBack). Each check once fires
+ * on a device that breaks it and stays quiet on one that does not.
  */
 class Tver0EvidenceTest {
     private static final int PMTU = 256;
@@ -154,5 +155,42 @@ class Tver0EvidenceTest {
             .only("MR-WIRE-013");
         assertThat(bth.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(bth.reason()).contains("first at frame 4", "ACKNOWLEDGE", "bth.tver 1", "expected 0");
+    }
+
+    /** A TVer 0 RDMA WRITE ONLY of 64 bytes the device's QP sends on PSN {@code psn}. */
+    private static FrameBuilder write(final int psn) {
+        return FrameBuilder.of(HandBuiltEvidence.FROM_DUT, Opcode.RDMA_WRITE_ONLY).tver(0).psn(psn).ackReq(true)
+            .with("reth.va", VA).with("reth.rkey", RKEY).with("reth.dmalen", 64).payload(new byte[64]);
+    }
+
+    /**
+     * The device's legacy QP sends WRITEs on PSN + 0 to 3, takes NAK 0x60 for PSN + 1 (PSN + 0 arrived), then sends the
+     * PSNs of {@code after} (2 us apart, the first 2 us after the NAK) and the harness acknowledges them all.
+     */
+    private Path goBack(final String name, final int... after) throws IOException {
+        final HandBuiltEvidence evidence = new HandBuiltEvidence("LEG-T0-GBN-" + name);
+        for (int k = 0; k < 4; k++) {
+            evidence.fromDut(write(PSN + k));
+        }
+        evidence.toDut(t0(Opcode.ACKNOWLEDGE, PSN + 1).with("aeth.syndrome", 0x60).with("aeth.msn", 1));
+        int last = PSN;
+        for (final int k : after) {
+            evidence.fromDut(write(PSN + k));
+            last = Math.max(last, PSN + k);
+        }
+        evidence.toDut(t0(Opcode.ACKNOWLEDGE, last).with("aeth.syndrome", 0x1F).with("aeth.msn", last - PSN + 1));
+        return evidence.createQp("\"tver\":0,\"pmtu\":" + PMTU).write(dir.resolve(name + ".pcapng"));
+    }
+
+    @Test
+    void goingBackFromTheNaksPsnBeforeANewOneMeetsMrLeg008AndANewOneFirstBreaksIt() throws IOException {
+        // the oracle's RequesterGoBack, as the live engine asks it (RequesterCheckerLimitsTest)
+        final Analyses.Result back = Analyses.run(goBack("back", 1, 2, 3, 4), Analyses.referenceProfile());
+        assertThat(back.only("MR-LEG-008").verdict()).as(back.describe()).isEqualTo(Verdict.PASS);
+        final Analyses.Result ahead = Analyses.run(goBack("ahead", 4, 1, 2, 3), Analyses.referenceProfile());
+        final CaseResult goBackN = ahead.only("MR-LEG-008");
+        assertThat(goBackN.verdict()).as(ahead.describe()).isEqualTo(Verdict.FAIL);
+        assertThat(goBackN.reason()).contains("first at frame 6", "new PSN " + (PSN + 4) + " (0x",
+            "is sent before PSN " + (PSN + 1) + " (0x");
     }
 }

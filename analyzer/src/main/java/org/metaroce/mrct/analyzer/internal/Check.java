@@ -108,6 +108,8 @@ enum Check {
     CNP_AFTER_CE_RESPONSE("MR-CC-004", "a CNP follows a CE-marked read response, unless one was sent within the "
         + "interval", "CE-marked read responses", Versions.BOTH),
     CNP_SPACING("MR-CC-005", "CNPs of one scope at least cnp_interval_ns apart", "CNPs", Versions.BOTH),
+    CNP_UNOWED("MR-CC-006", "no CNP that no congestion indication owed (judged where the capture is the device's own)",
+        "CNPs", Versions.BOTH),
     RATE_CUT("MR-CC-010", "the sending rate drops after a CNP (measured over 16-packet windows)", "CNPs received",
         Versions.BOTH);
 

@@ -20,8 +20,10 @@ import org.metaroce.mrct.oracle.NotificationPoint;
  * left here is what only a capture needs: finding each frame's scope from its addresses and flows (the scope of a
  * CNP sent before the capture paired its QP with the data's is the one of the indication it may answer), the time a
  * device away from the capture point is given besides (its reaction time), and what a report of a missing CNP shows.
- * MR-CC-006 is not judged: a capture away from the device may miss congestion indications (a network sets CE marks
- * after it), and no CNP can be proven unowed.
+ * MR-CC-006 (a CNP no indication owed: the scope was idle without one, or holding) is judged through the same
+ * {@link NotificationPoint#onCnpSent} only where the capture is the device's own (mrct evidence): away from the device
+ * a network may set CE marks after the capture point, and no CNP can be proven unowed. Without a profile the longest
+ * holding time and the widest scope make more CNPs look unowed, so a finding then only makes the check inconclusive.
  *
  * <p>Without a profile the checks use, for each parameter, the end of its range that excuses the device most (the
  * longest CNP deadline, the longest holding time, the widest scope), so that what they report holds for any profile;
@@ -191,8 +193,11 @@ final class Cnps {
         byPort.put(notifier.sourceText, fr.tsNs);
         final Scope paid = scopeOfCnp(notifier);
         if (paid != null) {
-            // the spacing is judged above (in the narrowest scope when none is declared), MR-CC-006 not at all
-            paid.point.onCnpSent(fr.tsNs, fr.number);
+            // the spacing is judged above (in the narrowest scope when none is declared), MR-CC-006 here
+            final List<Finding> found = paid.point.onCnpSent(fr.tsNs, fr.number);
+            if (cx.judge.atDevice() && !notifier.requests.answers.fatal) {
+                unowed(fr, found);
+            }
             if (paid.point.owed() == 0) {
                 paid.owing = null;
             }
@@ -204,6 +209,26 @@ final class Cnps {
         } else {
             notifier.congestion.unclaimedCnpNs = fr.tsNs;
             notifier.congestion.unclaimedCnpFrame = fr.number;
+        }
+    }
+
+    /** MR-CC-006 (the oracle's) on a CNP of the device, captured at the device: {@code found} what the scope said. */
+    private void unowed(final Frame fr, final List<Finding> found) {
+        final Flow notifier = fr.flow;
+        final Connection c = notifier.connection;
+        Judge.observe(c, notifier, Check.CNP_UNOWED);
+        for (final Finding f : found) {
+            if (f.rule().equals(Check.CNP_UNOWED.rule())) {
+                final boolean declared = cx.parameters.declared();
+                cx.judge.report(c, notifier, Check.CNP_UNOWED, declared ? Basis.CAPTURE_GAP : Basis.PARAMETER, fr,
+                    () -> "this CNP answers no congestion indication: no CE-marked packet its QP received came while "
+                        + "its " + scope() + " scope was idle (a CNP sent less than cnp_interval_ns "
+                        + cx.parameters.lenientMax("cnp_interval_ns") + " before, or one still owed, holds it)",
+                    () -> declared ? "a CE-marked packet may be missing from the capture"
+                        : "cnp_interval_ns may be declared shorter, and cnp_scope narrower",
+                    new FieldDiff(f.field(), f.expected(), f.actual()));
+                return;
+            }
         }
     }
 

@@ -1,5 +1,7 @@
 package org.metaroce.mrct.harness.engine;
 
+import static org.metaroce.mrct.harness.engine.RequesterFailure.failure;
+
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -9,6 +11,7 @@ import org.metaroce.mrct.oracle.DcqcnConstants;
 import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.oracle.RequesterAckReq;
 import org.metaroce.mrct.oracle.RequesterAnswers;
+import org.metaroce.mrct.oracle.RequesterGoBack;
 import org.metaroce.mrct.oracle.RequesterLimits;
 import org.metaroce.mrct.oracle.RequesterLoss;
 import org.metaroce.mrct.oracle.RequesterOrder;
@@ -83,8 +86,8 @@ final class RequesterChecker {
     private int ackCumulative;
     /** MR-CMP-015: the first PSN of the latest request a response answered (WQEs before it may complete). */
     private int respondedBefore;
-    /** MR-CMP-012: the posted WQEs before this index were matched to completions already. */
-    private int completedUpTo;
+    /** MR-CMP-012: the completions matched to posted WQEs so far. */
+    private final AckedCompletions completions = new AckedCompletions();
     /** The RNR waits of section 13.5 (the oracle's; MR-RTX-012 to -015). */
     private final RequesterRnr rnr;
     private int maxInFlight;
@@ -92,6 +95,10 @@ final class RequesterChecker {
     private final List<Long> cnps = new ArrayList<>();
     /** tver 0 READs: the PSN of the latest READ REQUEST sent for the READ whose span starts at the key. */
     private final java.util.Map<Integer, Integer> legacyReadFrom = new java.util.HashMap<>();
+    /** tver 0: go-back-N after NAK 0x60 and on a timeout (the oracle's; MR-LEG-008, MR-LEG-009). */
+    private final RequesterGoBack goBack = new RequesterGoBack();
+    /** Sent and not delivered: a request's PSN (a READ's first), as go-back-N sends them again. */
+    private final RequesterGoBack.Psns owed = this::owedByGoBack;
 
     RequesterChecker(final Connection connection, final SendQueueModel model, final Parameters parameters,
                      final long origin) {
@@ -111,6 +118,11 @@ final class RequesterChecker {
 
     private boolean delivered(final int psn) {
         return loss.delivered(psn);
+    }
+
+    private boolean owedByGoBack(final int q) {
+        final SendQueueModel.Work w = q >= 0 && q < nextFirst && !delivered(q) ? model.byPsn(q) : null;
+        return w != null && (!w.isRead() || q == w.firstPsn);
     }
 
     // ------------------------------------------------------------------ frames from the device
@@ -234,7 +246,7 @@ final class RequesterChecker {
     }
 
     /** In flight, undelivered and not sent again since the last RNR wait ended: owed by its resume order. */
-    private boolean owed(final int psn) {
+    private boolean owedAfterRnrWait(final int psn) {
         return psn < nextFirst && !delivered(psn) && loss.lastRetransmission(psn) + p.toleranceNs() < rnr.until();
     }
 
@@ -261,11 +273,11 @@ final class RequesterChecker {
                 ? ", fenced, is started too early" : " is started with too many READs and atomics outstanding"),
                 new FieldDiff(limit.field(), limit.expected(), limit.actual()));
         }
-        if (!p.legacy()) {
-            final StepFailure pending = pendingLossEvent(time, evidence);
-            if (pending != null) {
-                return pending;
-            }
+        final StepFailure pending = p.legacy() ? RequesterFailure.goBack(goBack.onFirstTransmission(psn, time,
+            p.toleranceNs(), owed,
+            evidence, LIVE), evidence) : pendingLossEvent(time, evidence);
+        if (pending != null) {
+            return pending;
         }
         ackReqRun.onFirstTransmission(f.bth().ackReq());
         final Finding ackReq = ackReqRun.reached(p.ackReqInterval(), evidence, Basis.configured("ack_req_interval"));
@@ -315,9 +327,16 @@ final class RequesterChecker {
                 + " without evidence that the READ REQUEST arrived", new FieldDiff("bth.psn",
                     work.firstPsn + " (the original READ REQUEST)", Integer.toString(psn)));
         }
-        if (!p.legacy()) {
+        if (p.legacy() && (!work.isRead() || psn == work.firstPsn)) { // a READ's rest (MR-LEG-010) is no go-back
+            final StepFailure wrong = RequesterFailure.goBack(goBack.onRetransmission(psn, time, new RequesterGoBack.Una(una, una,
+                timer.running() ? timer.started() : NONE), p.rtoLowNs() - p.toleranceNs(), owed, evidence, LIVE),
+                evidence);
+            if (wrong != null) {
+                return wrong;
+            }
+        } else if (!p.legacy()) {
             final boolean eligible = loss.inferredLost(psn, nextFirst, time, p.toleranceNs());
-            final Finding order = rnr.resend(una, psn, this::owed, evidence, LIVE);
+            final Finding order = rnr.resend(una, psn, this::owedAfterRnrWait, evidence, LIVE);
             if (order != null) {
                 return failure(order.rule(), evidence, "after the RNR wait that ended at " + at(rnr.until())
                     + ", the resends from the resume PSN " + rnr.resume() + " are out of order",
@@ -381,7 +400,7 @@ final class RequesterChecker {
         if (rnr.held()) {
             return null;
         }
-        final Finding resume = rnr.firstTransmission(una, nextFirst, this::owed, evidence, LIVE);
+        final Finding resume = rnr.firstTransmission(una, nextFirst, this::owedAfterRnrWait, evidence, LIVE);
         if (resume != null) {
             return failure(resume.rule(), evidence, "a new PSN is sent after the RNR wait that ended at "
                 + at(rnr.until()) + " before every in-flight PSN from the resume PSN was sent again",
@@ -457,35 +476,11 @@ final class RequesterChecker {
     }
 
     /**
-     * MR-CMP-012 on a completion the device gave: a SEND or RDMA WRITE WQE completes with SUCCESS only once an
-     * acknowledgement whose cumulative point is after the message's last PSN was taken (or, under MR-CMP-015, a
-     * response to a later request). Completions are matched to the posted WQEs in posting order by wr_id and
-     * operation; one that matches none, or any other status or operation, is not judged here.
+     * MR-CMP-012 on a completion the device gave (see {@link AckedCompletions}): a SEND or RDMA WRITE completes with
+     * SUCCESS only after the acknowledgement of its last PSN.
      */
     StepFailure completed(final org.metaroce.mrct.spi.Completion c) {
-        if (c.status() != org.metaroce.mrct.spi.CompletionStatus.SUCCESS) {
-            return null;
-        }
-        final List<SendQueueModel.Work> works = model.works();
-        for (int i = completedUpTo; i < works.size(); i++) {
-            final SendQueueModel.Work work = works.get(i);
-            if (work.wrId != c.wrId() || work.op != c.opcode()) {
-                continue;
-            }
-            completedUpTo = i + 1;
-            if (work.isReadOrAtomic()) {
-                return null;
-            }
-            final int last = work.lastPsn();
-            if (last < ackCumulative || last < respondedBefore) {
-                return null;
-            }
-            return failure("MR-CMP-012", -1, work.describe() + " completed with SUCCESS, but no acknowledgement "
-                + "taken by then has its cumulative point after its last PSN " + last + " (the highest is "
-                + ackCumulative + ")", new FieldDiff("completion of wr_id " + c.wrId(), "after an acknowledgement "
-                    + "with sacketh.base > " + last, "SUCCESS with the cumulative point at " + ackCumulative));
-        }
-        return null;
+        return completions.completed(c, model.works(), ackCumulative, respondedBefore);
     }
 
     // ------------------------------------------------------------------ frames to the device
@@ -607,6 +602,12 @@ final class RequesterChecker {
             for (int q = una; cumulative < Psn.HALF && q < Math.min(cumulative, nextFirst); q++) {
                 deliverByAck(q, time);
             }
+            if (syndrome == 0x60 && cumulative < nextFirst) {
+                goBack.onNak(cumulative, nextFirst, time, -1);
+            }
+        }
+        if ((syndrome & 0xE0) == 0x20 && p.legacy()) {
+            goBack.onRnrNak(relative(f.bth().psn()));
         }
         if ((syndrome & 0xE0) == 0x20 && !p.legacy()) {
             final int psn = relative(f.bth().psn());
@@ -680,16 +681,5 @@ final class RequesterChecker {
 
     private String at(final long time) {
         return CaseRun.nanos(time - origin);
-    }
-
-    private static StepFailure failure(final String rule, final int evidence, final String message,
-                                       final FieldDiff diff) {
-        return failure(rule, evidence, message, List.of(diff));
-    }
-
-    private static StepFailure failure(final String rule, final int evidence, final String message,
-                                       final List<FieldDiff> diffs) {
-        return StepFailure.breaking(rule, (evidence >= 0 ? "frame #" + evidence : "the device") + " breaks " + rule
-            + ": " + message, evidence, diffs);
     }
 }

@@ -352,22 +352,32 @@ final class RequesterSteps {
      */
     private ReactionPoint.Point belowModel(final Connection c, final RequesterChecker checker, final long from,
                                            final long to) {
-        if (checker.firstTransmissions() >= c.sendQueue().nextPsn() || to <= from) {
+        return belowModel(checker.sent(), checker.firstTransmissions() < c.sendQueue().nextPsn(), c.pmtu, stream(c),
+            from, to, toleranceNs, values.getOrDefault("rate_tolerance_pct", 5L) / 100.0);
+    }
+
+    /**
+     * {@link #belowModel(Connection, RequesterChecker, long, long)} on what it reads: the data packets {@code sent},
+     * whether work was left at {@code to}, the QP's PMTU, its reaction point, the observer's tolerance and
+     * rate_tolerance_pct as a fraction.
+     */
+    static ReactionPoint.Point belowModel(final List<RequesterChecker.Sent> sent, final boolean workLeft,
+                                          final int pmtu, final DcqcnStream stream, final long from, final long to,
+                                          final long toleranceNs, final double tolerance) {
+        if (!workLeft || to <= from) {
             return null;
         }
         long bits = 0;
-        long largest = (c.pmtu + 78L) * 8;
-        for (final RequesterChecker.Sent s : checker.sent()) {
+        long largest = (pmtu + 78L) * 8;
+        for (final RequesterChecker.Sent s : sent) {
             largest = Math.max(largest, s.wireBytes() * 8L);
             if (s.time() >= from && s.time() <= to) {
                 bits += s.wireBytes() * 8L;
             }
         }
-        final DcqcnStream stream = stream(c);
         final ReactionPoint.Point exact = stream.model(to).lowest(from, to);
         final ReactionPoint.Point late = stream.latestModel(to, toleranceNs).lowest(from, to);
         final ReactionPoint.Point lowest = late.rc() < exact.rc() ? late : exact;
-        final double tolerance = values.getOrDefault("rate_tolerance_pct", 5L) / 100.0;
         // Rc in Mb/s is bits per microsecond
         return bits + 2 * largest < lowest.rc() * (to - from) / 1000.0 * (1 - tolerance) ? lowest : null;
     }
@@ -400,7 +410,7 @@ final class RequesterSteps {
      * cut is in force (the oracle names it MR-CC-017). Right after a first cut Rt is the line rate, and a QP that did
      * not cut looks like one pacing at Rt; a later window where Rt is lower tells them apart. Null when none does.
      */
-    private static DcqcnStream.WindowFinding pacedAtTarget(final List<DcqcnStream.WindowFinding> found) {
+    static DcqcnStream.WindowFinding pacedAtTarget(final List<DcqcnStream.WindowFinding> found) {
         final DcqcnStream.WindowFinding first = found.get(0);
         if (!first.finding().rule().equals(ReactionPoint.CUT) || !first.point().rule().equals(ReactionPoint.CUT)) {
             return null;

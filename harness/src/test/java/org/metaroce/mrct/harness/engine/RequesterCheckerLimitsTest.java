@@ -234,4 +234,68 @@ class RequesterCheckerLimitsTest {
         assertThat(RequesterSteps.imbalance(sent)).isNull();
         assertThat(RequesterSteps.imbalance(longer)).isNotNull();
     }
+
+    /** The tver 0 RDMA WRITE ONLY of a one-packet write of 64 bytes at PSN psn. */
+    private static DecodedFrame legacyWrite(final int psn) {
+        return decode(fromDevice(Opcode.RDMA_WRITE_ONLY, 0, psn).payload(new byte[64]).with("bth.ackreq", 1)
+            .with("reth.va", VA).with("reth.rkey", RKEY).with("reth.dmalen", 64).build());
+    }
+
+    /** A tver 0 requester that sent PSNs 0 to 3 (four one-packet WRITEs, a fifth posted) and took NAK 0x60 for PSN 1. */
+    private static RequesterChecker nakedAfterFour() {
+        final SendQueueModel model = new SendQueueModel(PMTU, true);
+        final RequesterChecker checker = checker(connection(0), model, 7);
+        for (int i = 0; i < 5; i++) {
+            work(model, WorkOpcode.RDMA_WRITE, 64);
+        }
+        for (int psn = 0; psn < 4; psn++) {
+            assertThat(checker.device(legacyWrite(psn), psn * 10L, psn)).isNull();
+        }
+        checker.toDevice(decode(toDevice(Opcode.ACKNOWLEDGE, 0, 1).with("aeth.syndrome", 0x60).with("aeth.msn", 1)
+            .build()), 1_000);
+        return checker;
+    }
+
+    @Test
+    void aTver0RequesterGoingBackFromTheNaksPsnInOrderPasses() {
+        final RequesterChecker checker = nakedAfterFour();
+        assertThat(checker.device(legacyWrite(1), 1_100, 4)).isNull();
+        assertThat(checker.device(legacyWrite(2), 1_110, 5)).isNull();
+        assertThat(checker.device(legacyWrite(3), 1_120, 6)).isNull();
+        assertThat(checker.device(legacyWrite(4), 1_130, 7)).isNull();
+    }
+
+    @Test
+    void aTver0RequesterSendingANewPsnBeforeGoingBackBreaksLeg008() {
+        final StepFailure failure = nakedAfterFour().device(legacyWrite(4), 1_100, 4);
+        assertThat(failure).isNotNull();
+        assertThat(failure.rule).isEqualTo("MR-LEG-008");
+        assertThat(failure.getMessage()).contains("PSN 4 is sent before PSN 1 was sent again");
+        final StepFailure skipped = nakedAfterFour().device(legacyWrite(2), 1_100, 4);
+        assertThat(skipped).isNotNull();
+        assertThat(skipped.rule).isEqualTo("MR-LEG-008");
+    }
+
+    @Test
+    void aTver0TimeoutFromUnaAfterRtoLowPassesAndOneTooEarlyOrNotFromUnaBreaksLeg009() {
+        final java.util.function.Supplier<RequesterChecker> sentTwo = () -> {
+            final SendQueueModel model = new SendQueueModel(PMTU, true);
+            final RequesterChecker checker = checker(connection(0), model, 7);
+            work(model, WorkOpcode.RDMA_WRITE, 64);
+            work(model, WorkOpcode.RDMA_WRITE, 64);
+            assertThat(checker.device(legacyWrite(0), 0, 0)).isNull();
+            assertThat(checker.device(legacyWrite(1), 10, 1)).isNull();
+            return checker;
+        };
+        final RequesterChecker timeout = sentTwo.get();
+        assertThat(timeout.device(legacyWrite(0), RTO_LOW, 2)).isNull();
+        assertThat(timeout.device(legacyWrite(1), RTO_LOW + 10, 3)).isNull();
+        final StepFailure early = sentTwo.get().device(legacyWrite(0), RTO_LOW / 2, 2);
+        assertThat(early).isNotNull();
+        assertThat(early.rule).isEqualTo("MR-LEG-009");
+        final StepFailure notUna = sentTwo.get().device(legacyWrite(1), RTO_LOW, 2);
+        assertThat(notUna).isNotNull();
+        assertThat(notUna.rule).isEqualTo("MR-LEG-009");
+        assertThat(notUna.getMessage()).contains("not una");
+    }
 }
