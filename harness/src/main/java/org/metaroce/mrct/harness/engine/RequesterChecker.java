@@ -274,8 +274,7 @@ final class RequesterChecker {
                 new FieldDiff(limit.field(), limit.expected(), limit.actual()));
         }
         final StepFailure pending = p.legacy() ? RequesterFailure.goBack(goBack.onFirstTransmission(psn, time,
-            p.toleranceNs(), owed,
-            evidence, LIVE), evidence) : pendingLossEvent(time, evidence);
+            p.toleranceNs(), owed, evidence, LIVE), evidence) : pendingLossEvent(time, evidence);
         if (pending != null) {
             return pending;
         }
