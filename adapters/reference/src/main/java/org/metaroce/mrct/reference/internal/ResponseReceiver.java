@@ -107,14 +107,15 @@ final class ResponseReceiver {
             : Opcode.RDMA_READ_RESPONSE_MIDDLE;
         final boolean plethOk = qp.tver == 0 || f.has(HeaderKind.PLETH) && f.pleth().msn() == work.msn
             && f.pleth().messageOffset() == offset;
-        if (f.opcode() != expected || f.payloadLength() != expectedLength || !plethOk) {
+        if (f.opcode() != expected && !device.has(Fault.READ_RESPONSE_OPCODE_UNCHECKED)
+            || f.payloadLength() != expectedLength || !plethOk) {
             device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
             return;
         }
         // from here on the response is not dropped silently: accepted, a duplicate, or a TVer 0 response after a gap
         // (answered by a re-request), so a CE mark on it is a congestion indication (section 14.2)
         congestion(f);
-        if (state.delivered) {
+        if (state.delivered && !device.has(Fault.DUPLICATE_READ_RESPONSE_PLACED)) {
             device.count(Counter.DUPLICATE_RECEIVED, qp);
             return;
         }
