@@ -107,6 +107,8 @@ public enum Fault {
     PD_CHECKED_ON_WRITE_ONLY("MR-SEC-002",
         "compares the region's protection domain with the QP's for RDMA WRITEs only"),
     V4_ZERO_OFFSET_ALLOWED("MR-PLC-010", "accepts a MIDDLE or LAST packet with pleth.offset 0"),
+    V4_IN_ORDER_ONLY("MR-PLC-010", "checks V4 only on packets at ePSN, leaving the offset of a MIDDLE or LAST packet "
+        + "that arrives out of order to the sequence check"),
     ATOMIC_NEEDS_READ_RIGHT("MR-SEC-004",
         "checks the region's remote-read right for atomics instead of remote-atomic"),
 

@@ -36,7 +36,7 @@ public final class Blame {
     /** The cause of a failure whose verdict rests on rules of {@code level} at least. */
     public Cause cause(final FailureContext c, final Level level) {
         final Choice choice = new Choice(c.caseRules(), level);
-        Cause cause = Initial.diagnose(c, choice);
+        Cause cause = first(Initial.diagnose(c, choice), Discards.validDropped(c, choice));
         cause = cause != null || c.shape() == FailureShape.FRAME_MISMATCH ? cause : Discards.diagnose(c, choice);
         cause = cause != null ? cause : switch (c.shape()) {
             case FRAME_MISMATCH -> first(Acknowledgements.diagnose(c, choice), Execution.diagnose(c, choice));

@@ -49,6 +49,38 @@ final class Discards {
     }
 
     /**
+     * A frame the device owed an answer to went unanswered, and its counters show it dropped a valid request as
+     * truncated, of the wrong length or badly padded, where every frame the harness sent passes those checks: the rule
+     * that makes the last request legal, when its shape is one blame recognises (an empty payload, MR-CMP-007; pad
+     * bytes that are not zero, MR-WIRE-020). Null otherwise.
+     */
+    static Cause validDropped(final FailureContext c, final Blame.Choice choice) {
+        if (c.shape() != FailureShape.FRAME_MISSING || c.counterChange() == null || c.requester()
+            || c.sent().isEmpty() || !c.sent().stream().allMatch(SentPacket::valid)) {
+            return null;
+        }
+        final SentPacket last = c.sent().get(c.sent().size() - 1);
+        if (!last.isRequest()) {
+            return null;
+        }
+        final Map<String, Long> changes = c.counterChange().get();
+        if (changes == null) {
+            return null;
+        }
+        final boolean length = Values.change(changes, "drop_length_mismatch") > 0
+            || Values.change(changes, "drop_truncated") > 0;
+        if (length && last.payload() == 0 && last.opcode().position().isFirst() && last.opcode().position().isLast()) {
+            return choice.cause(List.of("MR-CMP-007"), "", "a zero-length message dropped as truncated",
+                Cause.Basis.COUNTERS);
+        }
+        if (Values.change(changes, "drop_bad_pad") > 0 && last.padNonZero()) {
+            return choice.cause(List.of("MR-WIRE-020"), "", "a packet whose pad bytes are not zero dropped",
+                Cause.Basis.COUNTERS);
+        }
+        return null;
+    }
+
+    /**
      * How many SEND and RDMA WRITE packets of {@code sent} arrived before ePSN (duplicates a conforming responder counts
      * in duplicate_received and in no drop counter, MR-ORD-011).
      */
