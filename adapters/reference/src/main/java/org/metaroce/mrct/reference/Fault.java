@@ -106,11 +106,8 @@ public enum Fault {
     QP_ACCESS_UNCHECKED("MR-SEC-003", "checks the region's rights but not the QP's access attribute"),
     PD_CHECKED_ON_WRITE_ONLY("MR-SEC-002",
         "compares the region's protection domain with the QP's for RDMA WRITEs only"),
-    V4_ZERO_OFFSET_ALLOWED("MR-PLC-010", "accepts a MIDDLE or LAST packet with pleth.offset 0"),
     V4_IN_ORDER_ONLY("MR-PLC-010", "checks V4 only on packets at ePSN, leaving the offset of a MIDDLE or LAST packet "
         + "that arrives out of order to the sequence check"),
-    ATOMIC_NEEDS_READ_RIGHT("MR-SEC-004",
-        "checks the region's remote-read right for atomics instead of remote-atomic"),
 
     // responder: execution and completion (sections 7 to 9)
     INVALIDATE_OTHER_PD("MR-CMP-010", "invalidates an R_Key of another protection domain"),
@@ -186,8 +183,6 @@ public enum Fault {
     LEGACY_READ_GAP_ACCEPTED("MR-LEG-010", "places a TVer 0 read response that follows a missing one"),
     LEGACY_NAK_SEQ_ERR_AS_ERROR("MR-LEG-008", "takes NAK 0x60 for a fatal NAK instead of resending from its PSN"),
     DUPLICATE_READ_RESPONSE_PLACED("MR-ROB-010", "places a read response for an already delivered PSN again"),
-    READ_RESPONSE_OPCODE_UNCHECKED("MR-ROB-009",
-        "accepts a read response whose opcode does not fit its place in the read"),
 
     // congestion control (section 14)
     CE_READ_RESPONSE_IGNORED("MR-CC-004", "takes no congestion indication from a CE-marked read response"),

@@ -68,8 +68,9 @@ public final class Blame {
             && c.differs("aeth.syndrome") && c.actual() != null && c.actual().isRoce()
             && c.actual().has(HeaderKind.AETH) && AethSyndrome.valueOf(c.actual().aeth().syndromeValue()).type()
                 == AethSyndrome.Type.RNR_NAK) {
-            // the packet was rejected as it had to be, with the wrong timer code in the RNR NAK
-            return choice.cause(List.of("MR-ACK-012"), "aeth.syndrome",
+            // the packet was rejected as it had to be, with the wrong timer code in the RNR NAK: the code put in it
+            // (MR-ACK-012) or, where the case is about it, a QP attribute that a rejected modification changed
+            return choice.cause(List.of("MR-ACK-012", "MR-QP-009"), "aeth.syndrome",
                 "an RNR NAK whose timer code is not the QP's min_rnr_timer", Cause.Basis.FIELD);
         }
         if (syndrome != null && AethSyndrome.valueOf(syndrome.intValue()).type() != AethSyndrome.Type.ACK
@@ -168,19 +169,24 @@ public final class Blame {
     }
 
     /**
-     * Memory written for a request the device rejected: nothing of it may be placed (MR-PLC-016, MR-SEC-006); nor may
-     * the QP the rejection moved to ERROR write anything afterwards (MR-QP-006, where the case cites it).
+     * Memory written for a request the device rejected: nothing of it may be placed (MR-PLC-016, MR-SEC-006), unless
+     * the failing step names MR-QP-006 as its own rule: the bytes it checks are at risk only from frames sent to a QP
+     * in ERROR.
      */
     private static Cause memory(final FailureContext c, final Choice choice) {
         final String field = c.diffs().isEmpty() ? "" : c.diffs().get(0).field();
         final int bracket = field.indexOf('[');
         final String region = bracket > 0 ? field.substring(0, bracket) : field;
+        if (!c.caseRules().isEmpty() && "MR-QP-006".equals(c.caseRules().get(0))) {
+            return choice.cause(List.of("MR-QP-006"), region, "memory written on behalf of a frame a QP in ERROR "
+                + "received", Cause.Basis.CASE);
+        }
         if (c.naks().contains(0x61)) {
-            return choice.cause(List.of("MR-PLC-016", "MR-QP-006"), region, "payload of a request rejected with NAK 0x61 placed",
+            return choice.cause(List.of("MR-PLC-016"), region, "payload of a request rejected with NAK 0x61 placed",
                 Cause.Basis.MODEL);
         }
         if (c.naks().contains(0x62)) {
-            return choice.cause(List.of("MR-SEC-006", "MR-QP-006"), region, "payload of a request rejected with NAK 0x62 placed",
+            return choice.cause(List.of("MR-SEC-006"), region, "payload of a request rejected with NAK 0x62 placed",
                 Cause.Basis.MODEL);
         }
         return null;

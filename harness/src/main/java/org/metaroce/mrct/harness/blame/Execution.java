@@ -145,8 +145,8 @@ final class Execution {
         }
         final List<SentPacket> earlier = before.subList(0, at);
         final ResponderView view = ResponderView.of(earlier, c.window());
-        if (view.ePsn() != psn || view.bitmap() != 0) {
-            return null; // not in order, or a hole still open: other checks and other answers apply
+        if (view.ePsn() != psn) {
+            return null; // not in order: other checks and other answers apply (PSNs recorded after it do not matter)
         }
         final SentPacket target = before.get(at);
         final boolean consumesWqe = target.opcode().kind() == OpKind.SEND
