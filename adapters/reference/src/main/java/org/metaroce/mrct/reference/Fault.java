@@ -63,6 +63,10 @@ public enum Fault {
     CE_ACK_TRIGGERS_CNP("MR-CC-008", "takes a CE mark on a received acknowledgement as a congestion indication"),
     CE_ON_CNP_NOT_COUNTED("MR-CC-009", "does not count a CE-marked CNP in ce_received"),
     ACK_FOR_READ_RESPONSE("MR-ACK-014", "acknowledges each READ RESPONSE it accepts, as a responder does a request"),
+    NONZERO_PAD_DROPPED("MR-WIRE-020", "drops packets whose pad bytes are not zero as badly padded"),
+    ZERO_LENGTH_ONLY_DROPPED("MR-CMP-007", "drops a SEND or RDMA WRITE ONLY packet with an empty payload as truncated"),
+    ERROR_QP_STILL_PLACES("MR-QP-006",
+        "places the payload of an RDMA WRITE for a QP in ERROR before its state check drops the frame"),
 
     // responder: classification, acknowledgement and counters (sections 4, 5)
     NO_ACK_BEYOND_WINDOW("MR-ACK-007", "drops a packet beyond the window without sending the current ACK"),
@@ -78,6 +82,9 @@ public enum Fault {
         + "attribute"),
     NAK_SEQ_ERR_BEYOND_WINDOW("MR-ACK-013",
         "answers a packet beyond the window with NAK 0x60, the TVer 0 sequence error, on a TVer 1 QP"),
+    DUPLICATE_COUNTED_AS_DROP("MR-ORD-011",
+        "counts a duplicate SEND or WRITE packet before ePSN in drop_outside_window as well as duplicate_received"),
+    BITMAP_CLEARED_BEYOND_WINDOW("MR-ORD-006", "clears its receive bitmap when a packet beyond the window arrives"),
 
     // responder: validity and protection checks (Tables 6-2, 10-1), off by one or on one path only
     V1_FIRST_ONLY("MR-PLC-007", "checks the payload length of FIRST packets against PMTU but not that of MIDDLE ones"),
@@ -99,6 +106,8 @@ public enum Fault {
     QP_ACCESS_UNCHECKED("MR-SEC-003", "checks the region's rights but not the QP's access attribute"),
     PD_CHECKED_ON_WRITE_ONLY("MR-SEC-002",
         "compares the region's protection domain with the QP's for RDMA WRITEs only"),
+    V4_IN_ORDER_ONLY("MR-PLC-010", "checks V4 only on packets at ePSN, leaving the offset of a MIDDLE or LAST packet "
+        + "that arrives out of order to the sequence check"),
 
     // responder: execution and completion (sections 7 to 9)
     INVALIDATE_OTHER_PD("MR-CMP-010", "invalidates an R_Key of another protection domain"),
@@ -116,11 +125,21 @@ public enum Fault {
     REPLAY_CACHE_ONE_ENTRY("MR-ATM-005", "keeps only the latest atomic in its replay cache, not max_dest_rd_atomic"),
     COMPARE_LOW_32_BITS("MR-ATM-001", "compares only the low 32 bits of the word with atomiceth.compare"),
     FETCH_ADD_32_BIT("MR-ATM-002", "adds in 32-bit arithmetic, losing the carry into the upper half of the word"),
+    INVALIDATE_ON_ARRIVAL("MR-CMP-009",
+        "invalidates the R_Key of a SEND WITH INVALIDATE when its last packet arrives, not when it completes"),
+    REEXECUTED_READ_COUNTS_MSN("MR-RD-011", "increments the responder MSN when it re-executes a duplicate READ"),
+    READ_LAST_OFF_BY_ONE("MR-RD-003", "tests for the last response with k == n instead of k == n - 1, so a "
+        + "multi-packet read ends with a MIDDLE"),
 
     // control plane and QP state (section 3)
     READ_RESPONSE_FIXED_SPORT("MR-MP-004", "sends read responses from the QP's fixed UDP source port although "
         + "spraying is on"),
     CNP_PSN_FROM_QP("MR-HDR-012", "puts the QP's ePSN in a CNP's bth.psn instead of 0"),
+    RTR_EPSN_FROM_SQ_PSN("MR-QP-004", "takes ePSN from sq_psn instead of rq_psn on entering RTR"),
+    RECEIVE_QUEUED_IN_ERROR("MR-QP-007",
+        "queues a receive WQE posted to a QP in ERROR instead of completing it FLUSHED"),
+    MODIFY_APPLIED_BEFORE_CHECK("MR-QP-009",
+        "applies each attribute as it checks it, so a rejected modification leaves the earlier ones changed"),
 
     // TVer 0 responder (appendix D)
     LEGACY_GAP_COUNTED_AS_DUPLICATE("MR-LEG-002",
@@ -128,6 +147,8 @@ public enum Fault {
     LEGACY_DUPLICATE_ACK_ONLY_ON_ACKREQ("MR-LEG-004", "answers a TVer 0 duplicate only when it carries AckReq"),
     LEGACY_ACK_LAST_ONLY("MR-LEG-005", "acknowledges TVer 0 packets with AckReq only when they end a message"),
     LEGACY_MIDDLE_WITHOUT_FIRST("MR-LEG-006", "accepts a TVer 0 MIDDLE or LAST packet when no message is open"),
+    LEGACY_NAK_FLAG_NOT_RESET("MR-LEG-003",
+        "does not re-arm its NAK 0x60 after an in-order acceptance, so a second gap gets no NAK"),
 
     // requester: packet building (section 12), a field from the wrong source, a header bit set after the ICRC
     LAST_PACKET_OFF_BY_ONE("MR-REQ-006",
@@ -166,6 +187,7 @@ public enum Fault {
         "on a timeout of a TVer 0 QP resends una only instead of every in-flight PSN"),
     LEGACY_READ_GAP_ACCEPTED("MR-LEG-010", "places a TVer 0 read response that follows a missing one"),
     LEGACY_NAK_SEQ_ERR_AS_ERROR("MR-LEG-008", "takes NAK 0x60 for a fatal NAK instead of resending from its PSN"),
+    DUPLICATE_READ_RESPONSE_PLACED("MR-ROB-010", "places a read response for an already delivered PSN again"),
 
     // congestion control (section 14)
     CE_READ_RESPONSE_IGNORED("MR-CC-004", "takes no congestion indication from a CE-marked read response"),

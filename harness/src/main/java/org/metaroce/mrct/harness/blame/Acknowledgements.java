@@ -156,6 +156,25 @@ final class Acknowledgements {
             : null;
     }
 
+    /**
+     * True when a PSN at or after the device's ePSN {@code base} arrived after an earlier ePSN (the harness sent it
+     * valid into the window, out of order, so a conforming responder recorded it) and {@code bitmap} does not report
+     * it: the device neither passed it nor holds it.
+     */
+    private static boolean forgotten(final FailureContext c, final int base, final long bitmap) {
+        final ResponderView view = ResponderView.of(List.of(), c.window());
+        for (final SentPacket p : c.sent().subList(0, Math.min(c.sentBefore(), c.sent().size()))) {
+            view.accept(p);
+            if (p.recordable() && view.lastPacket() == p && view.lastArrival() == ResponderView.Arrival.OUT_OF_ORDER) {
+                final int bit = Psn.diff(p.psn(), base);
+                if (bit >= 0 && bit < 64 && (bitmap & (1L << (63 - bit))) == 0) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     static Cause diagnose(final FailureContext c, final Blame.Choice choice) {
         final DecodedFrame f = c.actual();
         final Cause legacy = legacySkipped(c, choice);
@@ -228,6 +247,10 @@ final class Acknowledgements {
                 Cause.Basis.MODEL);
         }
         final long highest = moments.isEmpty() ? base : moments.get(moments.size() - 1)[0];
+        if (base < highest && forgotten(c, base, bitmap)) {
+            return choice.cause(List.of("MR-ORD-006"), "sacketh.bitmap", "a PSN that arrived neither passed by ePSN nor "
+                + "reported in the bitmap: a recorded packet discarded", Cause.Basis.MODEL);
+        }
         if (base < highest) {
             return choice.cause(List.of("MR-ORD-005", "MR-ORD-002"), "sacketh.base",
                 "ePSN stopped before PSNs that arrived", Cause.Basis.MODEL);

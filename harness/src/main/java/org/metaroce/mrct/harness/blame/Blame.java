@@ -36,7 +36,8 @@ public final class Blame {
     /** The cause of a failure whose verdict rests on rules of {@code level} at least. */
     public Cause cause(final FailureContext c, final Level level) {
         final Choice choice = new Choice(c.caseRules(), level);
-        Cause cause = c.shape() == FailureShape.FRAME_MISMATCH ? null : Discards.diagnose(c, choice);
+        Cause cause = first(Initial.diagnose(c, choice), Discards.validDropped(c, choice));
+        cause = cause != null || c.shape() == FailureShape.FRAME_MISMATCH ? cause : Discards.diagnose(c, choice);
         cause = cause != null ? cause : switch (c.shape()) {
             case FRAME_MISMATCH -> first(Acknowledgements.diagnose(c, choice), Execution.diagnose(c, choice));
             case FRAME_MISSING -> Owed.missing(c, choice);
@@ -67,8 +68,9 @@ public final class Blame {
             && c.differs("aeth.syndrome") && c.actual() != null && c.actual().isRoce()
             && c.actual().has(HeaderKind.AETH) && AethSyndrome.valueOf(c.actual().aeth().syndromeValue()).type()
                 == AethSyndrome.Type.RNR_NAK) {
-            // the packet was rejected as it had to be, with the wrong timer code in the RNR NAK
-            return choice.cause(List.of("MR-ACK-012"), "aeth.syndrome",
+            // the packet was rejected as it had to be, with the wrong timer code in the RNR NAK: the code put in it
+            // (MR-ACK-012) or, where the case is about it, a QP attribute that a rejected modification changed
+            return choice.cause(List.of("MR-ACK-012", "MR-QP-009"), "aeth.syndrome",
                 "an RNR NAK whose timer code is not the QP's min_rnr_timer", Cause.Basis.FIELD);
         }
         if (syndrome != null && AethSyndrome.valueOf(syndrome.intValue()).type() != AethSyndrome.Type.ACK
@@ -123,6 +125,12 @@ public final class Blame {
             return choice.cause(List.of("MR-ORD-001"), "duplicate_received",
                 "a packet beyond the window classed as a duplicate", Cause.Basis.FIELD);
         }
+        final long excess = excess(c, "drop_outside_window");
+        if (excess > 0 && !lower(c, "duplicate_received") && !c.requester()
+            && excess == Discards.duplicatesBefore(c.sent(), c.window())) {
+            // as many more discards beyond the window as the harness sent duplicates before ePSN
+            return Discards.duplicatesDropped(choice);
+        }
         if (c.requester() && c.tver() == 0 && higher(c, "timeouts")) {
             // a TVer 0 requester resends every in-flight PSN from una at an expiry, so one expiry recovers what the
             // case lost: more expiries mean it resent less each time (appendix D), not that timeouts are miscounted
@@ -136,6 +144,12 @@ public final class Blame {
             }
         }
         return null;
+    }
+
+    /** How much more counter {@code field} changed than the case expected (0 when not more, or not compared). */
+    private static long excess(final FailureContext c, final String field) {
+        return c.diffs().stream().filter(d -> d.field().equals(field)).mapToLong(d -> Math.max(0,
+            Values.leadingNumber(d.actual(), 0) - Values.leadingNumber(d.expected(), 0))).findFirst().orElse(0);
     }
 
     /** True when counter {@code field} changed more than the case expected. */
@@ -154,11 +168,19 @@ public final class Blame {
         return a != null ? a : b;
     }
 
-    /** Memory written for a request the device rejected: nothing of it may be placed (MR-PLC-016, MR-SEC-006). */
+    /**
+     * Memory written for a request the device rejected: nothing of it may be placed (MR-PLC-016, MR-SEC-006), unless
+     * the failing step names MR-QP-006 as its own rule: the bytes it checks are at risk only from frames sent to a QP
+     * in ERROR.
+     */
     private static Cause memory(final FailureContext c, final Choice choice) {
         final String field = c.diffs().isEmpty() ? "" : c.diffs().get(0).field();
         final int bracket = field.indexOf('[');
         final String region = bracket > 0 ? field.substring(0, bracket) : field;
+        if (!c.caseRules().isEmpty() && "MR-QP-006".equals(c.caseRules().get(0))) {
+            return choice.cause(List.of("MR-QP-006"), region, "memory written on behalf of a frame a QP in ERROR "
+                + "received", Cause.Basis.CASE);
+        }
         if (c.naks().contains(0x61)) {
             return choice.cause(List.of("MR-PLC-016"), region, "payload of a request rejected with NAK 0x61 placed",
                 Cause.Basis.MODEL);
@@ -184,8 +206,9 @@ public final class Blame {
                         "MR-CMP-006"), "completions", "a completion before its message had fully arrived or more "
                         + "completions than messages", Cause.Basis.FIELD);
                 }
-                return choice.cause(List.of("MR-CMP-002", "MR-CMP-003"), "completions",
-                    "fewer completions than completed messages", Cause.Basis.FIELD);
+                // fewer: messages that completed without a completion, or WQEs of a QP in ERROR not flushed
+                return choice.cause(List.of("MR-CMP-002", "MR-CMP-003", "MR-QP-007"), "completions",
+                    "fewer completions than completed messages or flushed WQEs", Cause.Basis.FIELD);
             }
         }
         if (c.differs("wr_id")) {

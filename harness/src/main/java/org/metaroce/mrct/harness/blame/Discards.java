@@ -17,8 +17,8 @@ final class Discards {
     }
 
     static Cause diagnose(final FailureContext c, final Blame.Choice choice) {
-        if (c.counterChange() == null || c.sent().isEmpty()) {
-            return null;
+        if (c.counterChange() == null || c.sent().isEmpty() || c.tver() == 0) {
+            return null; // a TVer 0 responder discards every packet after ePSN (go-back-N, appendix D)
         }
         final ResponderView view = ResponderView.of(c.sent(), c.window());
         final boolean wraps = wraps(c);
@@ -31,6 +31,10 @@ final class Discards {
         }
         final boolean outside = !view.beyondWindowSeen() && Values.change(changes, "drop_outside_window") > 0;
         final boolean doubted = Values.change(changes, "duplicate_received") > view.duplicates();
+        final int dropped = (int) Values.change(changes, "drop_outside_window");
+        if (!view.beyondWindowSeen() && dropped > 0 && dropped == duplicatesBefore(c.sent(), c.window())) {
+            return duplicatesDropped(choice);
+        }
         // the root cause is the discarding, whichever symptom (bitmap, base, memory, counters) the case saw first
         if (outside) {
             return choice.cause(List.of("MR-ORD-002"), "",
@@ -42,6 +46,62 @@ final class Discards {
                 Cause.Basis.COUNTERS);
         }
         return null;
+    }
+
+    /**
+     * A frame the device owed an answer to went unanswered, and its counters show it dropped a valid request as
+     * truncated, of the wrong length or badly padded, where every frame the harness sent passes those checks: the rule
+     * that makes the last request legal, when its shape is one blame recognises (an empty payload, MR-CMP-007; pad
+     * bytes that are not zero, MR-WIRE-020). Null otherwise.
+     */
+    static Cause validDropped(final FailureContext c, final Blame.Choice choice) {
+        if (c.shape() != FailureShape.FRAME_MISSING || c.counterChange() == null || c.requester()
+            || c.sent().isEmpty() || !c.sent().stream().allMatch(SentPacket::valid)) {
+            return null;
+        }
+        final SentPacket last = c.sent().get(c.sent().size() - 1);
+        if (!last.isRequest()) {
+            return null;
+        }
+        final Map<String, Long> changes = c.counterChange().get();
+        if (changes == null) {
+            return null;
+        }
+        final boolean length = Values.change(changes, "drop_length_mismatch") > 0
+            || Values.change(changes, "drop_truncated") > 0;
+        if (length && last.payload() == 0 && last.opcode().position().isFirst() && last.opcode().position().isLast()) {
+            return choice.cause(List.of("MR-CMP-007"), "", "a zero-length message dropped as truncated",
+                Cause.Basis.COUNTERS);
+        }
+        if (Values.change(changes, "drop_bad_pad") > 0 && last.padNonZero()) {
+            return choice.cause(List.of("MR-WIRE-020"), "", "a packet whose pad bytes are not zero dropped",
+                Cause.Basis.COUNTERS);
+        }
+        return null;
+    }
+
+    /**
+     * How many SEND and RDMA WRITE packets of {@code sent} arrived before ePSN (duplicates a conforming responder counts
+     * in duplicate_received and in no drop counter, MR-ORD-011).
+     */
+    static int duplicatesBefore(final List<SentPacket> sent, final int window) {
+        final ResponderView view = ResponderView.of(List.of(), window);
+        int count = 0;
+        for (final SentPacket p : sent) {
+            final boolean before = p.recordable() && org.metaroce.mrct.wire.Psn.diff(p.psn(), view.ePsn()) < 0;
+            view.accept(p);
+            if (before && (p.opcode().kind() == org.metaroce.mrct.wire.OpKind.SEND
+                || p.opcode().kind() == org.metaroce.mrct.wire.OpKind.RDMA_WRITE)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** Duplicate packets counted as discarded beyond the window as well as duplicates. */
+    static Cause duplicatesDropped(final Blame.Choice choice) {
+        return choice.cause(List.of("MR-ORD-011"), "drop_outside_window",
+            "duplicate SEND or WRITE packets counted in drop_outside_window", Cause.Basis.COUNTERS);
     }
 
     /**

@@ -65,7 +65,8 @@ final class Execution {
             final boolean answered = f.has(HeaderKind.SACKETH) && c.responded().stream()
                 .anyMatch(psn -> Psn.diff(psn, epsn) >= 0 && Psn.diff(psn, epsn) < c.window());
             return answered ? choice.cause(List.of("MR-ORD-008"), "aeth.msn",
-                "a READ or atomic executed before every PSN before it had arrived", Cause.Basis.MODEL) : null;
+                "a READ or atomic executed before every PSN before it had arrived", Cause.Basis.MODEL)
+                : reexecutionCounted(c, choice);
         }
         return null;
     }
@@ -144,8 +145,8 @@ final class Execution {
         }
         final List<SentPacket> earlier = before.subList(0, at);
         final ResponderView view = ResponderView.of(earlier, c.window());
-        if (view.ePsn() != psn || view.bitmap() != 0) {
-            return null; // not in order, or a hole still open: other checks and other answers apply
+        if (view.ePsn() != psn) {
+            return null; // not in order: other checks and other answers apply (PSNs recorded after it do not matter)
         }
         final SentPacket target = before.get(at);
         final boolean consumesWqe = target.opcode().kind() == OpKind.SEND
@@ -164,6 +165,59 @@ final class Execution {
         if (!consumesWqe && view.outOfOrderSeen()) {
             return choice.cause(List.of("MR-ORD-007"), "aeth.syndrome", "a request in sequence rejected with NAK 0x61 "
                 + "after ePSN passed packets recorded out of order", Cause.Basis.MODEL);
+        }
+        return null;
+    }
+
+    /**
+     * True when READ response {@code f} is on the last PSN of the span of the READ that holds it (ceil(L / PMTU) PSNs)
+     * and the device sent no response after it on that span or just past it: a response that goes on past ceil(L /
+     * PMTU) packets sends one more.
+     */
+    private static boolean endsRead(final FailureContext c, final List<SentPacket> before, final DecodedFrame f) {
+        final int psn = Values.relative(f.bth().psn(), c.psnBase());
+        for (int i = before.size() - 1; i >= 0; i--) {
+            final SentPacket p = before.get(i);
+            if (p.valid() && p.opcode().kind() == OpKind.RDMA_READ_REQUEST && p.length() > 0
+                && Psn.diff(psn, p.psn()) >= 0 && Psn.diff(psn, p.psn()) < p.span()) {
+                final boolean later = c.responded().stream().anyMatch(r -> Psn.diff(r, psn) > 0
+                    && Psn.diff(r, p.psn()) <= p.span());
+                return Psn.diff(psn, p.psn()) == p.span() - 1 && !later;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * An MSN higher than expected by no more than the number of duplicate READ REQUESTs the harness had sent before
+     * the frame (before ePSN, so re-executed, not executed: MR-RD-011). Null otherwise.
+     */
+    private static Cause reexecutionCounted(final FailureContext c, final Blame.Choice choice) {
+        final DecodedFrame f = c.actual();
+        if (f == null || !f.isRoce() || !f.has(HeaderKind.AETH)) {
+            return null;
+        }
+        for (final var diff : c.diffs()) {
+            if (!diff.field().equals("aeth.msn")) {
+                continue;
+            }
+            final long expected = Values.leadingNumber(diff.expected(), Long.MIN_VALUE);
+            final long actual = Values.leadingNumber(diff.actual(), Long.MIN_VALUE);
+            if (expected == Long.MIN_VALUE || actual == Long.MIN_VALUE) {
+                return null;
+            }
+            final int excess = Psn.diff((int) actual, (int) expected);
+            final ResponderView view = ResponderView.of(List.of(), c.window());
+            int duplicateReads = 0;
+            for (final SentPacket p : c.sent().subList(0, Math.min(c.sentBefore(), c.sent().size()))) {
+                view.accept(p);
+                if (p.recordable() && view.lastPacket() == p && view.lastArrival() == ResponderView.Arrival.DUPLICATE
+                    && p.opcode().kind() == OpKind.RDMA_READ_REQUEST) {
+                    duplicateReads++;
+                }
+            }
+            return excess > 0 && excess <= duplicateReads ? choice.cause(List.of("MR-RD-011"), "aeth.msn",
+                "aeth.msn counts duplicate READs the device re-executed", Cause.Basis.MODEL) : null;
         }
         return null;
     }
@@ -191,6 +245,12 @@ final class Execution {
             && view.lastPacket().opcode().kind() == OpKind.RDMA_READ_REQUEST) {
             return choice.cause(List.of("MR-RD-009"), "bth.opcode",
                 "a duplicate READ re-executed from its first byte", Cause.Basis.MODEL);
+        }
+        if (!actualEnds && expectedEnds && expectedStarts == actualStarts && endsRead(c, before, f)) {
+            // the packet carries the read's last bytes and nothing follows it on the read's span: the count of
+            // response packets is right (ceil(L / PMTU)), the opcode of the last one is not (Table 8-1)
+            return choice.cause(List.of("MR-RD-003"), "bth.opcode",
+                "the last response of a READ sent as a MIDDLE", Cause.Basis.MODEL);
         }
         if (expectedEnds != actualEnds && expectedStarts == actualStarts) {
             return choice.cause(List.of("MR-RD-002"), "bth.opcode", actualEnds

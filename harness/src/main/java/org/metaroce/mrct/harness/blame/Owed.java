@@ -39,6 +39,8 @@ final class Owed {
                 case IN_ORDER -> view.lastPacket().ackReq()
                     ? choice.cause(List.of(legacy ? "MR-LEG-005" : "MR-ACK-005"), "",
                         "no ACK for an in-order packet with AckReq", Cause.Basis.MODEL)
+                    : closedHole(view) ? choice.cause(List.of("MR-ACK-008", "MR-ORD-005"), "",
+                        "no ACK when ePSN had to pass PSNs recorded out of order", Cause.Basis.MODEL)
                     : null;
                 case OUT_OF_ORDER -> choice.cause(List.of("MR-ACK-004"), "", "no ACK for a packet after ePSN",
                     Cause.Basis.MODEL);
@@ -124,6 +126,16 @@ final class Owed {
                 Cause.Basis.MODEL);
         }
         return null;
+    }
+
+    /**
+     * True when the last packet arrived at ePSN and ePSN then had to pass PSNs recorded out of order: a hole closed,
+     * which owes an ACK (MR-ACK-008, a SHOULD; under a MUST verdict, ePSN not passing them, MR-ORD-005, is what
+     * leaves no hole to close).
+     */
+    private static boolean closedHole(final ResponderView view) {
+        final SentPacket last = view.lastPacket();
+        return org.metaroce.mrct.wire.Psn.diff(view.ePsn(), last.psn() + last.span()) > 0;
     }
 
     /** True when a valid READ REQUEST or atomic request the harness sent has its PSN in [from, to). */

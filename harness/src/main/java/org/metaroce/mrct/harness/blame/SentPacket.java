@@ -15,11 +15,19 @@ import org.metaroce.mrct.wire.Opcode;
  * @param length reth.dmalen of a request with a RETH, -1 for a frame without one
  * @param rejected whether the device answered the request with a NAK or RNR NAK naming its PSN (nothing of it is
  *     recorded, so it does not move a responder's ePSN)
+ * @param payload the payload length in bytes, -1 when not known
+ * @param padNonZero whether a pad byte is not zero (a device ignores their value, MR-WIRE-020)
  */
 public record SentPacket(int psn, Opcode opcode, boolean ackReq, boolean ce, int span, String dropRule, long length,
-                         boolean rejected) {
+                         boolean rejected, int payload, boolean padNonZero) {
     public SentPacket {
         span = Math.max(1, span);
+    }
+
+    /** A frame whose payload blame does not need. */
+    public SentPacket(final int psn, final Opcode opcode, final boolean ackReq, final boolean ce, final int span,
+                      final String dropRule, final long length, final boolean rejected) {
+        this(psn, opcode, ackReq, ce, span, dropRule, length, rejected, -1, false);
     }
 
     /** A frame without a RETH (or whose length blame does not need). */
@@ -46,7 +54,7 @@ public record SentPacket(int psn, Opcode opcode, boolean ackReq, boolean ce, int
 
     /** The same packet, marked as rejected by the device with a NAK or RNR NAK. */
     public SentPacket asRejected() {
-        return new SentPacket(psn, opcode, ackReq, ce, span, dropRule, length, true);
+        return new SentPacket(psn, opcode, ackReq, ce, span, dropRule, length, true, payload, padNonZero);
     }
 
     /** True for a READ REQUEST or an atomic request (executed in PSN order, MR-ORD-008). */

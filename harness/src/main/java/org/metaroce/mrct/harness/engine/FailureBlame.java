@@ -215,7 +215,8 @@ final class FailureBlame {
             }
             all.add(new SentPacket(Psn.diff(f.bth().psn(), base), f.opcode(), f.bth().ackReq(),
                 f.isCongestionExperienced(), span, dropRule(f, c),
-                f.has(org.metaroce.mrct.wire.HeaderKind.RETH) ? f.reth().dmaLength() : -1, false));
+                f.has(org.metaroce.mrct.wire.HeaderKind.RETH) ? f.reth().dmaLength() : -1, false, f.payloadLength(),
+                padNonZero(f)));
             at.add(i);
         }
         int before = 0;
@@ -226,6 +227,19 @@ final class FailureBlame {
             }
         }
         return frame < 0 || frame >= evidence.size() ? sent.size() : before;
+    }
+
+    /** True when a pad byte of {@code f} is not zero. */
+    private static boolean padNonZero(final DecodedFrame f) {
+        if (f.error() != null || f.padLength() > f.dataRegionLength()) {
+            return false;
+        }
+        for (int i = 0; i < f.padLength(); i++) {
+            if (f.buffer().get(f.payloadOffset() + f.payloadLength() + i) != 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** True for a NAK that rejects a request (0x61, 0x62, 0x63) or an RNR NAK: nothing of the request is recorded. */

@@ -34,7 +34,7 @@ class BlameModelTest {
         return new SentPacket(psn, Opcode.RDMA_WRITE_ONLY, true, false, 1, true);
     }
 
-    private static DecodedFrame frame(final Opcode opcode, final int psn, final Map<String, Long> fields) {
+    static DecodedFrame frame(final Opcode opcode, final int psn, final Map<String, Long> fields) {
         FrameBuilder builder = FrameBuilder.of(Encapsulation.ipv4("198.51.100.2", "198.51.100.1"), opcode).tver(1)
             .psn(BASE + psn);
         for (final Map.Entry<String, Long> field : fields.entrySet()) {
@@ -44,7 +44,7 @@ class BlameModelTest {
         return new FrameDecoder().decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
     }
 
-    private static DecodedFrame ack(final int next, final long bitmap) {
+    static DecodedFrame ack(final int next, final long bitmap) {
         return frame(Opcode.ACKNOWLEDGE, next - 1, Map.of("aeth.syndrome", 0x1FL, "sacketh.base", (long) BASE + next,
             "sacketh.bitmap", bitmap));
     }

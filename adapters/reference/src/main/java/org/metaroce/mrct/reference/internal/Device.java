@@ -470,7 +470,7 @@ public final class Device {
             throw new RejectedException("receive buffer [0x" + Long.toHexString(wqe.va()) + ", +" + wqe.length()
                 + ") is not inside a region of the QP's PD with that L_Key");
         }
-        if (qp.state == QpState.ERROR) {
+        if (qp.state == QpState.ERROR && !has(Fault.RECEIVE_QUEUED_IN_ERROR)) {
             qp.completions().addLast(new Completion(qp.qpn, wqe.wrId(), WorkOpcode.RECV, CompletionStatus.FLUSHED, 0,
                 0, false, 0, false, false, scheduler.now()));
             return;

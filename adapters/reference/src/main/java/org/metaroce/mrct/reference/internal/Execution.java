@@ -105,6 +105,9 @@ final class Execution {
             }
         }
         device.count(Counter.DUPLICATE_RECEIVED, qp);
+        if (device.has(Fault.REEXECUTED_READ_COUNTS_MSN)) {
+            qp.msn = Psn.add(qp.msn, 1);
+        }
         final int startIndex = (int) (offset / qp.pmtu);
         respond(qp, p, mr, startIndex, Psn.add(p.psn, -startIndex), false);
     }
@@ -119,9 +122,10 @@ final class Execution {
         if (mr != null && data.length > 0) {
             System.arraycopy(mr.data, (int) (p.rethVa + (long) from * qp.pmtu - mr.va), data, 0, data.length);
         }
+        final int lastK = n - (device.has(Fault.READ_LAST_OFF_BY_ONE) ? 0 : 1);
         for (int k = from; k < n; k++) {
             final Opcode opcode = n == 1 ? Opcode.RDMA_READ_RESPONSE_ONLY : k == 0 ? Opcode.RDMA_READ_RESPONSE_FIRST
-                : k == n - 1 ? Opcode.RDMA_READ_RESPONSE_LAST : Opcode.RDMA_READ_RESPONSE_MIDDLE;
+                : k == lastK ? Opcode.RDMA_READ_RESPONSE_LAST : Opcode.RDMA_READ_RESPONSE_MIDDLE;
             final int size = (int) Math.min(qp.pmtu, length - (long) k * qp.pmtu);
             final int msn = device.has(Fault.READ_RESPONSE_MSN_CURRENT) ? qp.msn : p.msn;
             final byte[] frame = readResponse(qp, opcode, Psn.add(firstPsn, k), msn, (long) k * qp.pmtu, data,
@@ -218,7 +222,7 @@ final class Execution {
         }
         if (last.hasInvalidate) {
             final MemoryRegionState mr = device.memory.byRkey(last.invalidateRkey);
-            if (mr == null || !mr.registered || !mr.rkeyValid
+            if (mr == null || !mr.registered || !mr.rkeyValid && !device.has(Fault.INVALIDATE_ON_ARRIVAL)
                 || mr.pd != qp.pd && !device.has(Fault.INVALIDATE_OTHER_PD)) {
                 device.count(Counter.DROP_ACCESS_ERROR, qp);
                 device.sendNak(qp, last.psn, AethSyndrome.NAK_REMOTE_ACCESS_ERROR.value());
@@ -235,6 +239,14 @@ final class Execution {
                 : WorkOpcode.RECV_RDMA_WITH_IMM, length, last);
         }
         return true;
+    }
+
+    /** Fault INVALIDATE_ON_ARRIVAL: invalidates the named R_Key now, before the message completes. */
+    void invalidateEarly(final QueuePair qp, final Recorded last) {
+        final MemoryRegionState mr = device.memory.byRkey(last.invalidateRkey);
+        if (mr != null && mr.pd == qp.pd) {
+            mr.rkeyValid = false;
+        }
     }
 
     /** Faults that complete early: posts the completion now, ePSN later only consumes the WQE. */

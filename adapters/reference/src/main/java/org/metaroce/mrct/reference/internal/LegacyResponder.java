@@ -122,7 +122,7 @@ final class LegacyResponder {
                 f.buffer().get(f.payloadOffset(), mr.data, (int) (wqe.va() + messageOffset - mr.va), payload);
             }
         }
-        qp.legacyNakSent = false;
+        qp.legacyNakSent = qp.legacyNakSent && device.has(Fault.LEGACY_NAK_FLAG_NOT_RESET);
         qp.legacyFamily = position.isLast() || position == Position.NONE ? -1 : family;
         qp.legacyOffset = messageOffset + payload;
         final int span = kind == OpKind.RDMA_READ_REQUEST

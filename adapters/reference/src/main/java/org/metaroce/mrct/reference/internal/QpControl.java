@@ -68,7 +68,7 @@ final class QpControl {
         apply(device, qp, attributes);
         if (target == QpState.RTR) {
             qp.encapsulation = encapsulation(device, qp);
-            qp.ePsn = qp.rqPsn;
+            qp.ePsn = device.has(org.metaroce.mrct.reference.Fault.RTR_EPSN_FROM_SQ_PSN) ? qp.sqPsn : qp.rqPsn;
             qp.msn = 0;
             qp.expectedRsn = 0;
             qp.expectedRsnIndex = 0;
@@ -131,8 +131,12 @@ final class QpControl {
     /** Checks every attribute against Table B-2, then applies them all. */
     static void apply(final Device device, final QueuePair qp, final QpAttributes attributes) {
         final DeviceConfig c = device.config;
+        final boolean eager = device.has(org.metaroce.mrct.reference.Fault.MODIFY_APPLIED_BEFORE_CHECK);
         for (final Map.Entry<QpAttribute, Object> entry : attributes.asMap().entrySet()) {
             check(c, qp, entry.getKey(), entry.getValue(), attributes);
+            if (eager) {
+                set(qp, entry.getKey(), entry.getValue());
+            }
         }
         for (final Map.Entry<QpAttribute, Object> entry : attributes.asMap().entrySet()) {
             set(qp, entry.getKey(), entry.getValue());

@@ -96,7 +96,8 @@ final class ReceivePipeline {
         }
         // step 12: pad
         if (f.error() == DecodeError.PAD_EXCEEDS_PAYLOAD || f.status() != DecodeStatus.ROCE
-            || region % 4 != 0 && !device.has(Fault.PAD_REGION_UNCHECKED)) {
+            || region % 4 != 0 && !device.has(Fault.PAD_REGION_UNCHECKED)
+            || device.has(Fault.NONZERO_PAD_DROPPED) && padNonZero(f)) {
             drop(Counter.DROP_BAD_PAD, null);
             return;
         }
@@ -116,6 +117,9 @@ final class ReceivePipeline {
             return;
         }
         if (!qp.isActive()) {
+            if (device.has(Fault.ERROR_QP_STILL_PLACES) && qp.state == QpState.ERROR) {
+                placeInError(f, qp);
+            }
             drop(Counter.DROP_QP_STATE, qp);
             return;
         }
@@ -127,6 +131,11 @@ final class ReceivePipeline {
         if (tver == 1 && f.has(HeaderKind.PLETH) && !flagsAgree(opcode, f.pleth().first(),
             device.has(Fault.PLETH_LAST_UNCHECKED) ? expectsLast(opcode) : f.pleth().last())) {
             drop(Counter.DROP_INVALID_SEQUENCE, qp);
+            return;
+        }
+        if (device.has(Fault.ZERO_LENGTH_ONLY_DROPPED) && f.payloadLength() == 0
+            && (opcode == Opcode.SEND_ONLY || opcode == Opcode.RDMA_WRITE_ONLY)) {
+            drop(Counter.DROP_LENGTH_MISMATCH, qp); // the bug: an empty message taken for a truncated packet
             return;
         }
         // step 19: dispatch
@@ -247,6 +256,31 @@ final class ReceivePipeline {
     static boolean pkeyMatches(final int received, final int own) {
         return (received & 0x7FFF) == (own & 0x7FFF) && (received & 0x7FFF) != 0
             && ((received | own) & 0x8000) != 0;
+    }
+
+    /**
+     * Fault ERROR_QP_STILL_PLACES: the data path writes an RDMA WRITE packet's payload to the region its RETH names
+     * (key, PD and bounds checked) before the QP state check drops the frame.
+     */
+    private void placeInError(final DecodedFrame f, final QueuePair qp) {
+        if (f.opcode().kind() != OpKind.RDMA_WRITE || !f.has(HeaderKind.RETH)) {
+            return;
+        }
+        final Recorded p = Recorded.of(f, 1);
+        final MemoryRegionState mr = device.memory.byRkey(p.rethRkey);
+        if (mr != null && mr.registered && mr.pd == qp.pd && mr.contains(p.rethVa + p.offset, p.payloadLength)) {
+            Placement.write(mr, p, f);
+        }
+    }
+
+    /** Fault NONZERO_PAD_DROPPED: a pad byte is not zero. */
+    private static boolean padNonZero(final DecodedFrame f) {
+        for (int i = 0; i < f.padLength(); i++) {
+            if (f.buffer().get(f.payloadOffset() + f.payloadLength() + i) != 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Fault PLETH_LAST_UNCHECKED: the pleth.last Table 2-2 gives for the opcode. */

@@ -71,6 +71,9 @@ final class Responder {
             newPacket(f, qp, psn, d != 0);
         } else {
             device.count(Counter.DROP_OUTSIDE_WINDOW, qp);
+            if (device.has(Fault.BITMAP_CLEARED_BEYOND_WINDOW)) {
+                qp.window = null;
+            }
             if (device.has(Fault.NAK_SEQ_ERR_BEYOND_WINDOW)) {
                 device.sendNak(qp, qp.ePsn, AethSyndrome.NAK_PSN_SEQUENCE_ERROR.value());
             } else if (!device.has(Fault.NO_ACK_BEYOND_WINDOW)) {
@@ -108,6 +111,9 @@ final class Responder {
             return;
         }
         device.count(Counter.DUPLICATE_RECEIVED, qp);
+        if (device.has(Fault.DUPLICATE_COUNTED_AS_DROP)) {
+            device.count(Counter.DROP_OUTSIDE_WINDOW, qp);
+        }
         if (device.has(Fault.DUPLICATE_SEND_COMPLETED) && opcode.kind() == OpKind.SEND && opcode.position().isLast()) {
             final ReceiveWqe wqe = qp.receive(qp.expectedRsnIndex - 1 >= qp.receiveBase ? qp.expectedRsnIndex - 1
                 : qp.receiveBase);
@@ -195,6 +201,9 @@ final class Responder {
             }
         } else {
             holeClosed = advance(qp, packet);
+        }
+        if (device.has(Fault.INVALIDATE_ON_ARRIVAL) && packet.hasInvalidate && packet.last) {
+            execution.invalidateEarly(qp, packet);
         }
         if (device.has(Fault.COMPLETIONS_OUT_OF_ORDER) && outOfOrder && packet.last && packet.first && usesWqe) {
             execution.completeEarly(qp, packet);

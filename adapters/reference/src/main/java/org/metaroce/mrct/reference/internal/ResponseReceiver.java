@@ -92,6 +92,9 @@ final class ResponseReceiver {
             // a duplicate is discarded, not dropped silently: its CE mark is a congestion indication (section 14.2)
             congestion(f);
             device.count(Counter.DUPLICATE_RECEIVED, qp);
+            if (device.has(Fault.DUPLICATE_READ_RESPONSE_PLACED)) {
+                placeAgain(done, psn, f);
+            }
             return;
         }
         final SendWork work = state.work;
@@ -116,7 +119,7 @@ final class ResponseReceiver {
         // from here on the response is not dropped silently: accepted, a duplicate, or a TVer 0 response after a gap
         // (answered by a re-request), so a CE mark on it is a congestion indication (section 14.2)
         congestion(f);
-        if (state.delivered) {
+        if (state.delivered && !device.has(Fault.DUPLICATE_READ_RESPONSE_PLACED)) {
             device.count(Counter.DUPLICATE_RECEIVED, qp);
             return;
         }
@@ -133,6 +136,19 @@ final class ResponseReceiver {
         requester.markDelivered(state);
         requester.acknowledgeForCompletion(work.firstPsn);
         requester.afterDelivery();
+    }
+
+    /**
+     * Fault DUPLICATE_READ_RESPONSE_PLACED: counts a response for a delivered PSN as a duplicate and still copies its
+     * payload to where the response on that PSN belongs.
+     */
+    private void placeAgain(final SendWork work, final int psn, final DecodedFrame f) {
+        final long offset = (long) Psn.distance(work.firstPsn, psn) * qp.pmtu;
+        final int length = (int) Math.max(0, Math.min(qp.pmtu, work.wqe.length() - offset));
+        final MemoryRegionState mr = device.memory.byLkey(work.wqe.lkey());
+        if (mr != null && length > 0 && f.payloadLength() == length) {
+            f.buffer().get(f.payloadOffset(), mr.data, (int) (work.wqe.localVa() + offset - mr.va), length);
+        }
     }
 
     /** An ATOMIC ACKNOWLEDGE for this QP. */

@@ -33,7 +33,8 @@ final class Validity {
         }
         // V4
         if (data && (position == Position.MIDDLE || position == Position.LAST)
-            && (p.offset == 0 || p.offset % qp.pmtu != 0)) {
+            && (p.offset == 0 || p.offset % qp.pmtu != 0)
+            && !(device.has(Fault.V4_IN_ORDER_ONLY) && p.psn != qp.ePsn)) {
             return false;
         }
         // V5
