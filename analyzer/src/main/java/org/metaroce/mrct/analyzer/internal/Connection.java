@@ -81,17 +81,22 @@ final class Connection {
         return slot == 0 ? 0 : counts[slot - 1];
     }
 
-    /** Counts {@code n} more observations of {@code check}. */
+    /** Counts {@code n} more observations of {@code check} (small, to be inlined: it runs per frame and check). */
     void observe(final Check check, final long n) {
-        int slot = slots[check.ordinal()];
-        if (slot == 0) {
-            if (used == counts.length) {
-                counts = Arrays.copyOf(counts, Math.min(Check.COUNT, used * 2));
-            }
-            slot = ++used;
-            slots[check.ordinal()] = (byte) slot;
+        final int slot = slots[check.ordinal()];
+        if (slot != 0) {
+            counts[slot - 1] += n;
+        } else {
+            firstObservation(check, n);
         }
-        counts[slot - 1] += n;
+    }
+
+    private void firstObservation(final Check check, final long n) {
+        if (used == counts.length) {
+            counts = Arrays.copyOf(counts, Math.min(Check.COUNT, used * 2));
+        }
+        counts[used] = n;
+        slots[check.ordinal()] = (byte) ++used;
     }
 
     void note(final String text) {
