@@ -11,8 +11,9 @@
 # Works from any directory: builds cli/target/mrct.jar with Maven (package, never install), writes each capture with
 # org.metaroce.mrct.analyzer.GenerateTraffic into a temporary directory (removed on exit; set TMPDIR to put it
 # elsewhere), and runs org.metaroce.mrct.analyzer.HeapProbe on it in a JVM of HEAP with the serial collector: the live
-# heap (after a full collection) before the analysis and when every connection is held at once (the reports' turn),
-# and the bytes per connection. A run that does not fit ends in OutOfMemoryError and is reported as such. Prints the
+# heap (after a full collection) before the analysis, when every connection is held at once (the reports' turn) and
+# after the reports (live_after_reports: the summary, counted, which does not grow with the connections), and the bytes
+# per connection. A run that does not fit ends in OutOfMemoryError and is reported as such. Prints the
 # load average before each run (the figures are bytes, which the load does not change; the times it does).
 set -euo pipefail
 

@@ -20,6 +20,7 @@ import java.util.function.Consumer;
 import org.metaroce.mrct.harness.engine.Summaries;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.RuleVerdict;
 import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.harness.result.RunListener;
 import org.metaroce.mrct.harness.result.Overall;
@@ -28,6 +29,7 @@ import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.analyzer.internal.Analysis;
 import org.metaroce.mrct.analyzer.internal.Futures;
+import org.metaroce.mrct.analyzer.internal.Sample;
 import org.metaroce.mrct.analyzer.internal.Views;
 
 /**
@@ -48,6 +50,12 @@ import org.metaroce.mrct.analyzer.internal.Views;
  * run) are recognised by their packet comments and judged case by case, on the device's frames only.
  */
 public final class CaptureAnalyzer {
+    /**
+     * The cases a row of the rule matrix lists at most (those that do not pass first); the others are counted
+     * ({@link RuleVerdict#casesNotListed()}), so the summary does not grow with the connections.
+     */
+    public static final int CASES_LISTED = 100;
+
     /** The transport version the checks assume. */
     public enum Mode {
         /** From each connection's frames: TVer 0 connections by the legacy rules, TVer 1 by MetaRoCE v1. */
@@ -369,36 +377,35 @@ public final class CaptureAnalyzer {
             : DeviceProfile.of("none (the defaults of Appendix B)", List.copyOf(spec.picsNames()));
         final RunInfo info = info(start, names, analysis, count);
         listener.runStarted(info);
-        final List<String> violations = new ArrayList<>();
-        final List<CaseResult> slim = new ArrayList<>(count);
+        // counted as the cases pass, none kept: the heap does not grow with the connections reported
+        final Sample violations = new Sample(Outcome.VIOLATIONS_LISTED);
+        final Map<Verdict, Integer> counts = zeros();
+        final Map<Verdict, Integer> checks = zeros();
+        final Summaries.Matrix matrix = new Summaries.Matrix(CASES_LISTED);
         final int total = count;
         final int[] index = {0};
         for (final Source source : sources) {
             source.cases().accept(result -> {
                 listener.caseStarted(result.id(), index[0]++, total);
                 listener.caseFinished(result);
-                slim.add(slim(result));
+                counts.merge(result.verdict(), 1, Integer::sum);
+                if (!result.rules().isEmpty()) {
+                    checks.merge(result.verdict(), 1, Integer::sum);
+                }
+                matrix.add(result);
             }, violations);
         }
-        final Map<Verdict, Integer> checks = new EnumMap<>(Verdict.class);
-        for (final Verdict verdict : Verdict.values()) {
-            checks.put(verdict, 0);
-        }
-        for (final CaseResult result : slim) {
-            if (!result.rules().isEmpty()) {
-                checks.merge(result.verdict(), 1, Integer::sum);
-            }
-        }
-        final RunSummary summary = summary(slim, checks, profile, files);
+        final RunSummary summary = summary(counts, checks, matrix.rows(spec, profile), files);
         listener.runFinished(info, summary);
-        return new Outcome(files, summary, checks, violations, views);
+        return new Outcome(files, summary, checks, violations, views, violations.notKept());
     }
 
-    /** What the summary and rule matrix read of a case, without its evidence, notes and series. */
-    private static CaseResult slim(final CaseResult r) {
-        return new CaseResult(r.id(), r.caseId(), r.title(), r.area(), r.rules(), r.level(), r.role(), r.file(),
-            Map.of(), r.verdict(), r.reason(), r.failure(), r.wallNanos(), r.deviceNanos(), r.attempts(), List.of(),
-            List.of(), Map.of());
+    private static Map<Verdict, Integer> zeros() {
+        final Map<Verdict, Integer> map = new EnumMap<>(Verdict.class);
+        for (final Verdict verdict : Verdict.values()) {
+            map.put(verdict, 0);
+        }
+        return map;
     }
 
     private static String fileName(final String name) {
@@ -429,15 +436,8 @@ public final class CaptureAnalyzer {
             parameters, 0, false, null, selection, count, start);
     }
 
-    private RunSummary summary(final List<CaseResult> cases, final Map<Verdict, Integer> checks,
-                               final DeviceProfile profile, final List<FileOutcome> files) {
-        final Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
-        for (final Verdict verdict : Verdict.values()) {
-            counts.put(verdict, 0);
-        }
-        for (final CaseResult result : cases) {
-            counts.merge(result.verdict(), 1, Integer::sum);
-        }
+    private RunSummary summary(final Map<Verdict, Integer> counts, final Map<Verdict, Integer> checks,
+                               final List<RuleVerdict> matrix, final List<FileOutcome> files) {
         final int failed = checks.get(Verdict.FAIL);
         final int doubtful = checks.get(Verdict.INCONCLUSIVE);
         final int passed = checks.get(Verdict.PASS);
@@ -456,7 +456,6 @@ public final class CaptureAnalyzer {
             reason = "no violation seen (" + passed + " checks passed, " + doubtful + " inconclusive); a capture "
                 + "shows only the behaviour it holds";
         }
-        return new RunSummary(clock.instant(), counts, overall, reason, Summaries.ruleMatrix(spec, profile, cases),
-            null, unreadable == 0);
+        return new RunSummary(clock.instant(), counts, overall, reason, matrix, null, unreadable == 0);
     }
 }

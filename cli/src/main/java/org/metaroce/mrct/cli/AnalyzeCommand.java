@@ -263,8 +263,8 @@ final class AnalyzeCommand implements Callable<Integer> {
         for (int i = 0; i < Math.min(SHOWN, violations.size()); i++) {
             main.out().println("FAIL " + violations.get(i));
         }
-        if (violations.size() > SHOWN) {
-            main.out().println("and " + (violations.size() - SHOWN) + " more failing checks (see the reports)");
+        if (outcome.violationCount() > SHOWN) {
+            main.out().println("and " + (outcome.violationCount() - SHOWN) + " more failing checks (see the reports)");
         }
         final var checks = outcome.checks();
         main.out().println(outcome.summary().overall() + ": " + outcome.summary().reason() + " (checks: "

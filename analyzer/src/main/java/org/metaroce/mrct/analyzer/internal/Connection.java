@@ -1,6 +1,7 @@
 package org.metaroce.mrct.analyzer.internal;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -25,8 +26,22 @@ final class Connection {
     /** The number of the first frame of the connection in its capture. */
     final long firstFrame;
     final List<Flow> flows = new ArrayList<>(2);
-    final long[] observed = new long[Check.COUNT];
-    final Tally[] tallies = new Tally[Check.COUNT];
+    /**
+     * Per check, 0 when it observed nothing, else 1 + the index of its count in {@link #counts}: a connection observes
+     * a few of the checks, and 10^5 connections may be held at once (a long per check would be 480 bytes each).
+     */
+    private final byte[] slots = new byte[Check.COUNT];
+    private long[] counts = new long[4];
+
+    static {
+        if (Check.COUNT > Byte.MAX_VALUE) {
+            throw new IllegalStateException("a byte slot per check holds at most 127 checks, not " + Check.COUNT);
+        }
+    }
+
+    private int used;
+    /** Per check, what it found; null until a check finds something (most connections: never). */
+    private Tally[] tallies;
     final List<String> notes = new ArrayList<>();
     private int droppedNotes;
 
@@ -44,12 +59,44 @@ final class Connection {
     }
 
     Tally tally(final Check check) {
+        if (tallies == null) {
+            tallies = new Tally[Check.COUNT];
+        }
         Tally tally = tallies[check.ordinal()];
         if (tally == null) {
             tally = new Tally(check);
             tallies[check.ordinal()] = tally;
         }
         return tally;
+    }
+
+    /** What {@code check} found on the connection, or null. */
+    Tally tallyOf(final Check check) {
+        return tallies == null ? null : tallies[check.ordinal()];
+    }
+
+    /** The observations {@code check} counted on the connection. */
+    long observed(final Check check) {
+        final int slot = slots[check.ordinal()];
+        return slot == 0 ? 0 : counts[slot - 1];
+    }
+
+    /** Counts {@code n} more observations of {@code check} (small, to be inlined: it runs per frame and check). */
+    void observe(final Check check, final long n) {
+        final int slot = slots[check.ordinal()];
+        if (slot != 0) {
+            counts[slot - 1] += n;
+        } else {
+            firstObservation(check, n);
+        }
+    }
+
+    private void firstObservation(final Check check, final long n) {
+        if (used == counts.length) {
+            counts = Arrays.copyOf(counts, Math.min(Check.COUNT, used * 2));
+        }
+        counts[used] = n;
+        slots[check.ordinal()] = (byte) ++used;
     }
 
     void note(final String text) {
@@ -89,10 +136,13 @@ final class Connection {
             flows.add(flow);
             flow.connection = this;
         }
-        for (int i = 0; i < Check.COUNT; i++) {
-            observed[i] += other.observed[i];
-            if (other.tallies[i] != null) {
-                tally(Check.values()[i]).merge(other.tallies[i]);
+        for (final Check check : Check.values()) {
+            final long n = other.observed(check);
+            if (n != 0) {
+                observe(check, n);
+            }
+            if (other.tallyOf(check) != null) {
+                tally(check).merge(other.tallyOf(check));
             }
         }
         for (final String text : other.notes) {

@@ -52,10 +52,13 @@ final class Flow {
     /** Source ports of the flow's non-data frames seen (up to 2 distinct matter). */
     int responsePort = -1;
     boolean responsePortsVary;
-    /** The recent frames' signatures, to spot a second copy of an answer. */
-    private final long[] recent = new long[16];
-    private final long[] recentNs = new long[16];
-    private final long[] recentFrame = new long[16];
+    /**
+     * The recent frames' signatures, to spot a second copy of an answer; allocated at the flow's first answer (a flow
+     * of requests only never needs them, and 10^5 flows may be held at once).
+     */
+    private long[] recent;
+    private long[] recentNs;
+    private long[] recentFrame;
     private int recentNext;
 
     Flow(final byte[] source, final byte[] destination, final int dqpn, final long firstFrame, final long firstNs,
@@ -90,6 +93,11 @@ final class Flow {
      * within {@code windowNs}, or 0.
      */
     long copyOf(final long signature, final long tsNs, final long number, final long windowNs) {
+        if (recent == null) {
+            recent = new long[16];
+            recentNs = new long[16];
+            recentFrame = new long[16];
+        }
         long match = 0;
         for (int i = 0; i < recent.length; i++) {
             if (recentFrame[i] != 0 && recent[i] == signature && tsNs - recentNs[i] <= windowNs) {

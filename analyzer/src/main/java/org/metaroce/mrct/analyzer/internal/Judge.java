@@ -61,7 +61,7 @@ final class Judge {
     /** Counts one observation of {@code check} on the connection, when the offending side is judged. */
     static void observe(final Connection connection, final Flow offender, final Check check) {
         if (offender.judged) {
-            connection.observed[check.ordinal()]++;
+            connection.observe(check, 1);
         }
     }
 

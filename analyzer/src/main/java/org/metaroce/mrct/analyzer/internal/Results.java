@@ -35,8 +35,8 @@ final class Results {
     int count(final Connection c) {
         int n = 1;
         for (final Check check : Check.values()) {
-            final Tally tally = c.tallies[check.ordinal()];
-            if (tally == null && c.observed[check.ordinal()] == 0) {
+            final Tally tally = c.tallyOf(check);
+            if (tally == null && c.observed(check) == 0) {
                 continue;
             }
             if (c.tver >= 0 && !check.versions().includes(c.tver) && tally == null) {
@@ -56,8 +56,8 @@ final class Results {
         int doubt = 0;
         Verdict worst = Verdict.PASS;
         for (final Check check : Check.values()) {
-            final Tally tally = c.tallies[check.ordinal()];
-            final long observed = c.observed[check.ordinal()];
+            final Tally tally = c.tallyOf(check);
+            final long observed = c.observed(check);
             if (tally == null && observed == 0) {
                 continue;
             }

@@ -622,12 +622,12 @@ final class Session {
                 continue;
             }
             if (flow.spray.sprayed()) {
-                c.observed[Check.SPRAY_ON.ordinal()] += flow.spray.packets();
+                c.observe(Check.SPRAY_ON, flow.spray.packets());
                 if (cx.parameters.declared() && !cx.parameters.claims("multipath-spraying")) {
-                    c.observed[Check.SPRAY_OFF.ordinal()] += flow.spray.packets();
+                    c.observe(Check.SPRAY_OFF, flow.spray.packets());
                 }
             } else {
-                c.observed[Check.SPRAY_OFF.ordinal()] += flow.spray.packets();
+                c.observe(Check.SPRAY_OFF, flow.spray.packets());
             }
         }
     }

@@ -28,23 +28,51 @@ public final class Summaries {
      */
     public static List<RuleVerdict> ruleMatrix(final Specification spec, final DeviceProfile profile,
                                                final List<CaseResult> results) {
-        final Map<String, RuleVerdict.Builder> byRule = new LinkedHashMap<>();
-        for (final CaseResult result : results) {
+        final Matrix matrix = new Matrix();
+        results.forEach(matrix::add);
+        return matrix.rows(spec, profile);
+    }
+
+    /**
+     * The rule matrix built one case at a time, for a run whose cases are not all kept (a capture analysis): with a
+     * limit, each row lists at most that many cases and counts the others ({@link RuleVerdict.Builder#Builder(int)}),
+     * so what it holds does not grow with the cases.
+     */
+    public static final class Matrix {
+        private final Map<String, RuleVerdict.Builder> byRule = new LinkedHashMap<>();
+        private final int limit;
+
+        /** Every case listed. */
+        public Matrix() {
+            this(Integer.MAX_VALUE);
+        }
+
+        /** At most {@code limit} cases listed per rule; the cases added must have distinct IDs. */
+        public Matrix(final int limit) {
+            this.limit = limit;
+        }
+
+        /** Adds a case to the rows of the rules it cites and the rule its failure blames. */
+        public void add(final CaseResult result) {
             final java.util.Set<String> touched = new java.util.LinkedHashSet<>(result.rules());
             if (result.failure() != null && result.failure().rule() != null && !result.failure().rule().isBlank()) {
                 touched.add(result.failure().rule());
             }
             for (final String rule : touched) {
-                byRule.computeIfAbsent(rule, r -> new RuleVerdict.Builder()).add(rule, result.id(), result.verdict(),
-                    result.failure());
+                byRule.computeIfAbsent(rule, r -> new RuleVerdict.Builder(limit)).add(rule, result.id(),
+                    result.verdict(), result.failure());
             }
         }
-        final List<RuleVerdict> rows = new ArrayList<>();
-        for (final Rule rule : spec.rules().values()) {
-            rows.add(byRule.getOrDefault(rule.id(), new RuleVerdict.Builder()).build(rule.id(), rule.level(),
-                rule.role(), rule.appliesTo(profile.pics())));
+
+        /** One row per rule of the specification, in its order. */
+        public List<RuleVerdict> rows(final Specification spec, final DeviceProfile profile) {
+            final List<RuleVerdict> rows = new ArrayList<>();
+            for (final Rule rule : spec.rules().values()) {
+                rows.add(byRule.getOrDefault(rule.id(), new RuleVerdict.Builder()).build(rule.id(), rule.level(),
+                    rule.role(), rule.appliesTo(profile.pics())));
+            }
+            return rows;
         }
-        return rows;
     }
 
     /**

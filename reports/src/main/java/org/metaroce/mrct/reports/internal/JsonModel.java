@@ -276,6 +276,12 @@ public final class JsonModel {
             node.set("cases", strings(rule.cases()));
             node.put("verdict", verdict(rule.verdict()));
             node.set("citedBy", strings(rule.citedBy()));
+            if (rule.casesNotListed() > 0) {
+                node.put("casesNotListed", rule.casesNotListed());
+            }
+            if (rule.citedByNotListed() > 0) {
+                node.put("citedByNotListed", rule.citedByNotListed());
+            }
         }
         return array;
     }

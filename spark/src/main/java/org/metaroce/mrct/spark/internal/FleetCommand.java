@@ -268,8 +268,8 @@ public final class FleetCommand implements Callable<Integer> {
         for (int i = 0; i < Math.min(SHOWN, violations.size()); i++) {
             out.println("FAIL " + violations.get(i));
         }
-        if (violations.size() > SHOWN) {
-            out.println("and " + (violations.size() - SHOWN) + " more failing checks (see the reports)");
+        if (outcome.violationCount() > SHOWN) {
+            out.println("and " + (outcome.violationCount() - SHOWN) + " more failing checks (see the reports)");
         }
         final var checks = outcome.checks();
         out.println(outcome.summary().overall() + ": " + outcome.summary().reason() + " (checks: "
