@@ -74,4 +74,32 @@ class RequesterLossTest {
         assertThat(loss.transmissions(5)).isEqualTo(2);
         assertThat(loss.laterDeliveredAt(4)).isEqualTo(2_000);
     }
+
+    @Test
+    void aSecondResendFromDeliveriesThatPrecededTheFirstReusesOldEvidence() {
+        final RequesterLoss l = new RequesterLoss(2, 1_000_000);
+        for (int p = 0; p < 4; p++) {
+            l.sent(p, p * 10L);
+        }
+        l.deliver(1, 0, 100);
+        l.deliver(2, 0, 110);
+        assertThat(l.inferredLost(0, 4, 110, 0)).isTrue();
+        l.resent(0, 120);
+        assertThat(l.inferredLost(0, 4, 130, 0)).as("only deliveries of packets sent after the resend count").isFalse();
+        assertThat(l.lostByOldEvidence(0, 4, 130, 0)).as("the deliveries the first resend answered").isTrue();
+        assertThat(l.lostByOldEvidence(3, 4, 130, 0)).as("never resent: no old evidence").isFalse();
+    }
+
+    @Test
+    void tooFewLaterDeliveriesAreNoOldEvidence() {
+        final RequesterLoss l = new RequesterLoss(3, 1_000_000);
+        for (int p = 0; p < 3; p++) {
+            l.sent(p, p * 10L);
+        }
+        l.deliver(1, 0, 100);
+        l.resent(0, 120);
+        assertThat(l.lostByOldEvidence(0, 3, 130, 0)).isFalse();
+        assertThat(l.lostByOldEvidence(0, 3, 100 + 1_000_000, 0)).as("the time condition from that delivery")
+            .isTrue();
+    }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.oracle.Basis;
 import org.metaroce.mrct.oracle.DcqcnConstants;
+import org.metaroce.mrct.oracle.ReadRerequest;
 import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.oracle.RequesterAckReq;
 import org.metaroce.mrct.oracle.RequesterAnswers;
@@ -164,6 +165,14 @@ final class RequesterChecker {
                 + ")"), new FieldDiff(outside.field(), outside.expected(), outside.actual()));
         }
         final boolean retransmission = psn < nextFirst;
+        final Finding inside = retransmission && work.isRead() ? RequesterOrder.insideReadSpan(psn, work.firstPsn,
+            work.lastPsn(), f.opcode() == Opcode.RDMA_READ_REQUEST, p.legacy() || !f.has(HeaderKind.PLETH)
+                || f.pleth().msn() == work.msn, evidence, LIVE) : null;
+        if (inside != null) {
+            return failure(inside.rule(), evidence, f.opcode() + " at PSN " + psn + " lies in the span of "
+                + work.describe() + ": a message after the READ was given PSNs its responses use",
+                new FieldDiff(inside.field(), inside.expected(), inside.actual()));
+        }
         if (p.legacy() && work.isRead()) {
             legacyReadFrom.put(work.firstPsn, psn);
         }
@@ -251,6 +260,7 @@ final class RequesterChecker {
                 return pending;
             }
         }
+        timer.settled();
         ackReqRun.onFirstTransmission(f.bth().ackReq());
         final Finding ackReq = ackReqRun.reached(p.ackReqInterval(), evidence, Basis.configured("ack_req_interval"));
         if (ackReq != null) {
@@ -287,6 +297,13 @@ final class RequesterChecker {
             timer.startProbe(time);
             return null;
         }
+        final Finding fromStart = work.isRead() && !p.legacy() && delivered(psn)
+            ? ReadRerequest.fromDelivered(psn, lowestUndelivered(work), evidence, LIVE) : null;
+        if (fromStart != null) {
+            return failure(fromStart.rule(), evidence, "READ re-request at PSN " + psn + " of " + work.describe()
+                + ", whose response for that PSN was delivered", new FieldDiff(fromStart.field(),
+                    fromStart.expected(), fromStart.actual()));
+        }
         final Finding again = RequesterResend.check("" + psn, loss.deliveredAt(psn), time, p.toleranceNs(), evidence,
             LIVE);
         if (again != null) {
@@ -304,7 +321,9 @@ final class RequesterChecker {
             final boolean rnr = resumeDue && psn >= rnrResume && time + p.toleranceNs() >= rnrUntil;
             final boolean timeout = psn == una && timer.expired(time, p.toleranceNs());
             if (!eligible && !rnr && !timeout) {
-                final String rule = psn == una ? timer.earlyRule(time, p.toleranceNs()) : "MR-RTX-002";
+                final String early = psn == una ? timer.earlyRule(time, p.toleranceNs()) : timer.otherResendRule();
+                final String rule = early.equals("MR-RTX-002") && loss.lostByOldEvidence(psn, nextFirst, time,
+                    p.toleranceNs()) ? "MR-RTX-005" : early;
                 return failure(rule, evidence, "PSN " + psn + " is retransmitted without cause: " + lossState(psn,
                     time), new FieldDiff("retransmission", "a loss event, the expiry of the retransmission timer "
                         + "(una " + una + (!timer.running() ? "" : ", due at " + at(timer.expiry()))
@@ -320,6 +339,7 @@ final class RequesterChecker {
                 timer.retry();
                 if (!eligible) {
                     startTimer(time);
+                    timer.resentAtExpiry();
                 }
             }
         }
@@ -415,6 +435,14 @@ final class RequesterChecker {
         }
     };
 
+    private int lowestUndelivered(final SendQueueModel.Work work) {
+        int x = work.firstPsn;
+        while (x < work.lastPsn() && delivered(x)) {
+            x++;
+        }
+        return x;
+    }
+
     private boolean fullyDelivered(final SendQueueModel.Work work) {
         for (int q = work.firstPsn; q <= work.lastPsn(); q++) {
             if (!delivered(q)) {
@@ -451,6 +479,7 @@ final class RequesterChecker {
             return;
         }
         final int before = una;
+        timer.settled();
         if (opcode == Opcode.ACKNOWLEDGE) {
             if (RequesterAnswers.acknowledge(f, view).taken()) {
                 acknowledge(f, time);
@@ -480,7 +509,7 @@ final class RequesterChecker {
         }
         if (una != before) {
             if (una < nextFirst) {
-                startTimer(time);
+                timer.progressed(time, inFlight());
             } else if (awaited(true) >= 0) {
                 timer.startProbe(time);
             } else {
