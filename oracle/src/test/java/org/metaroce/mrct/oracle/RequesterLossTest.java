@@ -75,13 +75,19 @@ class RequesterLossTest {
         assertThat(loss.laterDeliveredAt(4)).isEqualTo(2_000);
     }
 
-    @Test
-    void aSecondResendFromDeliveriesThatPrecededTheFirstReusesOldEvidence() {
-        final RequesterLoss l = new RequesterLoss(2, 1_000_000);
-        for (int p = 0; p < 4; p++) {
+    /** PSNs 0 to {@code n} - 1 sent 10 ns apart, reorder_time_ns 1 ms, PSN 1 delivered at 100 ns. */
+    private static RequesterLoss sentWithPsn1Delivered(final int threshold, final int n) {
+        final RequesterLoss l = new RequesterLoss(threshold, 1_000_000);
+        for (int p = 0; p < n; p++) {
             l.sent(p, p * 10L);
         }
         l.deliver(1, 0, 100);
+        return l;
+    }
+
+    @Test
+    void aSecondResendFromDeliveriesThatPrecededTheFirstReusesOldEvidence() {
+        final RequesterLoss l = sentWithPsn1Delivered(2, 4);
         l.deliver(2, 0, 110);
         assertThat(l.inferredLost(0, 4, 110, 0)).isTrue();
         l.resent(0, 120);
@@ -92,11 +98,7 @@ class RequesterLossTest {
 
     @Test
     void tooFewLaterDeliveriesAreNoOldEvidence() {
-        final RequesterLoss l = new RequesterLoss(3, 1_000_000);
-        for (int p = 0; p < 3; p++) {
-            l.sent(p, p * 10L);
-        }
-        l.deliver(1, 0, 100);
+        final RequesterLoss l = sentWithPsn1Delivered(3, 3);
         l.resent(0, 120);
         assertThat(l.lostByOldEvidence(0, 3, 130, 0)).isFalse();
         assertThat(l.lostByOldEvidence(0, 3, 100 + 1_000_000, 0)).as("the time condition from that delivery")
