@@ -297,7 +297,9 @@ final class RequesterChecker {
             timer.startProbe(time);
             return null;
         }
+        // as MR-RTX-001 gives: a response that crossed the re-request within the tolerance is no evidence yet
         final Finding fromStart = work.isRead() && !p.legacy() && delivered(psn)
+            && loss.deliveredAt(psn) + p.toleranceNs() < time
             ? ReadRerequest.fromDelivered(psn, lowestUndelivered(work), evidence, LIVE) : null;
         if (fromStart != null) {
             return failure(fromStart.rule(), evidence, "READ re-request at PSN " + psn + " of " + work.describe()
