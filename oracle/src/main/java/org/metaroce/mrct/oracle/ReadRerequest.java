@@ -37,6 +37,16 @@ public final class ReadRerequest {
     }
 
     /**
+     * MR-RTX-016 on a READ REQUEST at {@code psn}, a PSN of the READ's span whose response was delivered (evidence
+     * that the request arrived): the re-request names x, the lowest PSN of the span not delivered ({@code lost}), not
+     * an earlier one (a READ recovered from its start although its responses showed the request arrived).
+     */
+    public static Finding fromDelivered(final int psn, final int lost, final long number, final Basis basis) {
+        return new Finding(RULE, "bth.psn", lost + " (the lowest PSN of the READ not delivered)", psn
+            + " (delivered)", number, basis);
+    }
+
+    /**
      * Every finding on {@code frame}, a READ REQUEST at PSN p + {@code k} of {@code read}, in field order; empty when
      * it has the shape its rule gives. {@code pmtu} 0 when unknown. (At {@code k} 0 the shape is the original
      * request's, which {@link RequesterRepeat} compares with it.)

@@ -8,7 +8,9 @@ import java.util.Arrays;
  * reorder_time_ns have passed since a PSN after it was first delivered while it was not (time); after x is sent again
  * at t only deliveries of packets last sent after t count. A loss event must be answered by the retransmission of x
  * before any PSN is sent for the first time: MR-RTX-003 (threshold), MR-RTX-004 (time), judged by {@link #pending}.
- * {@link #inferredLost} tells whether a retransmission had a loss event as its cause (MR-RTX-002, MR-RTX-005).
+ * {@link #inferredLost} tells whether a retransmission had a loss event as its cause (MR-RTX-002, MR-RTX-005);
+ * {@link #lostByOldEvidence} whether a retransmission without one reused evidence its earlier retransmission spent
+ * (MR-RTX-005).
  *
  * <p>PSNs are indices from the stream's first PSN (the live engine's PSNs relative to sq_psn): the caller that names
  * wire PSNs maps them first. Times in ns; the observer's tolerance is the caller's ({@code toleranceNs}). The live
@@ -110,6 +112,29 @@ public final class RequesterLoss {
         return psn >= 0 && psn < tx.length && deliveredAt[psn] != NONE;
     }
 
+    /** PSNs of {@code [from, to)} not learnt delivered: from una to the next PSN, those in flight. */
+    public int undelivered(final int from, final int to) {
+        int n = 0;
+        for (int q = from; q < to; q++) {
+            if (!delivered(q)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * The first PSN of {@code [first, last]} not learnt delivered, or {@code last} when every PSN before it was: where
+     * a READ of that span is re-requested from (section 13.6).
+     */
+    public int firstUndelivered(final int first, final int last) {
+        int x = first;
+        while (x < last && delivered(x)) {
+            x++;
+        }
+        return x;
+    }
+
     /** When the requester learnt {@code psn} delivered, or {@link #NONE}. */
     public long deliveredAt(final int psn) {
         return psn >= 0 && psn < tx.length ? deliveredAt[psn] : NONE;
@@ -168,6 +193,27 @@ public final class RequesterLoss {
         }
         final long at = thresholdEventTime(x, next);
         return at != NONE && at <= time + toleranceNs;
+    }
+
+    /**
+     * True when {@code x}, retransmitted before, would be inferred lost by {@code time} if every delivery of a later PSN
+     * counted, those of packets last sent before its retransmission included: the evidence MR-RTX-005 forbids using
+     * again (a retransmission from it, without another cause, breaks that rule rather than MR-RTX-002).
+     */
+    public boolean lostByOldEvidence(final int x, final int next, final long time, final long toleranceNs) {
+        if (x < 0 || x >= tx.length || lastRetx[x] == NONE || delivered(x)) {
+            return false;
+        }
+        int later = 0;
+        long first = NONE;
+        for (int y = x + 1; y < Math.min(next, tx.length); y++) {
+            if (delivered(y)) {
+                later++;
+                first = first == NONE ? deliveredAt[y] : Math.min(first, deliveredAt[y]);
+            }
+        }
+        return reorderThreshold > 0 && later >= reorderThreshold
+            || first != NONE && first + reorderTimeNs <= time + toleranceNs;
     }
 
     /**

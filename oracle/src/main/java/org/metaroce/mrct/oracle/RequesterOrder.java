@@ -73,6 +73,21 @@ public final class RequesterOrder {
             basis);
     }
 
+    /**
+     * MR-REQ-002 on a request at {@code psn}, after the first PSN of a READ whose span is {@code first..last}, that is
+     * not a request for the rest of that READ ({@code readRequest} false: another opcode; {@code sameMessage} false:
+     * another message's pleth.msn): a later message given PSNs the READ's responses use (a READ REQUEST of L bytes
+     * uses max(1, ceil(L / PMTU)) PSNs), or null.
+     */
+    public static Finding insideReadSpan(final int psn, final int first, final int last, final boolean readRequest,
+                                         final boolean sameMessage, final long frame, final Basis basis) {
+        if (Psn.diff(psn, first) <= 0 || Psn.diff(psn, last) > 0 || readRequest && sameMessage) {
+            return null;
+        }
+        return new Finding(CONSECUTIVE_RULE, "bth.psn", "after " + last + " (the end of the READ's span " + first
+            + ".." + last + ")", Integer.toString(psn), frame, basis);
+    }
+
     /** MR-REQ-003 on PSN {@code psn} sent for the first time after {@code highest}, a higher PSN. */
     public static Finding late(final int highest, final int psn, final long frame, final Basis basis) {
         return new Finding(ORDER_RULE, "bth.psn", "after " + highest, Integer.toString(psn), frame, basis);

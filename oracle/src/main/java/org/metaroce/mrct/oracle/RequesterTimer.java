@@ -19,6 +19,8 @@ public final class RequesterTimer {
     public static final String RTO_RULE = "MR-RTX-007";
     /** The rule of una's retransmission at the expiry. */
     public static final String EXPIRY_RULE = "MR-RTX-009";
+    /** The rule of the moments the timer (re)starts. */
+    public static final String RESTART_RULE = "MR-RTX-008";
     /** The rule of the retries' limit. */
     public static final String RETRY_RULE = "MR-RTX-010";
     /** The rule of the acknowledgement probe's timer. */
@@ -29,6 +31,10 @@ public final class RequesterTimer {
     private final int nLow;
     private final int retryCnt;
     private long started = NONE;
+    /** When a timer never restarted on progress would have started: {@link #started} but for {@link #progressed}. */
+    private long unrestarted = NONE;
+    /** True from una's resend at an expiry until the next answer or first transmission ({@link #settled}). */
+    private boolean expiryResend;
     private long duration;
     /** The longest duration the device may have chosen: above {@link #duration} only after {@link #mayHaveCounted}. */
     private long longest;
@@ -44,9 +50,39 @@ public final class RequesterTimer {
 
     /** (Re)starts the timer at {@code time} with {@code inFlight} PSNs in flight. */
     public void start(final long time, final int inFlight) {
+        unrestarted = time;
         started = time;
         duration = inFlight <= nLow ? rtoLowNs : rtoHighNs;
         longest = duration;
+    }
+
+    /**
+     * Restarts the timer at {@code time} on progress that leaves {@code inFlight} PSNs in flight (MR-RTX-008), keeping
+     * when it ran from before, so that a resend at the expiry of the timer not restarted is told apart
+     * ({@link #earlyRule}).
+     */
+    public void progressed(final long time, final int inFlight) {
+        final long from = running() ? unrestarted : time;
+        start(time, inFlight);
+        unrestarted = from;
+    }
+
+    /** una was resent at this timer's expiry: until {@link #settled}, no other PSN may follow it (MR-RTX-009). */
+    public void resentAtExpiry() {
+        expiryResend = true;
+    }
+
+    /** An answer arrived or a PSN was sent for the first time: a later resend is no longer part of an expiry's. */
+    public void settled() {
+        expiryResend = false;
+    }
+
+    /**
+     * The rule a resend of {@code psn}, not una, without a cause breaks: MR-RTX-009 when it follows una's resend at an
+     * expiry with nothing between (an expiry resends una and only una), else MR-RTX-002.
+     */
+    public String otherResendRule() {
+        return expiryResend ? EXPIRY_RULE : "MR-RTX-002";
     }
 
     /**
@@ -65,6 +101,7 @@ public final class RequesterTimer {
 
     /** (Re)starts the timer at {@code time} for the acknowledgement probe: rto_low_ns. */
     public void startProbe(final long time) {
+        unrestarted = time;
         started = time;
         duration = rtoLowNs;
         longest = duration;
@@ -115,9 +152,15 @@ public final class RequesterTimer {
 
     /**
      * The rule a resend of una at {@code time} without another cause breaks: MR-RTX-007 when the timer runs for
-     * rto_high_ns and rto_low_ns has passed (the device used the wrong timeout), else MR-RTX-002 (no cause at all).
+     * rto_high_ns and rto_low_ns has passed (the device used the wrong timeout), MR-RTX-008 when only the timer as it
+     * ran before the last progress could have expired by then (the device did not restart it), else MR-RTX-002 (no
+     * cause at all).
      */
     public String earlyRule(final long time, final long toleranceNs) {
+        if (running() && unrestarted < started && time + toleranceNs >= unrestarted + rtoLowNs
+            && time + toleranceNs < started + rtoLowNs) {
+            return RESTART_RULE; // the expiry of the timer as it ran before progress restarted it
+        }
         return running() && duration == rtoHighNs && time + toleranceNs >= started + rtoLowNs ? RTO_RULE
             : "MR-RTX-002";
     }

@@ -58,4 +58,13 @@ class ReadRerequestTest {
         assertThat(ReadRerequest.check(decode(legacy(0x1000, 4096)), READ, 2, 0, 5, Basis.FRAME))
             .extracting(Finding::rule).containsExactly("MR-LEG-010");
     }
+
+    @Test
+    void aReRequestFromADeliveredPsnNamesTheLowestPsnNotDelivered() {
+        final Finding f = ReadRerequest.fromDelivered(40, 43, 9, Basis.configured("test"));
+        assertThat(f.rule()).isEqualTo("MR-RTX-016");
+        assertThat(f.field()).isEqualTo("bth.psn");
+        assertThat(f.expected()).startsWith("43");
+        assertThat(f.actual()).startsWith("40");
+    }
 }

@@ -74,4 +74,50 @@ class RequesterLossTest {
         assertThat(loss.transmissions(5)).isEqualTo(2);
         assertThat(loss.laterDeliveredAt(4)).isEqualTo(2_000);
     }
+
+    /** PSNs 0 to {@code n} - 1 sent 10 ns apart, reorder_time_ns 1 ms, PSN 1 delivered at 100 ns. */
+    private static RequesterLoss sentWithPsn1Delivered(final int threshold, final int n) {
+        final RequesterLoss l = new RequesterLoss(threshold, 1_000_000);
+        for (int p = 0; p < n; p++) {
+            l.sent(p, p * 10L);
+        }
+        l.deliver(1, 0, 100);
+        return l;
+    }
+
+    @Test
+    void aSecondResendFromDeliveriesThatPrecededTheFirstReusesOldEvidence() {
+        final RequesterLoss l = sentWithPsn1Delivered(2, 4);
+        l.deliver(2, 0, 110);
+        assertThat(l.inferredLost(0, 4, 110, 0)).isTrue();
+        l.resent(0, 120);
+        assertThat(l.inferredLost(0, 4, 130, 0)).as("only deliveries of packets sent after the resend count").isFalse();
+        assertThat(l.lostByOldEvidence(0, 4, 130, 0)).as("the deliveries the first resend answered").isTrue();
+        assertThat(l.lostByOldEvidence(3, 4, 130, 0)).as("never resent: no old evidence").isFalse();
+    }
+
+    @Test
+    void tooFewLaterDeliveriesAreNoOldEvidence() {
+        final RequesterLoss l = sentWithPsn1Delivered(3, 3);
+        l.resent(0, 120);
+        assertThat(l.lostByOldEvidence(0, 3, 130, 0)).isFalse();
+        assertThat(l.lostByOldEvidence(0, 3, 100 + 1_000_000, 0)).as("the time condition from that delivery")
+            .isTrue();
+    }
+
+    @Test
+    void countsAndFindsTheUndeliveredPsnsOfASpan() {
+        final RequesterLoss loss = new RequesterLoss(3, 10_000);
+        for (int psn = 0; psn < 6; psn++) {
+            loss.sent(psn, psn);
+        }
+        loss.deliver(0, 0, 10);
+        loss.deliver(1, 0, 11);
+        loss.deliver(3, 2, 12);
+        assertThat(loss.undelivered(0, 6)).isEqualTo(3);
+        assertThat(loss.undelivered(0, 2)).as("all delivered").isZero();
+        assertThat(loss.firstUndelivered(0, 5)).isEqualTo(2);
+        assertThat(loss.firstUndelivered(0, 1)).as("every PSN before the last delivered").isEqualTo(1);
+        assertThat(loss.firstUndelivered(3, 5)).isEqualTo(4);
+    }
 }

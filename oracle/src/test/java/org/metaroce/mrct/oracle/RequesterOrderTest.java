@@ -45,4 +45,19 @@ class RequesterOrderTest {
             Basis.FRAME));
         assertThat(RequesterOrder.firstTransmission(5, 7, false, 4, Basis.FRAME)).isEqualTo(hole);
     }
+
+    @Test
+    void aMessageInsideAReadsSpanBreaksTheSpanRule() {
+        final Basis basis = Basis.configured("test");
+        final Finding f = RequesterOrder.insideReadSpan(11, 10, 13, false, false, 7, basis);
+        assertThat(f.rule()).isEqualTo("MR-REQ-002");
+        assertThat(f.field()).isEqualTo("bth.psn");
+        assertThat(RequesterOrder.insideReadSpan(11, 10, 13, true, false, 7, basis)).as("another READ's MSN")
+            .isNotNull();
+        assertThat(RequesterOrder.insideReadSpan(11, 10, 13, true, true, 7, basis)).as("a re-request").isNull();
+        assertThat(RequesterOrder.insideReadSpan(10, 10, 13, false, false, 7, basis)).as("the first PSN").isNull();
+        assertThat(RequesterOrder.insideReadSpan(14, 10, 13, false, false, 7, basis)).as("after the span").isNull();
+        assertThat(RequesterOrder.insideReadSpan(0, 0xFFFFFE, 1, false, false, 7, basis)).as("across the wrap")
+            .isNotNull();
+    }
 }

@@ -81,4 +81,40 @@ class RequesterTimerTest {
         t.stop();
         assertThat(t.probeEarly(0, 0)).isFalse();
     }
+
+    @Test
+    void unaResentAtTheExpiryOfTheTimerProgressShouldHaveRestartedBlamesTheRestart() {
+        final RequesterTimer t = timer();
+        t.start(0, 2);
+        t.progressed(60_000, 1); // progress at 60 us restarts the timer: expiry at 160 us
+        assertThat(t.earlyRule(100_000, 0)).as("at the old timer's expiry: not restarted on progress")
+            .isEqualTo("MR-RTX-008");
+        assertThat(t.earlyRule(99_999, 0)).as("before either timer could expire: no cause").isEqualTo("MR-RTX-002");
+        t.progressed(200_000, 1); // a second progress keeps the start of the timer never restarted
+        assertThat(t.earlyRule(150_000, 0)).as("the timer from 0, never restarted, expired at 100 us")
+            .isEqualTo("MR-RTX-008");
+        t.start(300_000, 1); // a start (at an expiry's resend) forgets it
+        assertThat(t.earlyRule(350_000, 0)).isEqualTo("MR-RTX-002");
+    }
+
+    @Test
+    void aTimerRestartedOnlyFromIdleIsNeverTakenForOneNotRestarted() {
+        final RequesterTimer t = timer();
+        t.stop();
+        t.progressed(10_000, 1); // progress with the timer stopped: a start like any other
+        assertThat(t.earlyRule(50_000, 0)).isEqualTo("MR-RTX-002");
+        t.startProbe(70_000);
+        assertThat(t.earlyRule(100_000, 0)).isEqualTo("MR-RTX-002");
+    }
+
+    @Test
+    void anotherPsnResentRightAfterUnaAtAnExpiryBlamesTheExpiryUntilAnAnswerOrANewPsn() {
+        final RequesterTimer t = timer();
+        t.start(0, 3);
+        assertThat(t.otherResendRule()).isEqualTo("MR-RTX-002");
+        t.resentAtExpiry();
+        assertThat(t.otherResendRule()).as("an expiry resends una and only una").isEqualTo("MR-RTX-009");
+        t.settled();
+        assertThat(t.otherResendRule()).isEqualTo("MR-RTX-002");
+    }
 }

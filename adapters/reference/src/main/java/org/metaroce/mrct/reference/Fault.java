@@ -183,6 +183,18 @@ public enum Fault {
         + "names an earlier PSN"),
     READ_RETRY_COUNTED_AS_TIMEOUT("MR-RTX-019", "counts a READ re-request in timeouts instead of retransmitted"),
     THRESHOLD_OFF_BY_ONE("MR-RTX-003", "infers a loss after reorder_threshold + 1 later deliveries"),
+    TIMEOUT_RESENDS_ALL("MR-RTX-009", "on a timeout of a TVer 1 QP resends every in-flight PSN from una, go-back-N"),
+    TIMER_NOT_RESTARTED_ON_PROGRESS("MR-RTX-008", "keeps the retransmission timer of the old una running after "
+        + "progress"),
+    READ_RECOVERY_FROM_START("MR-RTX-016",
+        "recovers a READ from its first PSN even when a response or SACK bit shows its request arrived"),
+    REORDER_TIMER_RESTARTED("MR-RTX-004",
+        "restarts a PSN's reorder timer at every later delivery instead of starting it at the first"),
+    RETRANSMISSION_KEEPS_TX_ORDER("MR-RTX-005", "keeps a retransmitted PSN's original send order, so deliveries "
+        + "seen before the retransmission infer it lost again"),
+    READ_TAKES_ONE_PSN("MR-REQ-002", "gives a READ REQUEST one PSN, not the span of its responses"),
+    RSN_COUNTS_EVERY_MESSAGE("MR-REQ-008", "increments pleth.rsn for every message, not only those that consume a "
+        + "receive WQE"),
     LEGACY_TIMEOUT_UNA_ONLY("MR-LEG-009",
         "on a timeout of a TVer 0 QP resends una only instead of every in-flight PSN"),
     LEGACY_READ_GAP_ACCEPTED("MR-LEG-010", "places a TVer 0 read response that follows a missing one"),
@@ -191,6 +203,7 @@ public enum Fault {
 
     // congestion control (section 14)
     CE_READ_RESPONSE_IGNORED("MR-CC-004", "takes no congestion indication from a CE-marked read response"),
+    FAST_RECOVERY_OFF_BY_ONE("MR-CC-014", "stays in fast recovery while T or BC equals F, one step too long"),
     PACED_AT_TARGET_RATE("MR-CC-017", "paces its packets at the target rate Rt instead of the current rate Rc"),
     READ_RESPONSES_UNPACED("MR-CC-018", "sends read responses at once, outside the QP's pacer"),
     READ_RESPONSES_NOT_ECT("MR-CC-001", "sends read responses with ip.ecn Not-ECT, built from the acknowledgement "

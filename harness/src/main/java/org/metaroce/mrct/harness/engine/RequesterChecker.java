@@ -8,6 +8,7 @@ import java.util.List;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.oracle.Basis;
 import org.metaroce.mrct.oracle.DcqcnConstants;
+import org.metaroce.mrct.oracle.ReadRerequest;
 import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.oracle.RequesterAckReq;
 import org.metaroce.mrct.oracle.RequesterAnswers;
@@ -187,6 +188,14 @@ final class RequesterChecker {
                 + ")"), new FieldDiff(outside.field(), outside.expected(), outside.actual()));
         }
         final boolean retransmission = psn < nextFirst;
+        final Finding inside = retransmission && work.isRead() ? RequesterOrder.insideReadSpan(psn, work.firstPsn,
+            work.lastPsn(), f.opcode() == Opcode.RDMA_READ_REQUEST, p.legacy() || !f.has(HeaderKind.PLETH)
+                || f.pleth().msn() == work.msn, evidence, LIVE) : null;
+        if (inside != null) {
+            return failure(inside.rule(), evidence, f.opcode() + " at PSN " + psn + " lies in the span of "
+                + work.describe() + ": a message after the READ was given PSNs its responses use",
+                new FieldDiff(inside.field(), inside.expected(), inside.actual()));
+        }
         if (p.legacy() && work.isRead()) {
             legacyReadFrom.put(work.firstPsn, psn);
         }
@@ -219,7 +228,8 @@ final class RequesterChecker {
         int earlier = 0;
         String pending = null;
         for (final SendQueueModel.Work other : model.works()) {
-            if (other.index < work.index && other.isReadOrAtomic() && !fullyDelivered(other)) {
+            if (other.index < work.index && other.isReadOrAtomic()
+                && loss.undelivered(other.firstPsn, other.lastPsn() + 1) > 0) {
                 earlier++;
                 pending = pending == null ? other.describe() : pending;
             }
@@ -278,6 +288,7 @@ final class RequesterChecker {
         if (pending != null) {
             return pending;
         }
+        timer.settled();
         ackReqRun.onFirstTransmission(f.bth().ackReq());
         final Finding ackReq = ackReqRun.reached(p.ackReqInterval(), evidence, Basis.configured("ack_req_interval"));
         if (ackReq != null) {
@@ -294,9 +305,10 @@ final class RequesterChecker {
         if (idle) {
             startTimer(time);
         } else if (p.toleranceNs() > 0 && timer.running() && time <= timer.started() + p.toleranceNs()) {
-            timer.mayHaveCounted(inFlight()); // sent as the restarting ACK crossed it on a real link
+            // sent as the restarting ACK crossed it on a real link
+            timer.mayHaveCounted(loss.undelivered(una, nextFirst));
         }
-        maxInFlight = Math.max(maxInFlight, inFlight());
+        maxInFlight = Math.max(maxInFlight, loss.undelivered(una, nextFirst));
         return null;
     }
 
@@ -313,6 +325,16 @@ final class RequesterChecker {
             loss.resent(psn, time);
             timer.startProbe(time);
             return null;
+        }
+        // as MR-RTX-001 gives: a response that crossed the re-request within the tolerance is no evidence yet
+        final Finding fromStart = work.isRead() && !p.legacy() && delivered(psn)
+            && loss.deliveredAt(psn) + p.toleranceNs() < time
+            ? ReadRerequest.fromDelivered(psn, loss.firstUndelivered(work.firstPsn, work.lastPsn()), evidence, LIVE)
+            : null;
+        if (fromStart != null) {
+            return failure(fromStart.rule(), evidence, "READ re-request at PSN " + psn + " of " + work.describe()
+                + ", whose response for that PSN was delivered", new FieldDiff(fromStart.field(),
+                    fromStart.expected(), fromStart.actual()));
         }
         final Finding again = RequesterResend.check("" + psn, loss.deliveredAt(psn), time, p.toleranceNs(), evidence,
             LIVE);
@@ -344,7 +366,9 @@ final class RequesterChecker {
             final boolean rnrEnd = rnr.resumeDue() && psn >= rnr.resume() && time + p.toleranceNs() >= rnr.until();
             final boolean timeout = psn == una && timer.expired(time, p.toleranceNs());
             if (!eligible && !rnrEnd && !timeout) {
-                final String rule = psn == una ? timer.earlyRule(time, p.toleranceNs()) : "MR-RTX-002";
+                final String early = psn == una ? timer.earlyRule(time, p.toleranceNs()) : timer.otherResendRule();
+                final String rule = early.equals("MR-RTX-002") && loss.lostByOldEvidence(psn, nextFirst, time,
+                    p.toleranceNs()) ? "MR-RTX-005" : early;
                 return failure(rule, evidence, "PSN " + psn + " is retransmitted without cause: " + lossState(psn,
                     time), new FieldDiff("retransmission", "a loss event, the expiry of the retransmission timer "
                         + "(una " + una + (!timer.running() ? "" : ", due at " + at(timer.expiry()))
@@ -360,6 +384,7 @@ final class RequesterChecker {
                 timer.retry();
                 if (!eligible) {
                     startTimer(time);
+                    timer.resentAtExpiry();
                 }
             }
         }
@@ -451,27 +476,8 @@ final class RequesterChecker {
         }
     };
 
-    private boolean fullyDelivered(final SendQueueModel.Work work) {
-        for (int q = work.firstPsn; q <= work.lastPsn(); q++) {
-            if (!delivered(q)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private int inFlight() {
-        int n = 0;
-        for (int q = una; q < nextFirst; q++) {
-            if (!delivered(q)) {
-                n++;
-            }
-        }
-        return n;
-    }
-
     private void startTimer(final long time) {
-        timer.start(time, inFlight());
+        timer.start(time, loss.undelivered(una, nextFirst));
     }
 
     /**
@@ -495,6 +501,7 @@ final class RequesterChecker {
             return;
         }
         final int before = una;
+        timer.settled();
         if (opcode == Opcode.ACKNOWLEDGE) {
             if (RequesterAnswers.acknowledge(f, view).taken()) {
                 acknowledge(f, time);
@@ -527,7 +534,7 @@ final class RequesterChecker {
         }
         if (una != before) {
             if (una < nextFirst) {
-                startTimer(time);
+                timer.progressed(time, loss.undelivered(una, nextFirst));
             } else if (awaited(true) >= 0) {
                 timer.startProbe(time);
             } else {

@@ -240,8 +240,10 @@ final class SendQueueModel {
         if (!legacy) {
             number(out, "MR-HDR-004", frame, "pleth.offset", offset);
             number(out, "MR-REQ-007", frame, "pleth.msn", work.msn);
-            number(out, "MR-HDR-005", frame, "pleth.rsn",
-                work.consumesReceive() ? work.rsn : 0);
+            // MR-REQ-008 numbers the messages that consume a receive WQE, MR-HDR-005 puts the number on each packet:
+            // a first packet carrying another nonzero number has the numbering wrong
+            number(out, work.consumesReceive() && k == 0 && frame.has(HeaderKind.PLETH) && frame.pleth().rsn() != 0
+                ? "MR-REQ-008" : "MR-HDR-005", frame, "pleth.rsn", work.consumesReceive() ? work.rsn : 0);
         }
         if (last) {
             number(out, "MR-REQ-010", frame, "bth.ackreq", 1);

@@ -102,7 +102,8 @@ final class Dcqcn {
     }
 
     private void increase() {
-        if (timerEvents < p.f() && byteEvents < p.f()) {
+        final int f = p.f() + (faults.contains(org.metaroce.mrct.reference.Fault.FAST_RECOVERY_OFF_BY_ONE) ? 1 : 0);
+        if (timerEvents < f && byteEvents < f) {
             rc = (rt + rc) / 2;
         } else if (timerEvents > p.f() && byteEvents > p.f()) {
             final int i = Math.min(timerEvents, byteEvents) - p.f();

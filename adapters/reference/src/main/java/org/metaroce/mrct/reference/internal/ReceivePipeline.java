@@ -169,14 +169,14 @@ final class ReceivePipeline {
             return;
         }
         switch (opcode.kind()) {
-            case ACKNOWLEDGE -> qp.requester.acknowledge(f);
+            case ACKNOWLEDGE -> qp.requester.responses().acknowledge(f);
             case RDMA_READ_RESPONSE -> {
-                qp.requester.readResponse(f);
+                qp.requester.responses().readResponse(f);
                 if (device.has(Fault.ACK_FOR_READ_RESPONSE)) {
                     device.sendAck(qp);
                 }
             }
-            case ATOMIC_ACKNOWLEDGE -> qp.requester.atomicAck(f);
+            case ATOMIC_ACKNOWLEDGE -> qp.requester.responses().atomicAck(f);
             default -> device.count(Counter.DROP_UNEXPECTED_RESPONSE, qp);
         }
     }

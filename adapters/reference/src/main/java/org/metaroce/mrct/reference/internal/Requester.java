@@ -11,7 +11,6 @@ import org.metaroce.mrct.spi.QpState;
 import org.metaroce.mrct.spi.RejectedException;
 import org.metaroce.mrct.spi.SendWqe;
 import org.metaroce.mrct.spi.WorkOpcode;
-import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.Psn;
 import org.metaroce.mrct.wire.RnrTimer;
 
@@ -60,7 +59,8 @@ final class Requester {
         return writer;
     }
 
-    private ResponseReceiver responses() {
+    /** What the QP does with the responses to its requests: ACKNOWLEDGE, READ RESPONSE, ATOMIC ACKNOWLEDGE. */
+    ResponseReceiver responses() {
         if (responses == null) {
             responses = new ResponseReceiver(device, qp, this);
         }
@@ -103,7 +103,7 @@ final class Requester {
         }
         final SendWork work = new SendWork(wqe, nextMsn, consumes ? nextRsn : 0, qp.pmtu);
         nextMsn = Psn.add(nextMsn, consumes || !device.has(Fault.MSN_ONLY_FOR_WQE_MESSAGES) ? 1 : 0);
-        if (consumes) {
+        if (consumes || device.has(Fault.RSN_COUNTS_EVERY_MESSAGE)) {
             nextRsn = Psn.add(nextRsn, 1);
         }
         queue.addLast(work);
@@ -198,7 +198,7 @@ final class Requester {
         }
         if (work.sent == 0) {
             work.firstPsn = psn;
-            nextPsn = Psn.add(psn, work.span);
+            nextPsn = Psn.add(psn, work.isRead() && device.has(Fault.READ_TAKES_ONE_PSN) ? 1 : work.span);
         }
         final int index = work.sent++;
         final boolean lastPacket = index == work.packets - 1;
@@ -238,7 +238,8 @@ final class Requester {
             : Counter.RETRANSMITTED, qp);
         if (work.isRead()) {
             final boolean arrived = work.requestArrived(cumulative);
-            final int from = arrived ? state.index : 0;
+            final boolean fromStart = device.has(Fault.READ_RECOVERY_FROM_START) && qp.tver == 1;
+            final int from = arrived && !fromStart ? state.index : 0;
             final int at = Psn.add(work.firstPsn, from);
             // one frame retransmits every PSN it asks for: they share one transmission (section 13.6), so a later
             // response of the same re-request is no fresh evidence about an earlier PSN of it (section 13.3)
@@ -257,26 +258,11 @@ final class Requester {
             }
             return writer().request(work, 0, at, (long) from * qp.pmtu, true);
         }
-        state.txSeq = ++txSeq;
+        state.txSeq = device.has(Fault.RETRANSMISSION_KEEPS_TX_ORDER) ? state.txSeq : ++txSeq;
         return writer().request(work, state.index, psn, work.isAtomic() ? 0 : (long) state.index * qp.pmtu, true);
     }
 
     // ------------------------------------------------------------------ receiving (checked by ResponseReceiver)
-
-    /** An ACKNOWLEDGE (ACK, NAK, RNR NAK) for this QP, after the checks of Table 11-1. */
-    void acknowledge(final DecodedFrame f) {
-        responses().acknowledge(f);
-    }
-
-    /** A READ RESPONSE for this QP (Table 11-4 and section 6.1). */
-    void readResponse(final DecodedFrame f) {
-        responses().readResponse(f);
-    }
-
-    /** An ATOMIC ACKNOWLEDGE for this QP. */
-    void atomicAck(final DecodedFrame f) {
-        responses().atomicAck(f);
-    }
 
     /** The state of sent PSN {@code psn} while it is in the flight (from una on), or null. */
     PsnState inFlight(final int psn) {
@@ -331,7 +317,8 @@ final class Requester {
             final int psn = state.psn();
             for (int p = una; Psn.isBefore(p, psn); p = Psn.add(p, 1)) {
                 final PsnState other = flight.get(p);
-                if (other != null && !other.delivered && other.eligibleSince < 0 && other.txSeq < state.txSeq) {
+                if (other != null && !other.delivered && other.txSeq < state.txSeq
+                    && (other.eligibleSince < 0 || device.has(Fault.REORDER_TIMER_RESTARTED))) {
                     other.eligibleSince = now;
                 }
             }
@@ -383,7 +370,7 @@ final class Requester {
                 } else {
                     stopTimer();
                 }
-            } else if (!rnrWaiting) {
+            } else if (!rnrWaiting && !device.has(Fault.TIMER_NOT_RESTARTED_ON_PROGRESS)) {
                 startTimer();
             }
         } else if (flight.isEmpty() && awaitedPsn() < 0) {
@@ -538,7 +525,7 @@ final class Requester {
         if (!countRetry()) {
             return;
         }
-        if (qp.tver == 0 && !device.has(Fault.LEGACY_TIMEOUT_UNA_ONLY)) {
+        if (qp.tver == 0 && !device.has(Fault.LEGACY_TIMEOUT_UNA_ONLY) || device.has(Fault.TIMEOUT_RESENDS_ALL)) {
             queueFrom(una);
         } else {
             final PsnState state = flight.get(una);
