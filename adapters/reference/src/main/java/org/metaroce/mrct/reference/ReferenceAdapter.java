@@ -1,7 +1,6 @@
 package org.metaroce.mrct.reference;
 
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
@@ -11,16 +10,10 @@ import org.metaroce.mrct.reference.internal.DeviceConfig;
 import org.metaroce.mrct.spi.Adapter;
 import org.metaroce.mrct.spi.Capability;
 import org.metaroce.mrct.spi.CapturedFrame;
-import org.metaroce.mrct.spi.Completion;
 import org.metaroce.mrct.spi.ControlPlane;
 import org.metaroce.mrct.spi.DataPlane;
 import org.metaroce.mrct.spi.DeviceIdentity;
 import org.metaroce.mrct.spi.Endpoints;
-import org.metaroce.mrct.spi.MemoryRegion;
-import org.metaroce.mrct.spi.QpAttributes;
-import org.metaroce.mrct.spi.QpState;
-import org.metaroce.mrct.spi.ReceiveWqe;
-import org.metaroce.mrct.spi.SendWqe;
 
 /**
  * The reference NIC behind the adapter SPI, in the harness's own process and on virtual time: frames are processed
@@ -42,7 +35,7 @@ public final class ReferenceAdapter implements Adapter {
         this.device = new Device(new DeviceConfig(ENDPOINTS.deviceMac(),
             DeviceConfig.address(ENDPOINTS.deviceIpv4()), DeviceConfig.address(ENDPOINTS.deviceIpv6()), pics,
             parameters, this.faults));
-        this.control = new Control(device);
+        this.control = device;
     }
 
     /** A reference NIC configured from a DUT profile (parameters over the specification's defaults). */
@@ -123,95 +116,6 @@ public final class ReferenceAdapter implements Adapter {
                 }
             }
             return device.outbox().pollFirst();
-        }
-    }
-
-    /** The control plane of a reference {@link Device}, shared with {@link ReferencePeer}. */
-    static final class Control implements ControlPlane {
-        private final Device device;
-
-        Control(final Device device) {
-            this.device = device;
-        }
-
-        @Override
-        public int allocatePd() {
-            return device.allocatePd();
-        }
-
-        @Override
-        public int createQp(final QpAttributes attributes) {
-            return device.createQp(attributes);
-        }
-
-        @Override
-        public void modifyQp(final int qpn, final QpState state, final QpAttributes attributes) {
-            device.modifyQp(qpn, state, attributes);
-        }
-
-        @Override
-        public QpState queryQp(final int qpn) {
-            return device.queryQp(qpn);
-        }
-
-        @Override
-        public void destroyQp(final int qpn) {
-            device.destroyQp(qpn);
-        }
-
-        @Override
-        public MemoryRegion registerMr(final int pd, final long length, final Set<org.metaroce.mrct.spi.Access> access) {
-            return device.registerMr(pd, length, access);
-        }
-
-        @Override
-        public void invalidateRkey(final int rkey) {
-            device.invalidateRkey(rkey);
-        }
-
-        @Override
-        public void deregisterMr(final int lkey) {
-            device.deregisterMr(lkey);
-        }
-
-        @Override
-        public void postReceive(final int qpn, final ReceiveWqe wqe) {
-            device.postReceive(qpn, wqe);
-        }
-
-        @Override
-        public void postSend(final int qpn, final SendWqe wqe) {
-            device.postSend(qpn, wqe);
-        }
-
-        @Override
-        public List<Completion> pollCompletions(final int qpn, final int max) {
-            return device.pollCompletions(qpn, max);
-        }
-
-        @Override
-        public byte[] readMemory(final long va, final int length) {
-            return device.readMemory(va, length);
-        }
-
-        @Override
-        public void writeMemory(final long va, final byte[] data) {
-            device.writeMemory(va, data);
-        }
-
-        @Override
-        public Map<String, Long> counters() {
-            return device.counters();
-        }
-
-        @Override
-        public Map<String, Long> qpCounters(final int qpn) {
-            return device.qpCounters(qpn);
-        }
-
-        @Override
-        public void reset() {
-            device.reset();
         }
     }
 }

@@ -19,13 +19,13 @@ public final class ReferencePeer implements Peer {
     public static final PeerFactory FACTORY = ReferencePeer::new;
 
     private final Device device;
-    private final ReferenceAdapter.Control control;
+    private final ControlPlane control;
 
     public ReferencePeer(final Endpoints endpoints, final Map<String, Object> parameters, final Set<String> pics) {
         this.device = new Device(new DeviceConfig(endpoints.harnessMac(), DeviceConfig.address(endpoints.harnessIpv4()),
             DeviceConfig.address(endpoints.harnessIpv6() == null ? "::1" : endpoints.harnessIpv6()), pics,
             parameters, Set.of()));
-        this.control = new ReferenceAdapter.Control(device);
+        this.control = device;
     }
 
     @Override

@@ -4,29 +4,21 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumSet;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.metaroce.mrct.socket.agent.AgentClient;
 import org.metaroce.mrct.socket.agent.AgentInfo;
 import org.metaroce.mrct.socket.link.Link;
 import org.metaroce.mrct.socket.link.PcapLink;
 import org.metaroce.mrct.socket.link.UdpLink;
-import org.metaroce.mrct.spi.Access;
 import org.metaroce.mrct.spi.Adapter;
 import org.metaroce.mrct.spi.AdapterException;
 import org.metaroce.mrct.spi.Capability;
-import org.metaroce.mrct.spi.Completion;
 import org.metaroce.mrct.spi.ControlPlane;
+import org.metaroce.mrct.spi.ForwardingControlPlane;
 import org.metaroce.mrct.spi.DataPlane;
 import org.metaroce.mrct.spi.DeviceIdentity;
 import org.metaroce.mrct.spi.DeviceTimeline;
 import org.metaroce.mrct.spi.Endpoints;
-import org.metaroce.mrct.spi.MemoryRegion;
-import org.metaroce.mrct.spi.QpAttributes;
-import org.metaroce.mrct.spi.QpState;
-import org.metaroce.mrct.spi.ReceiveWqe;
-import org.metaroce.mrct.spi.SendWqe;
 
 /**
  * A device outside the JVM: frames over a network interface (libpcap) or UDP datagrams, control through the device's
@@ -220,80 +212,9 @@ public final class SocketAdapter implements Adapter {
     }
 
     /** The agent's control plane; a reset also forgets the frames the device sent before it. */
-    private final class Control implements ControlPlane {
-        @Override
-        public int allocatePd() {
-            return agent.allocatePd();
-        }
-
-        @Override
-        public int createQp(final QpAttributes attributes) {
-            return agent.createQp(attributes);
-        }
-
-        @Override
-        public void modifyQp(final int qpn, final QpState state, final QpAttributes attributes) {
-            agent.modifyQp(qpn, state, attributes);
-        }
-
-        @Override
-        public QpState queryQp(final int qpn) {
-            return agent.queryQp(qpn);
-        }
-
-        @Override
-        public void destroyQp(final int qpn) {
-            agent.destroyQp(qpn);
-        }
-
-        @Override
-        public MemoryRegion registerMr(final int pd, final long length, final Set<Access> access) {
-            return agent.registerMr(pd, length, access);
-        }
-
-        @Override
-        public void invalidateRkey(final int rkey) {
-            agent.invalidateRkey(rkey);
-        }
-
-        @Override
-        public void deregisterMr(final int lkey) {
-            agent.deregisterMr(lkey);
-        }
-
-        @Override
-        public void postReceive(final int qpn, final ReceiveWqe wqe) {
-            agent.postReceive(qpn, wqe);
-        }
-
-        @Override
-        public void postSend(final int qpn, final SendWqe wqe) {
-            agent.postSend(qpn, wqe);
-        }
-
-        @Override
-        public List<Completion> pollCompletions(final int qpn, final int max) {
-            return agent.pollCompletions(qpn, max);
-        }
-
-        @Override
-        public byte[] readMemory(final long va, final int length) {
-            return agent.readMemory(va, length);
-        }
-
-        @Override
-        public void writeMemory(final long va, final byte[] bytes) {
-            agent.writeMemory(va, bytes);
-        }
-
-        @Override
-        public Map<String, Long> counters() {
-            return agent.counters();
-        }
-
-        @Override
-        public Map<String, Long> qpCounters(final int qpn) {
-            return agent.qpCounters(qpn);
+    private final class Control extends ForwardingControlPlane {
+        Control() {
+            super(agent);
         }
 
         @Override

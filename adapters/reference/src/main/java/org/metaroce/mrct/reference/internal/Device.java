@@ -13,6 +13,7 @@ import org.metaroce.mrct.spi.Access;
 import org.metaroce.mrct.spi.CapturedFrame;
 import org.metaroce.mrct.spi.Completion;
 import org.metaroce.mrct.spi.CompletionStatus;
+import org.metaroce.mrct.spi.ControlPlane;
 import org.metaroce.mrct.spi.MemoryRegion;
 import org.metaroce.mrct.spi.QpAttribute;
 import org.metaroce.mrct.spi.QpAttributes;
@@ -30,7 +31,7 @@ import org.metaroce.mrct.wire.Psn;
  * frames enter through {@link #receive}; sent frames leave through {@link #outbox()} with their virtual timestamps.
  * Everything runs on the caller's thread; nothing here is thread-safe.
  */
-public final class Device {
+public final class Device implements ControlPlane {
     /** bth.pkey of every CNP sent (Table 2-11, v1.1). */
     static final int CNP_PKEY = 0xFFFF;
     final DeviceConfig config;
