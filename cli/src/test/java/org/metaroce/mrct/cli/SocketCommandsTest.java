@@ -48,6 +48,15 @@ class SocketCommandsTest {
     }
 
     @Test
+    void serveWarnsOfAUdpPortBelowTheSourcePortsMrWire010Allows() {
+        // the warning comes before the other checks, so a run that stops at a bad --fault shows it without serving
+        final Mrct.Run low = Mrct.run("serve", "--udp", "127.0.0.1:4791", "--fault", "nonsense");
+        assertThat(low.err()).contains("mrct serve: warning: UDP port 4791 is below 49152").contains("MR-WIRE-010");
+        final Mrct.Run high = Mrct.run("serve", "--udp", "127.0.0.1:49152", "--fault", "nonsense");
+        assertThat(high.err()).contains("nonsense").doesNotContain("warning");
+    }
+
+    @Test
     void serveOnAMissingInterfaceSaysSo() {
         final Mrct.Run run = Mrct.run("serve", "--iface", "mrct-no-such-if0");
         assertThat(run.status()).isEqualTo(2);
