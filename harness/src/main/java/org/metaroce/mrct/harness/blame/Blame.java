@@ -218,10 +218,10 @@ public final class Blame {
             }
         }
         if (c.diffs().stream().anyMatch(d -> d.field().equals("opcode") && d.actual().startsWith("RECV_RDMA_WITH_IMM"))
-            && c.sent().stream().noneMatch(p -> p.recordable() && p.opcode().kind() == OpKind.RDMA_WRITE
+            && c.sent().stream().noneMatch(p -> p.isRequest() && p.opcode().kind() == OpKind.RDMA_WRITE
                 && p.opcode().hasImmediate())) {
             // Table 7-1: only an RDMA WRITE WITH IMMEDIATE completes a receive WQE with this opcode, and the harness
-            // sent none: a plain WRITE consumed the WQE
+            // sent none (not even one rejected later): a plain WRITE consumed the WQE
             return choice.cause(List.of("MR-CMP-006"), "opcode", "a receive completion for an RDMA WRITE without "
                 + "immediate data", Cause.Basis.MODEL);
         }

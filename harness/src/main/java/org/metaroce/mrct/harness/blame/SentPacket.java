@@ -22,8 +22,9 @@ import org.metaroce.mrct.wire.Opcode;
  *     check of Table 4-2 rejects with the same NAK 0x61 when ePSN reaches it (V4: a MIDDLE or LAST whose pleth.offset
  *     is 0 or not a multiple of PMTU never follows its predecessor), or null
  * @param wrongRightRule the rule of the rights check P4 (MR-SEC-004) when the request passes Table 10-1 by the
- *     harness's own records (its key names a region it registered in the QP's protection domain, with the right the
- *     request needs, its bytes inside) and that region lacks a remote right the request does not need: only a rights
+ *     harness's own records (its key names a region it registered in the QP's protection domain and has not
+ *     invalidated, through the control plane or a SEND WITH INVALIDATE, with the right the request needs, its bytes
+ *     inside) and that region lacks a remote right the request does not need: only a rights
  *     check reading the wrong right rejects it; null otherwise
  */
 public record SentPacket(int psn, Opcode opcode, boolean ackReq, boolean ce, int span, String dropRule, long length,

@@ -186,6 +186,7 @@ final class FailureBlame {
         final List<SentPacket> all = new ArrayList<>();
         final List<Integer> at = new ArrayList<>();
         final java.util.BitSet rejected = new java.util.BitSet();
+        final java.util.Set<Integer> invalidated = new java.util.HashSet<>();
         for (int i = 0; i < evidence.size(); i++) {
             final FrameRecord record = evidence.get(i);
             if (record.direction() == Direction.FROM_DUT) {
@@ -208,6 +209,9 @@ final class FailureBlame {
             if (!f.isRoce() || f.bth().destQp() != c.deviceQpn) {
                 continue;
             }
+            if (f.opcode().hasInvalidate() && f.has(org.metaroce.mrct.wire.HeaderKind.IETH)) {
+                invalidated.add(f.ieth().rkey()); // from when its message completes: the harness does not know when
+            }
             final boolean request = f.opcode().kind().isRequest();
             final int base = request ? c.psnBase() : c.devicePsnBase();
             int span = 1;
@@ -219,7 +223,8 @@ final class FailureBlame {
                 f.isCongestionExperienced(), span, dropRule(f, c),
                 f.has(org.metaroce.mrct.wire.HeaderKind.RETH) ? f.reth().dmaLength() : -1, false, f.payloadLength(),
                 padNonZero(f), f.has(org.metaroce.mrct.wire.HeaderKind.UDP) ? f.udp().sourcePort() : -1,
-                arrivalRule(f, c), wrongRightRule(f, c, regions)));
+                arrivalRule(f, c), wrongRightRule(f, c, regions == null ? List.of() : regions.stream()
+                    .filter(mr -> !invalidated.contains(mr.rkey())).toList())));
             at.add(i);
         }
         int before = 0;
