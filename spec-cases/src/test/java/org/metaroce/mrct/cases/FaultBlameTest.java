@@ -47,18 +47,8 @@ class FaultBlameTest {
 
     private static Map<Fault, Double> knownGaps() {
         final Map<Fault, Double> gaps = new EnumMap<>(Fault.class);
-        // every other fault reaches the goal over the selection (own cases and the sample, seed 20261129). A fault
-        // below it goes here with its measured share as a floor, and docs/faults.md says what blame lacks for it
-        // ("Below the goal").
-        // rnr branch: a new RTX case moved the sample onto MP-006, where the device's ACK for a READ RESPONSE arrives
-        // as a mismatch of the next expected request and is blamed on MR-MP-006 (2 of 3)
-        gaps.put(Fault.ACK_FOR_READ_RESPONSE, 0.66);
-        // the sample by ID hash (replacing every 16th case in plan order) took in three cases whose failure blame
-        // names a neighbouring rule: PLC-001-write-placement-every-pmtu[pmtu=1024] (MR-ORD-002 for an ePSN that stops
-        // before recorded PSNs), ROB-007-pleth-flags-contradict-opcode (MR-ACK-006), LEG-004-duplicates (MR-CMP-004)
-        gaps.put(Fault.HOLE_CLOSE_ADVANCES_ONE, 0.83);
-        gaps.put(Fault.NO_ACK_ON_ACKREQ, 0.83);
-        gaps.put(Fault.PLAIN_WRITE_CONSUMES_WQE, 0.66);
+        // every fault reaches the goal over the selection (own cases and the sample). A fault below it goes here with
+        // its measured share as a floor, and docs/faults.md says what blame lacks for it ("Below the goal").
         return gaps;
     }
 

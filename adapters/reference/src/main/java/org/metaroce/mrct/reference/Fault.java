@@ -67,6 +67,8 @@ public enum Fault {
     ZERO_LENGTH_ONLY_DROPPED("MR-CMP-007", "drops a SEND or RDMA WRITE ONLY packet with an empty payload as truncated"),
     ERROR_QP_STILL_PLACES("MR-QP-006",
         "places the payload of an RDMA WRITE for a QP in ERROR before its state check drops the frame"),
+    LOW_SPORT_DROPPED("MR-MP-005", "drops requests whose udp.sport is below 0xC000 (in drop_wrong_peer), applying a "
+        + "rule on sending on receive"),
 
     // responder: classification, acknowledgement and counters (sections 4, 5)
     NO_ACK_BEYOND_WINDOW("MR-ACK-007", "drops a packet beyond the window without sending the current ACK"),
@@ -108,6 +110,10 @@ public enum Fault {
         "compares the region's protection domain with the QP's for RDMA WRITEs only"),
     V4_IN_ORDER_ONLY("MR-PLC-010", "checks V4 only on packets at ePSN, leaving the offset of a MIDDLE or LAST packet "
         + "that arrives out of order to the sequence check"),
+    V4_ZERO_OFFSET_ALLOWED("MR-PLC-010", "accepts a MIDDLE or LAST packet with pleth.offset 0 (V4 tests only for a "
+        + "multiple of PMTU), leaving it to the sequence check"),
+    ATOMIC_NEEDS_READ_RIGHT("MR-SEC-004", "checks the region's remote-read right for atomics instead of "
+        + "remote-atomic"),
 
     // responder: execution and completion (sections 7 to 9)
     INVALIDATE_OTHER_PD("MR-CMP-010", "invalidates an R_Key of another protection domain"),

@@ -251,6 +251,11 @@ final class Acknowledgements {
             return choice.cause(List.of("MR-ORD-006"), "sacketh.bitmap", "a PSN that arrived neither passed by ePSN nor "
                 + "reported in the bitmap: a recorded packet discarded", Cause.Basis.MODEL);
         }
+        if (base < highest && (bitmap & (1L << 63)) != 0) {
+            // the ACK itself reports its ePSN recorded: ePSN stopped at a recorded PSN, so nothing was discarded
+            return choice.cause(List.of("MR-ORD-005"), "sacketh.base",
+                "ePSN stopped before PSNs that arrived, the first of them reported recorded", Cause.Basis.MODEL);
+        }
         if (base < highest) {
             return choice.cause(List.of("MR-ORD-005", "MR-ORD-002"), "sacketh.base",
                 "ePSN stopped before PSNs that arrived", Cause.Basis.MODEL);

@@ -36,10 +36,12 @@ public final class Blame {
     /** The cause of a failure whose verdict rests on rules of {@code level} at least. */
     public Cause cause(final FailureContext c, final Level level) {
         final Choice choice = new Choice(c.caseRules(), level);
-        Cause cause = first(Initial.diagnose(c, choice), Discards.validDropped(c, choice));
+        Cause cause = first(first(Initial.diagnose(c, choice), Discards.validDropped(c, choice)),
+            Rejections.wrongRight(c, choice));
         cause = cause != null || c.shape() == FailureShape.FRAME_MISMATCH ? cause : Discards.diagnose(c, choice);
         cause = cause != null ? cause : switch (c.shape()) {
-            case FRAME_MISMATCH -> first(Acknowledgements.diagnose(c, choice), Execution.diagnose(c, choice));
+            case FRAME_MISMATCH -> first(first(Acknowledgements.diagnose(c, choice), Execution.diagnose(c, choice)),
+                c.expectedOpcodes().contains("ACKNOWLEDGE") ? null : Owed.answeredResponse(c, choice));
             case FRAME_MISSING -> Owed.missing(c, choice);
             case FRAME_UNEXPECTED -> Owed.unexpected(c, choice);
             case COMPLETIONS -> completions(c, choice);
@@ -181,6 +183,10 @@ public final class Blame {
             return choice.cause(List.of("MR-QP-006"), region, "memory written on behalf of a frame a QP in ERROR "
                 + "received", Cause.Basis.CASE);
         }
+        final Cause arrival = Rejections.placedPastArrivalCheck(c, choice, region);
+        if (arrival != null) {
+            return arrival;
+        }
         if (c.naks().contains(0x61)) {
             return choice.cause(List.of("MR-PLC-016"), region, "payload of a request rejected with NAK 0x61 placed",
                 Cause.Basis.MODEL);
@@ -210,6 +216,14 @@ public final class Blame {
                 return choice.cause(List.of("MR-CMP-002", "MR-CMP-003", "MR-QP-007"), "completions",
                     "fewer completions than completed messages or flushed WQEs", Cause.Basis.FIELD);
             }
+        }
+        if (c.diffs().stream().anyMatch(d -> d.field().equals("opcode") && d.actual().startsWith("RECV_RDMA_WITH_IMM"))
+            && c.sent().stream().noneMatch(p -> p.isRequest() && p.opcode().kind() == OpKind.RDMA_WRITE
+                && p.opcode().hasImmediate())) {
+            // Table 7-1: only an RDMA WRITE WITH IMMEDIATE completes a receive WQE with this opcode, and the harness
+            // sent none (not even one rejected later): a plain WRITE consumed the WQE
+            return choice.cause(List.of("MR-CMP-006"), "opcode", "a receive completion for an RDMA WRITE without "
+                + "immediate data", Cause.Basis.MODEL);
         }
         if (c.differs("wr_id")) {
             return choice.cause(List.of("MR-CMP-003", "MR-CMP-011"), "wr_id", "completions out of order",

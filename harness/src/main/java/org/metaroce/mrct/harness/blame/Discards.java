@@ -13,6 +13,12 @@ import org.metaroce.mrct.wire.Psn;
  * same root cause.
  */
 final class Discards {
+    /** The counters of Table 11-1's silent drops (steps 2 to 18). */
+    private static final List<String> SILENT_DROPS = List.of("drop_bad_ip_header", "drop_length_mismatch",
+        "drop_bad_udp_checksum", "drop_truncated", "drop_bad_icrc", "drop_unknown_tver", "drop_legacy_disabled",
+        "drop_unsupported_opcode", "drop_bad_pad", "drop_unknown_qp", "drop_pkey_mismatch", "drop_wrong_peer",
+        "drop_qp_state", "drop_tver_mismatch", "drop_invalid_sequence");
+
     private Discards() {
     }
 
@@ -76,6 +82,12 @@ final class Discards {
         if (Values.change(changes, "drop_bad_pad") > 0 && last.padNonZero()) {
             return choice.cause(List.of("MR-WIRE-020"), "", "a packet whose pad bytes are not zero dropped",
                 Cause.Basis.COUNTERS);
+        }
+        if (last.lowSport() && SILENT_DROPS.stream().anyMatch(counter -> Values.change(changes, counter) > 0)) {
+            // a silent drop of a packet that passes every check of Table 11-1 blame can see, whose one trait outside
+            // what a device sends is its udp.sport below 0xC000 (MR-WIRE-010 binds senders only)
+            return choice.cause(List.of("MR-MP-005"), "udp.sport",
+                "a valid request from a UDP source port below 0xC000 dropped", Cause.Basis.COUNTERS);
         }
         return null;
     }

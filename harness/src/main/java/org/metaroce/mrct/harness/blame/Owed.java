@@ -116,11 +116,22 @@ final class Owed {
             return choice.cause(List.of(last.dropRule(), "MR-ROB-003"), "",
                 "an answer to a frame that must be dropped silently", Cause.Basis.MODEL);
         }
+        return answeredResponse(c, choice);
+    }
+
+    /**
+     * An acknowledgement from the device with no request it could answer, the last frame it had received being a
+     * response or a CNP (MR-ACK-014): where no frame was expected, or where it came in place of another frame.
+     */
+    static Cause answeredResponse(final FailureContext c, final Blame.Choice choice) {
+        final DecodedFrame f = c.actual();
+        if (f == null || !f.isRoce() || f.opcode().kind() != OpKind.ACKNOWLEDGE) {
+            return null;
+        }
         final int sentBefore = Math.min(c.sentBefore(), c.sent().size());
         final SentPacket previous = sentBefore == 0 ? null : c.sent().get(sentBefore - 1);
         final boolean requests = c.sent().subList(0, sentBefore).stream().anyMatch(SentPacket::isRequest);
-        if (f.opcode().kind() == OpKind.ACKNOWLEDGE && previous != null && previous.valid()
-            && !previous.isRequest() && (c.requester() || !requests)) {
+        if (previous != null && previous.valid() && !previous.isRequest() && (c.requester() || !requests)) {
             // no request it could answer: the last frame the device had received was a response or a CNP
             return choice.cause(List.of("MR-ACK-014"), "", "an acknowledgement in answer to a response or CNP",
                 Cause.Basis.MODEL);

@@ -17,11 +17,28 @@ import org.metaroce.mrct.wire.Opcode;
  *     recorded, so it does not move a responder's ePSN)
  * @param payload the payload length in bytes, -1 when not known
  * @param padNonZero whether a pad byte is not zero (a device ignores their value, MR-WIRE-020)
+ * @param sport udp.sport, -1 when not known
+ * @param arrivalRule the rule of a check of Table 6-2 the harness sees the request fail on arrival that the sequence
+ *     check of Table 4-2 rejects with the same NAK 0x61 when ePSN reaches it (V4: a MIDDLE or LAST whose pleth.offset
+ *     is 0 or not a multiple of PMTU never follows its predecessor), or null
+ * @param wrongRightRule the rule of the rights check P4 (MR-SEC-004) when the request passes Table 10-1 by the
+ *     harness's own records (its key names a region it registered in the QP's protection domain and has not
+ *     invalidated, through the control plane or a SEND WITH INVALIDATE, with the right the request needs, its bytes
+ *     inside) and that region lacks a remote right the request does not need: only a rights
+ *     check reading the wrong right rejects it; null otherwise
  */
 public record SentPacket(int psn, Opcode opcode, boolean ackReq, boolean ce, int span, String dropRule, long length,
-                         boolean rejected, int payload, boolean padNonZero) {
+                         boolean rejected, int payload, boolean padNonZero, int sport, String arrivalRule,
+                         String wrongRightRule) {
     public SentPacket {
         span = Math.max(1, span);
+    }
+
+    /** A frame whose source port, offset and protection blame does not need. */
+    public SentPacket(final int psn, final Opcode opcode, final boolean ackReq, final boolean ce, final int span,
+                      final String dropRule, final long length, final boolean rejected, final int payload,
+                      final boolean padNonZero) {
+        this(psn, opcode, ackReq, ce, span, dropRule, length, rejected, payload, padNonZero, -1, null, null);
     }
 
     /** A frame whose payload blame does not need. */
@@ -54,7 +71,8 @@ public record SentPacket(int psn, Opcode opcode, boolean ackReq, boolean ce, int
 
     /** The same packet, marked as rejected by the device with a NAK or RNR NAK. */
     public SentPacket asRejected() {
-        return new SentPacket(psn, opcode, ackReq, ce, span, dropRule, length, true, payload, padNonZero);
+        return new SentPacket(psn, opcode, ackReq, ce, span, dropRule, length, true, payload, padNonZero, sport,
+            arrivalRule, wrongRightRule);
     }
 
     /** True for a READ REQUEST or an atomic request (executed in PSN order, MR-ORD-008). */
@@ -62,6 +80,11 @@ public record SentPacket(int psn, Opcode opcode, boolean ackReq, boolean ce, int
         return opcode.kind() == org.metaroce.mrct.wire.OpKind.RDMA_READ_REQUEST
             || opcode.kind() == org.metaroce.mrct.wire.OpKind.COMPARE_SWAP
             || opcode.kind() == org.metaroce.mrct.wire.OpKind.FETCH_ADD;
+    }
+
+    /** True when udp.sport is known and outside 0xC000-0xFFFF, the range a device sends from (MR-WIRE-010). */
+    public boolean lowSport() {
+        return sport >= 0 && sport < 0xC000;
     }
 
     /** True for request packets (SEND, WRITE, READ REQUEST, atomics). */

@@ -216,7 +216,7 @@ final class CaseRun {
                 stepRule(step) != null
                     ? java.util.stream.Stream.concat(java.util.stream.Stream.of(stepRule(step)), def.rules().stream())
                         .distinct().toList() : def.rules(),
-                def.role() == Role.REQUESTER),
+                def.role() == Role.REQUESTER, world.validDeviceRegions()),
                 level);
         } catch (RuntimeException failed) {
             notes.add("blame: " + failed);

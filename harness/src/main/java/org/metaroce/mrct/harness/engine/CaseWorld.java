@@ -21,6 +21,7 @@ final class CaseWorld {
     private final Map<Integer, Connection> byDeviceQpn = new HashMap<>();
     private final Map<String, Region> regions = new LinkedHashMap<>();
     private final Map<String, Region> regionsView = Collections.unmodifiableMap(regions);
+    private final java.util.Set<Integer> invalidatedRkeys = new java.util.HashSet<>();
     private final Map<String, byte[]> addresses = new HashMap<>();
     private final Function<String, byte[]> addressLookup = addresses::get;
     private final Map<String, Expr> indexExpressions = new HashMap<>();
@@ -115,6 +116,17 @@ final class CaseWorld {
     /** Every region by name (read-only). */
     Map<String, Region> regions() {
         return regionsView;
+    }
+
+    /** Records that the case invalidated {@code rkey} through the control plane (it names no region from now on). */
+    void invalidated(final int rkey) {
+        invalidatedRkeys.add(rkey);
+    }
+
+    /** The regions on the device whose R_Key the case has not invalidated, as registered. */
+    java.util.List<org.metaroce.mrct.spi.MemoryRegion> validDeviceRegions() {
+        return regions.values().stream().filter(r -> !r.onPeer && !invalidatedRkeys.contains(r.mr.rkey()))
+            .map(r -> r.mr).toList();
     }
 
     /** The addresses expressions name ({@code q.harness_ip}, {@code q.device_ip}), as a lookup. */

@@ -58,6 +58,7 @@ final class ControlSteps {
 
     void invalidate(final Step.Invalidate i) {
         control.invalidateRkey(world.region(i.region()).mr.rkey());
+        world.invalidated(world.region(i.region()).mr.rkey());
     }
 
     /** Writes the pattern into the region through its owner's control plane; the model follows. */

@@ -20,6 +20,8 @@ import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.harness.result.FrameRecord;
 import org.metaroce.mrct.harness.spec.Level;
 import org.metaroce.mrct.harness.spec.Specification;
+import org.metaroce.mrct.spi.Access;
+import org.metaroce.mrct.spi.MemoryRegion;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.FrameDecoder;
 import org.metaroce.mrct.wire.OpKind;
@@ -36,7 +38,7 @@ final class FailureBlame {
     record Inputs(StepFailure failure, Step step, List<FrameRecord> evidence, Map<String, Connection> connections,
                   Function<Integer, Connection> byHarnessQpn, Function<String, Long> names,
                   Function<String, byte[]> addresses, Supplier<Map<String, Long>> counterChange,
-                  List<String> caseRules, boolean requester) {
+                  List<String> caseRules, boolean requester, List<MemoryRegion> regions) {
     }
 
     private static final Map<Specification, FailureBlame> BY_SPEC =
@@ -87,7 +89,7 @@ final class FailureBlame {
         final FrameTemplate primary = e.missingTemplate != null ? e.missingTemplate
             : templates.isEmpty() ? null : templates.get(0);
         final List<SentPacket> sent = new ArrayList<>();
-        final int sentBefore = connection == null ? 0 : sent(in.evidence(), connection, e.frame, sent);
+        final int sentBefore = connection == null ? 0 : sent(in.evidence(), connection, e.frame, in.regions(), sent);
         final FailureContext context = new FailureContext(shape(in.step(), e), e.rule, diffs,
             primary == null ? List.of() : primary.opcodes().stream().map(Opcode::name).toList(), exactValues(primary, in.names()), actual, sent,
             sentBefore, connection == null ? 0 : connection.recvWindow, connection == null ? 0 : connection.psnBase(),
@@ -179,11 +181,12 @@ final class FailureBlame {
      * so it must not move the view of ePSN that blame compares acknowledgements and counters with.
      */
     private static int sent(final List<FrameRecord> evidence, final Connection c, final int frame,
-                            final List<SentPacket> sent) {
+                            final List<MemoryRegion> regions, final List<SentPacket> sent) {
         final FrameDecoder decoder = new FrameDecoder();
         final List<SentPacket> all = new ArrayList<>();
         final List<Integer> at = new ArrayList<>();
         final java.util.BitSet rejected = new java.util.BitSet();
+        final java.util.Set<Integer> invalidated = new java.util.HashSet<>();
         for (int i = 0; i < evidence.size(); i++) {
             final FrameRecord record = evidence.get(i);
             if (record.direction() == Direction.FROM_DUT) {
@@ -206,6 +209,9 @@ final class FailureBlame {
             if (!f.isRoce() || f.bth().destQp() != c.deviceQpn) {
                 continue;
             }
+            if (f.opcode().hasInvalidate() && f.has(org.metaroce.mrct.wire.HeaderKind.IETH)) {
+                invalidated.add(f.ieth().rkey()); // from when its message completes: the harness does not know when
+            }
             final boolean request = f.opcode().kind().isRequest();
             final int base = request ? c.psnBase() : c.devicePsnBase();
             int span = 1;
@@ -216,7 +222,9 @@ final class FailureBlame {
             all.add(new SentPacket(Psn.diff(f.bth().psn(), base), f.opcode(), f.bth().ackReq(),
                 f.isCongestionExperienced(), span, dropRule(f, c),
                 f.has(org.metaroce.mrct.wire.HeaderKind.RETH) ? f.reth().dmaLength() : -1, false, f.payloadLength(),
-                padNonZero(f)));
+                padNonZero(f), f.has(org.metaroce.mrct.wire.HeaderKind.UDP) ? f.udp().sourcePort() : -1,
+                arrivalRule(f, c), wrongRightRule(f, c, regions == null ? List.of() : regions.stream()
+                    .filter(mr -> !invalidated.contains(mr.rkey())).toList())));
             at.add(i);
         }
         int before = 0;
@@ -227,6 +235,63 @@ final class FailureBlame {
             }
         }
         return frame < 0 || frame >= evidence.size() ? sent.size() : before;
+    }
+
+    /**
+     * The rule of check V4 (MR-PLC-010) when {@code f} is a SEND or RDMA WRITE MIDDLE or LAST packet whose pleth.offset
+     * is 0 or not a multiple of the QP's PMTU: such a packet fails the sequence check of Table 4-2 as well (it never
+     * follows its predecessor at PMTU), with the same NAK 0x61, so only where its bytes went tells the two apart.
+     */
+    static String arrivalRule(final DecodedFrame f, final Connection c) {
+        if (f.tver() != 1 || !f.has(org.metaroce.mrct.wire.HeaderKind.PLETH) || c.pmtu <= 0
+            || f.opcode().kind() != OpKind.SEND && f.opcode().kind() != OpKind.RDMA_WRITE) {
+            return null;
+        }
+        final org.metaroce.mrct.wire.Position position = f.opcode().position();
+        if (position != org.metaroce.mrct.wire.Position.MIDDLE && position != org.metaroce.mrct.wire.Position.LAST) {
+            return null;
+        }
+        final long offset = f.pleth().messageOffset();
+        return offset == 0 || offset % c.pmtu != 0 ? "MR-PLC-010" : null;
+    }
+
+    /**
+     * MR-SEC-004 when {@code f} is an RDMA WRITE, READ REQUEST or atomic request that passes Table 10-1 by the harness's
+     * own records (its key names a region registered in the QP's protection domain with the right the request needs,
+     * every byte it accesses inside) while that region lacks another remote right; null otherwise (see
+     * {@link SentPacket#wrongRightRule()}).
+     */
+    static String wrongRightRule(final DecodedFrame f, final Connection c, final List<MemoryRegion> regions) {
+        final Access needed;
+        final int rkey;
+        final long va;
+        final long bytes;
+        if (f.has(org.metaroce.mrct.wire.HeaderKind.RETH) && (f.opcode().kind() == OpKind.RDMA_WRITE
+            || f.opcode().kind() == OpKind.RDMA_READ_REQUEST)) {
+            needed = f.opcode().kind() == OpKind.RDMA_WRITE ? Access.REMOTE_WRITE : Access.REMOTE_READ;
+            rkey = f.reth().rkey();
+            va = f.reth().va();
+            bytes = f.reth().dmaLength();
+        } else if (f.has(org.metaroce.mrct.wire.HeaderKind.ATOMIC_ETH)) {
+            needed = Access.REMOTE_ATOMIC;
+            rkey = f.atomicEth().rkey();
+            va = f.atomicEth().va();
+            bytes = 8;
+        } else {
+            return null;
+        }
+        if (bytes <= 0 || regions == null) {
+            return null; // a zero-length request's key is not checked (MR-SEC-008)
+        }
+        for (final MemoryRegion mr : regions) {
+            if (mr.rkey() == rkey) {
+                final boolean passes = mr.pd() == c.pd && mr.access().contains(needed) && mr.contains(va, bytes);
+                final boolean lacks = java.util.stream.Stream.of(Access.REMOTE_WRITE, Access.REMOTE_READ,
+                    Access.REMOTE_ATOMIC).anyMatch(a -> !mr.access().contains(a));
+                return passes && lacks ? "MR-SEC-004" : null;
+            }
+        }
+        return null;
     }
 
     /** True when a pad byte of {@code f} is not zero. */
@@ -254,7 +319,7 @@ final class FailureBlame {
     }
 
     /** The rule that makes a conforming device drop {@code f} silently (Table 11-1's early checks), or null. */
-    private static String dropRule(final DecodedFrame f, final Connection c) {
+    static String dropRule(final DecodedFrame f, final Connection c) {
         if (!f.ipChecksumValid()) {
             return "MR-WIRE-006";
         }
@@ -275,6 +340,17 @@ final class FailureBlame {
         }
         if ((c.tver == 0 || c.tver == 1) && f.tver() != c.tver && f.opcode() != org.metaroce.mrct.wire.Opcode.CNP) {
             return "MR-ROB-008";
+        }
+        if (f.tver() == 1 && f.has(org.metaroce.mrct.wire.HeaderKind.PLETH) && (f.opcode().kind().isRequest()
+            || f.opcode().kind() == OpKind.RDMA_READ_RESPONSE)) {
+            // Table 11-1 step 18: pleth.first and pleth.last as Table 2-2 gives them for the opcode (a READ REQUEST
+            // or an atomic, position NONE, is a message of one packet: both 1)
+            final org.metaroce.mrct.wire.Position position = f.opcode().position();
+            final boolean single = position == org.metaroce.mrct.wire.Position.NONE;
+            if (f.pleth().first() != (single || position.isFirst()) || f.pleth().last() != (single
+                || position.isLast())) {
+                return "MR-ROB-007";
+            }
         }
         return null;
     }

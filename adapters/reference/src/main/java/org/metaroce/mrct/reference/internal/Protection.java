@@ -33,7 +33,7 @@ final class Protection {
         final Access needed = switch (right) {
             case QueuePair.ACCESS_WRITE -> Access.REMOTE_WRITE;
             case QueuePair.ACCESS_READ -> Access.REMOTE_READ;
-            default -> Access.REMOTE_ATOMIC;
+            default -> device.has(Fault.ATOMIC_NEEDS_READ_RIGHT) ? Access.REMOTE_READ : Access.REMOTE_ATOMIC;
         };
         if (!mr.access.contains(needed)) {
             return null; // P4

@@ -138,6 +138,11 @@ final class ReceivePipeline {
             drop(Counter.DROP_LENGTH_MISMATCH, qp); // the bug: an empty message taken for a truncated packet
             return;
         }
+        if (device.has(Fault.LOW_SPORT_DROPPED) && opcode.kind().isRequest() && f.has(HeaderKind.UDP)
+            && f.udp().sourcePort() < 0xC000) {
+            drop(Counter.DROP_WRONG_PEER, qp); // the bug: MR-WIRE-010, a rule on sending, applied on receive
+            return;
+        }
         // step 19: dispatch
         final boolean ce = f.isCongestionExperienced();
         if (opcode == Opcode.CNP) {

@@ -33,7 +33,7 @@ final class Validity {
         }
         // V4
         if (data && (position == Position.MIDDLE || position == Position.LAST)
-            && (p.offset == 0 || p.offset % qp.pmtu != 0)
+            && (p.offset == 0 && !device.has(Fault.V4_ZERO_OFFSET_ALLOWED) || p.offset % qp.pmtu != 0)
             && !(device.has(Fault.V4_IN_ORDER_ONLY) && p.psn != qp.ePsn)) {
             return false;
         }
