@@ -97,7 +97,7 @@ class RequesterCheckerLimitsTest {
         assertThat(checker.device(writeOnly(1, 1, 64), 10, 1)).isNull();
         assertThat(checker.device(writeOnly(0, 0, 64), RTO_LOW, 2)).isNull();
         checker.toDevice(decode(toDevice(Opcode.ACKNOWLEDGE, 1, 0).with("aeth.syndrome", 0x1F)
-            .with("sacketh.base", 1).build()), RTO_LOW + 10);
+            .with("sacketh.base", 1).build()), RTO_LOW + 10, -1);
         assertThat(checker.device(writeOnly(1, 1, 64), 2 * RTO_LOW + 10, 3)).as("PSN 1 after progress").isNull();
     }
 
@@ -115,7 +115,7 @@ class RequesterCheckerLimitsTest {
         assertThat(checker.device(writeOnly(0, 0, 64), RTO_LOW, 2)).isNull();
         checker.toDevice(decode(toDevice(Opcode.RDMA_READ_RESPONSE_ONLY, 1, 1).payload(new byte[64])
             .with("pleth.msn", 1).with("pleth.first", 1).with("pleth.last", 1).with("aeth.syndrome", 0x1F)
-            .with("aeth.msn", 2).build()), RTO_LOW + 10);
+            .with("aeth.msn", 2).build()), RTO_LOW + 10, -1);
         assertThat(checker.device(writeOnly(0, 0, 64), 2 * RTO_LOW, 3))
             .as("the read response may count as a cumulative acknowledgement of PSN 0 (MR-CMP-015)").isNull();
     }
@@ -127,8 +127,8 @@ class RequesterCheckerLimitsTest {
         final RequesterChecker checker = checker(c, model, 7);
         work(model, WorkOpcode.RDMA_READ, 4 * PMTU);
         assertThat(checker.device(legacyRead(0, VA, 4 * PMTU), 0, 0)).isNull();
-        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 0), 1000);
-        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_MIDDLE, 2), 1100);
+        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 0), 1000, -1);
+        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_MIDDLE, 2), 1100, -1);
         final StepFailure unchanged = checker.device(legacyRead(1, VA, 4 * PMTU), 1200, 1);
         assertThat(unchanged).as("the original RETH at PSN 1").isNotNull();
         assertThat(unchanged.rule).isEqualTo("MR-LEG-010");
@@ -145,13 +145,13 @@ class RequesterCheckerLimitsTest {
         work(model, WorkOpcode.RDMA_READ, 4 * PMTU);
         work(model, WorkOpcode.RDMA_WRITE, 64);
         assertThat(checker.device(legacyRead(0, VA, 4 * PMTU), 0, 0)).isNull();
-        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 0), 1000);
-        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 1), 1100);
+        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 0), 1000, -1);
+        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 1), 1100, -1);
         assertThat(checker.device(legacyRead(1, VA + PMTU, 3 * PMTU), 1200, 1))
             .as("a FIRST at PSN 1 answers no request, so PSN 1 is not delivered").isNull();
-        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 1), 2000);
-        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_MIDDLE, 2), 2100);
-        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_LAST, 3), 2200);
+        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 1), 2000, -1);
+        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_MIDDLE, 2), 2100, -1);
+        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_LAST, 3), 2200, -1);
         final StepFailure again = checker.device(legacyRead(1, VA + PMTU, 3 * PMTU), 2300, 2);
         assertThat(again).as("PSN 1 was delivered by the FIRST answering the request from PSN 1").isNotNull();
         assertThat(again.rule).isEqualTo("MR-RTX-001");
@@ -168,7 +168,7 @@ class RequesterCheckerLimitsTest {
                 .with("bth.ackreq", 1).with("reth.va", VA).with("reth.rkey", RKEY).with("reth.dmalen", 64).build()),
                 k * 100L, k)).isNull();
         }
-        checker.toDevice(decode(toDevice(Opcode.ACKNOWLEDGE, 0, 2).with("aeth.syndrome", 0x60).build()), 1000);
+        checker.toDevice(decode(toDevice(Opcode.ACKNOWLEDGE, 0, 2).with("aeth.syndrome", 0x60).build()), 1000, -1);
         final DecodedFrame psn1 = decode(fromDevice(Opcode.RDMA_WRITE_ONLY, 0, 1).payload(new byte[64])
             .with("bth.ackreq", 1).with("reth.va", VA).with("reth.rkey", RKEY).with("reth.dmalen", 64).build());
         final StepFailure failure = checker.device(psn1, 1100, 4);
@@ -252,7 +252,7 @@ class RequesterCheckerLimitsTest {
             assertThat(checker.device(legacyWrite(psn), psn * 10L, psn)).isNull();
         }
         checker.toDevice(decode(toDevice(Opcode.ACKNOWLEDGE, 0, 1).with("aeth.syndrome", 0x60).with("aeth.msn", 1)
-            .build()), 1_000);
+            .build()), 1_000, -1);
         return checker;
     }
 
