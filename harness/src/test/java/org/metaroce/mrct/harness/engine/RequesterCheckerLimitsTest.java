@@ -289,6 +289,24 @@ class RequesterCheckerLimitsTest {
     }
 
     @Test
+    void anAckSentAfterATimeoutsResendIsTakenAfterItWhateverTheOrderItCameIn() {
+        // PSNs 0 and 1 sent; the timer expires and the device resends from una (at RTO_LOW, stamped then); the
+        // harness's ACK of PSN 0, due earlier, leaves late at RTO_LOW + 5 and reaches the checker first. Taken in
+        // that order it would move una to 1 and restart the timer after the resend: the resend of PSN 0 would look
+        // like a timeout's 5 ns before its timer started (a false MR-LEG-009)
+        final SendQueueModel model = new SendQueueModel(PMTU, true);
+        final RequesterChecker checker = checker(connection(0), model, 7);
+        work(model, WorkOpcode.RDMA_WRITE, 64);
+        work(model, WorkOpcode.RDMA_WRITE, 64);
+        assertThat(checker.device(legacyWrite(0), 0, 0)).isNull();
+        assertThat(checker.device(legacyWrite(1), 10, 1)).isNull();
+        checker.toDevice(decode(toDevice(Opcode.ACKNOWLEDGE, 0, 0).with("aeth.syndrome", 0x1F).build()), RTO_LOW + 5,
+            2);
+        assertThat(checker.device(legacyWrite(0), RTO_LOW, 3)).as("the timeout's resend of una").isNull();
+        assertThat(checker.device(legacyWrite(1), RTO_LOW + 10, 4)).as("the rest of its round").isNull();
+    }
+
+    @Test
     void aTver0TimeoutFromUnaAfterRtoLowPassesAndOneTooEarlyOrNotFromUnaBreaksLeg009() {
         final java.util.function.Supplier<RequesterChecker> sentTwo = () -> {
             final SendQueueModel model = new SendQueueModel(PMTU, true);
