@@ -294,29 +294,27 @@ class RequesterCheckerLimitsTest {
         // harness's ACK of PSN 0, due earlier, leaves late at RTO_LOW + 5 and reaches the checker first. Taken in
         // that order it would move una to 1 and restart the timer after the resend: the resend of PSN 0 would look
         // like a timeout's 5 ns before its timer started (a false MR-LEG-009)
-        final SendQueueModel model = new SendQueueModel(PMTU, true);
-        final RequesterChecker checker = checker(connection(0), model, 7);
-        work(model, WorkOpcode.RDMA_WRITE, 64);
-        work(model, WorkOpcode.RDMA_WRITE, 64);
-        assertThat(checker.device(legacyWrite(0), 0, 0)).isNull();
-        assertThat(checker.device(legacyWrite(1), 10, 1)).isNull();
+        final RequesterChecker checker = sentTwo();
         checker.toDevice(decode(toDevice(Opcode.ACKNOWLEDGE, 0, 0).with("aeth.syndrome", 0x1F).build()), RTO_LOW + 5,
             2);
         assertThat(checker.device(legacyWrite(0), RTO_LOW, 3)).as("the timeout's resend of una").isNull();
         assertThat(checker.device(legacyWrite(1), RTO_LOW + 10, 4)).as("the rest of its round").isNull();
     }
 
+    /** A tver 0 requester that sent PSNs 0 and 1 (two one-packet WRITEs) at 0 and 10 ns. */
+    private static RequesterChecker sentTwo() {
+        final SendQueueModel model = new SendQueueModel(PMTU, true);
+        final RequesterChecker checker = checker(connection(0), model, 7);
+        work(model, WorkOpcode.RDMA_WRITE, 64);
+        work(model, WorkOpcode.RDMA_WRITE, 64);
+        assertThat(checker.device(legacyWrite(0), 0, 0)).isNull();
+        assertThat(checker.device(legacyWrite(1), 10, 1)).isNull();
+        return checker;
+    }
+
     @Test
     void aTver0TimeoutFromUnaAfterRtoLowPassesAndOneTooEarlyOrNotFromUnaBreaksLeg009() {
-        final java.util.function.Supplier<RequesterChecker> sentTwo = () -> {
-            final SendQueueModel model = new SendQueueModel(PMTU, true);
-            final RequesterChecker checker = checker(connection(0), model, 7);
-            work(model, WorkOpcode.RDMA_WRITE, 64);
-            work(model, WorkOpcode.RDMA_WRITE, 64);
-            assertThat(checker.device(legacyWrite(0), 0, 0)).isNull();
-            assertThat(checker.device(legacyWrite(1), 10, 1)).isNull();
-            return checker;
-        };
+        final java.util.function.Supplier<RequesterChecker> sentTwo = RequesterCheckerLimitsTest::sentTwo;
         final RequesterChecker timeout = sentTwo.get();
         assertThat(timeout.device(legacyWrite(0), RTO_LOW, 2)).isNull();
         assertThat(timeout.device(legacyWrite(1), RTO_LOW + 10, 3)).isNull();
