@@ -93,6 +93,20 @@ final class Captures {
         return copy;
     }
 
+    /** A copy of a RoCEv2/IPv4 ACKNOWLEDGE made a NAK 0x60 for {@code psn} (bth.psn, aeth.syndrome, the ICRC). */
+    static byte[] asNak60(final byte[] ack, final int psn) {
+        final byte[] copy = ack.clone();
+        final ByteBuffer buffer = ByteBuffer.wrap(copy);
+        copy[51] = (byte) (psn >>> 16);
+        copy[52] = (byte) (psn >>> 8);
+        copy[53] = (byte) psn;
+        final DecodedFrame decoded = new FrameDecoder().decode(buffer, 0, copy.length);
+        copy[decoded.offset(HeaderKind.AETH)] = 0x60;
+        LittleEndian.i32(buffer, decoded.offset(HeaderKind.ICRC), new FrameDecoder().decode(buffer, 0, copy.length)
+            .computeIcrc());
+        return copy;
+    }
+
     /** The BTH PSN of a RoCEv2/IPv4 frame without options. */
     static int psn(final byte[] frame) {
         return (frame[51] & 0xFF) << 16 | (frame[52] & 0xFF) << 8 | frame[53] & 0xFF;

@@ -89,6 +89,31 @@ class InjectedViolationsTest {
     }
 
     @Test
+    void aSecondNak60ForTheSameHoleBreaksMrLeg003AndTheFirstDoesNot() throws IOException {
+        final List<Captures.Record> records = clean();
+        final Captures.Record ack = records.get(24);
+        assertThat(Captures.opcode(ack.bytes())).as("frame 25 is the first WRITE's ACK").isEqualTo(0x11);
+        final long gap = records.get(25).tsNs() - ack.tsNs();
+        // the responder answers twice with NAK 0x60 for 5454386 (its ePSN) with nothing accepted in between: frames
+        // 26 and 27 (the oracle's LegacyAnswers)
+        final byte[] nak = Captures.asNak60(ack.bytes(), 5454386);
+        records.add(25, ack.withBytes(nak).at(ack.tsNs() + gap / 3));
+        records.add(26, ack.withBytes(nak).at(ack.tsNs() + 2 * gap / 3));
+        final Path capture = Captures.write(dir.resolve("nak.pcap"), records);
+        final CaseResult twice = only(Analyses.run(capture, COMPLETE), "MR-LEG-003");
+        assertThat(twice.verdict()).as(twice.reason()).isEqualTo(Verdict.FAIL);
+        assertThat(twice.reason()).contains("first at frame 27", "the first in frame 26");
+        assertThat(twice.failure().rule()).isEqualTo("MR-LEG-003");
+        assertThat(twice.failure().diffs()).singleElement().satisfies(d -> assertThat(d.field())
+            .isEqualTo("aeth.syndrome"));
+        // one NAK alone is what the rule asks for
+        records.remove(26);
+        final CaseResult once = only(Analyses.run(Captures.write(dir.resolve("nak1.pcap"), records), COMPLETE),
+            "MR-LEG-003");
+        assertThat(once.verdict()).as(once.reason()).isEqualTo(Verdict.PASS);
+    }
+
+    @Test
     void aDuplicatedFrameIsAPossibleCopyUnlessTheCaptureIsComplete() throws IOException {
         final List<Captures.Record> records = clean();
         records.add(27, records.get(26));

@@ -109,11 +109,19 @@ public final class RequesterGoBack {
 
     /**
      * A first transmission of {@code psn} at {@code timeNs}: MR-LEG-008 when a NAK's go-back is still owed and the NAK
-     * is more than {@code slackNs} old (the requester may have sent the PSN before it took the NAK). Null otherwise.
+     * is more than {@code slackNs} old. Null otherwise; within the slack the requester may have sent the PSN before it
+     * took the NAK (the two crossed on the link), and then the NAK asks for it again too: the go-back owed extends to
+     * it.
      */
     public Violation onFirstTransmission(final int psn, final long timeNs, final long slackNs, final Psns psns,
                                          final long frame, final Basis basis) {
-        if (!nakActive || timeNs <= nakNs + slackNs) {
+        if (!nakActive) {
+            return null;
+        }
+        if (timeNs <= nakNs + slackNs) {
+            if (!Psn.isBefore(psn, nakUpTo)) {
+                nakUpTo = Psn.add(psn, 1);
+            }
             return null;
         }
         nakActive = false;

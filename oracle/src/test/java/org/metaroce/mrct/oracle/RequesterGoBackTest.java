@@ -82,6 +82,42 @@ class RequesterGoBackTest {
     }
 
     @Test
+    void aNewPsnThatCrossedTheNakIsPartOfTheGoBack() {
+        // PSN 5 left before the requester took the NAK (seen within the slack after it): the NAK asks for it again
+        // too, and its resend continues the go-back instead of starting a timeout's round away from una (the false
+        // MR-LEG-009 of a UDP run, "PSN 8 is sent again with no NAK 0x60 asking for it")
+        final RequesterGoBack g = new RequesterGoBack();
+        final Sent sent = new Sent(6, 0, 1);
+        g.onNak(2, 5, 1_000, 7);
+        assertThat(g.onFirstTransmission(5, 1_200, 500, sent, 105, B)).isNull();
+        final RequesterGoBack.Una una = new RequesterGoBack.Una(2, 2, 1_000);
+        for (int psn = 2; psn <= 5; psn++) {
+            assertThat(resend(g, psn, 1_300 + psn, una, sent)).as("resend of " + psn).isNull();
+        }
+        assertThat(g.recovering()).isFalse();
+        assertThat(g.onFirstTransmission(6, 2_000, 500, new Sent(7, 0, 1), 106, B)).isNull();
+    }
+
+    @Test
+    void aNewPsnStampedBeforeTheNakIsPartOfTheGoBackAndOwedByIt() {
+        // a request the caller learns of after the NAK although it was sent before (an earlier timestamp)
+        final RequesterGoBack g = new RequesterGoBack();
+        g.onNak(2, 5, 1_000, 7);
+        assertThat(g.onFirstTransmission(5, 900, 0, new Sent(6, 0, 1), 105, B)).isNull();
+        final RequesterGoBack.Una una = new RequesterGoBack.Una(2, 2, 1_000);
+        for (int psn = 2; psn <= 4; psn++) {
+            assertThat(resend(g, psn, 1_300 + psn, una, new Sent(6, 0, 1))).isNull();
+        }
+        // PSN 5 is owed again before anything new
+        final RequesterGoBack.Violation v = g.onFirstTransmission(6, 2_000, 0, new Sent(6, 0, 1), 106, B);
+        assertThat(v).isNotNull();
+        assertThat(v.kind()).isEqualTo(RequesterGoBack.Kind.NEW_BEFORE_RESENT);
+        assertThat(v.owed()).isEqualTo(5);
+        assertThat(v.nakUpTo()).isEqualTo(6);
+        assertThat(v.nakFrame()).isEqualTo(7);
+    }
+
+    @Test
     void skippingAPsnTheNakAskedForBreaksMrLeg008AndADeliveredOneIsNotOwed() {
         final RequesterGoBack g = new RequesterGoBack();
         g.onNak(2, 5, 1_000, 7);

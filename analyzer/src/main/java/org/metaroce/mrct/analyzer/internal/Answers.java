@@ -1,6 +1,7 @@
 package org.metaroce.mrct.analyzer.internal;
 
 import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.oracle.LegacyAnswers;
 import org.metaroce.mrct.oracle.RequesterAnswers;
 import org.metaroce.mrct.wire.AethSyndrome;
 import org.metaroce.mrct.wire.HeaderKind;
@@ -45,10 +46,8 @@ final class Answers {
     private boolean responseKnown;
     private int lastResponse;
     private long lastResponseFrame;
-    private boolean nak60Known;
-    private int nak60Psn;
-    private long nak60Frame;
-    private int nak60Cumulative;
+    /** MR-LEG-002 and MR-LEG-003 (the oracle's). */
+    private final LegacyAnswers legacy = new LegacyAnswers();
     /** A fatal NAK (0x61-0x63) was sent: the responder's QP is in ERROR from then on. */
     boolean fatal;
     /** When the responder first answered this stream: its QP was in RTR or RTS from then on. */
@@ -66,7 +65,7 @@ final class Answers {
         executedMsnKnown = false;
         coveredKnown = false;
         responseKnown = false;
-        nak60Known = false;
+        legacy.restart();
         fatal = false;
     }
 
@@ -404,12 +403,15 @@ final class Answers {
             final int psn = firstUnseen;
             final int count = unseen;
             final boolean beyond = !Psn.isBefore(psn, stream.next);
+            final org.metaroce.mrct.oracle.Finding inOrder = metaroce ? null
+                : LegacyAnswers.coversUnsent(Text.psn(psn), fr.number, org.metaroce.mrct.oracle.Basis.FRAME);
             cx.judge.report(c, responder, check, Basis.CAPTURE_GAP, fr,
                 () -> "the acknowledgement covers " + (count == 1 ? "PSN " + Text.psn(psn) : count + " PSNs from "
                     + Text.psn(psn)) + (beyond ? ", beyond every PSN sent so far" : ", never seen sent")
                     + (metaroce ? "" : ": a TVer 0 responder accepts only the packet at ePSN"),
-                () -> "the capture may have missed the request" + (count == 1 ? "" : "s"),
-                new FieldDiff(metaroce ? "sacketh" : "bth.psn", "only PSNs sent", "covers " + Text.psn(psn)));
+                () -> "the capture may have missed the request" + (count == 1 ? "" : "s"), inOrder == null
+                    ? new FieldDiff("sacketh", "only PSNs sent", "covers " + Text.psn(psn))
+                    : new FieldDiff(inOrder.field(), inOrder.expected(), inOrder.actual()));
         }
         if (badIcrc > 0) {
             final int psn = firstBad;
@@ -483,22 +485,21 @@ final class Answers {
         return (flags & PsnRing.VALID) == 0 && (flags & PsnRing.READ_SPAN) == 0 ? 2 : 0;
     }
 
-    /** MR-LEG-003: one NAK 0x60 per hole, until an in-order packet moves ePSN. */
+    /** MR-LEG-003 (the oracle's {@link LegacyAnswers}): one NAK 0x60 per hole, until an in-order packet moves ePSN. */
     private void checkNak60(final Frame fr, final Context cx, final long copyOf) {
         final Connection c = connection();
         final Flow responder = fr.flow;
         Judge.observe(c, responder, Check.LEGACY_NAK);
-        if (nak60Known && nak60Psn == fr.psn && nak60Cumulative == cumulative) {
-            final long was = nak60Frame;
+        final LegacyAnswers.RepeatedNak again = legacy.onNak60(fr.psn, cumulative, fr.number,
+            org.metaroce.mrct.oracle.Basis.FRAME);
+        if (again != null) {
+            final long was = again.firstFrame();
+            final org.metaroce.mrct.oracle.Finding f = again.finding();
             cx.judge.report(c, responder, Check.LEGACY_NAK, copyOf != 0 ? Basis.CAPTURE_COPY : Basis.DEFINITE, fr,
                 () -> "a second NAK 0x60 for PSN " + Text.psn(fr.psn) + " (the first in frame " + was
                     + ") although no in-order packet was accepted in between", () -> "this frame repeats frame "
-                    + copyOf, new FieldDiff("aeth.syndrome", "no second NAK 0x60 for ePSN " + fr.psn, "0x60"));
+                    + copyOf, new FieldDiff(f.field(), f.expected(), f.actual()));
         }
-        nak60Known = true;
-        nak60Psn = fr.psn;
-        nak60Frame = fr.number;
-        nak60Cumulative = cumulative;
     }
 
     // ------------------------------------------------------------------------------------------- READ RESPONSE

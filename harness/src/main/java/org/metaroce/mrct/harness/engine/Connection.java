@@ -6,6 +6,7 @@ import java.util.List;
 import org.metaroce.mrct.spi.QpAttribute;
 import org.metaroce.mrct.oracle.Basis;
 import org.metaroce.mrct.oracle.QpFacts;
+import org.metaroce.mrct.oracle.LegacyAnswers;
 import org.metaroce.mrct.oracle.QpStream;
 import org.metaroce.mrct.spi.QpAttributes;
 import org.metaroce.mrct.spi.QpState;
@@ -48,6 +49,8 @@ final class Connection {
     private final SourcePorts ports = new SourcePorts();
     /** The oracle's state of the frames the QP sends: its cumulative ACK (MR-ACK-010) and source ports (MR-MP-*). */
     private final QpStream stream = new QpStream();
+    /** The oracle's state of the TVer 0 acknowledgements the device sends on this QP (MR-LEG-003). */
+    private final LegacyAnswers legacyAnswers = new LegacyAnswers();
     private ResponderModel model;
     private final List<Receive> receives = new ArrayList<>();
     private final List<Receive> receivesView = Collections.unmodifiableList(receives);
@@ -149,6 +152,7 @@ final class Connection {
         needsAttributes = true;
         restarting = true;
         stream.restart();
+        legacyAnswers.restart();
     }
 
     // ---------------------------------------------------------------- PSN spaces
@@ -183,6 +187,11 @@ final class Connection {
     /** The oracle's state of the frames the device sends on this QP. */
     QpStream stream() {
         return stream;
+    }
+
+    /** The oracle's state of the TVer 0 acknowledgements the device sends on this QP. */
+    LegacyAnswers legacyAnswers() {
+        return legacyAnswers;
     }
 
     /** What the oracle is told of the QP: everything, as the case configured it. */

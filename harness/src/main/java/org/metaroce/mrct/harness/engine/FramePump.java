@@ -94,22 +94,25 @@ final class FramePump {
     void send(final byte[] bytes, final String note) {
         final long intended = cursor.intendedSendTime();
         final long now = data.now();
-        evidence.add(Direction.TO_DUT, now, bytes, cursor.index(), note);
+        final int index = evidence.add(Direction.TO_DUT, now, bytes, cursor.index(), note);
         data.send(bytes);
         lateness.frameSent(cursor.index(), intended, now, data.now());
         cursor.endedAt(now);
-        observeToDevice(decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length), now);
+        observeToDevice(decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy(), now, index);
     }
 
-    /** A frame the device received: its requester checker (if any) learns of acknowledgements, responses, CNPs. */
-    private void observeToDevice(final DecodedFrame decoded, final long now) {
+    /**
+     * A frame the device received (its evidence index {@code index}): its requester checker (if any) learns of
+     * acknowledgements, responses, CNPs, after the requests stamped before {@code now}.
+     */
+    private void observeToDevice(final DecodedFrame decoded, final long now, final int index) {
         if (!decoded.isRoce()) {
             return;
         }
         final Connection c = world.byDeviceQpn(decoded.bth().destQp());
         if (c != null && (c.requester() != null || def.role() == Role.REQUESTER)) {
             // in a requester case a CNP before the first post_send still sets the QP's rate (DCQCN model)
-            requesterSteps.checker(c).toDevice(decoded, now);
+            requesterSteps.checker(c).toDevice(decoded, now, index);
         }
     }
 
@@ -120,10 +123,10 @@ final class FramePump {
     private void deliverFromPeer(final byte[] bytes, final DecodedFrame decoded, final Connection c,
                                  final String note, final long due) {
         final long now = data.now();
-        evidence.add(Direction.TO_DUT, now, bytes, -1, note);
+        final int index = evidence.add(Direction.TO_DUT, now, bytes, -1, note);
         data.send(bytes);
         lateness.frameSent(cursor.index(), due, now, data.now());
-        observeToDevice(decoded, now);
+        observeToDevice(decoded, now, index);
     }
 
     // ---------------------------------------------------------------- frames from the device

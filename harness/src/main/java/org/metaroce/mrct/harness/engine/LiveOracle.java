@@ -3,11 +3,15 @@ package org.metaroce.mrct.harness.engine;
 import java.util.ArrayList;
 import java.util.List;
 import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.oracle.Basis;
 import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.oracle.FrameOracle;
+import org.metaroce.mrct.oracle.LegacyAnswers;
 import org.metaroce.mrct.oracle.QpFacts;
 import org.metaroce.mrct.oracle.Vantage;
 import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.Opcode;
 
 /**
  * How the live engine asks the oracle about a frame from the device: with everything the run configured (both MAC
@@ -15,12 +19,13 @@ import org.metaroce.mrct.wire.DecodedFrame;
  * field of that finding's rule goes into the failure.
  */
 final class LiveOracle {
+    private static final Basis EARLIER = Basis.inferred("the QP's earlier acknowledgements in the case");
     private LiveOracle() {
     }
 
     /**
      * Every finding on a frame the device sent, the per-frame rules first, then the stream rules of the QP it belongs
-     * to.
+     * to (MR-LEG-003 on a TVer 0 acknowledgement among them).
      *
      * @param f          the decoded frame
      * @param index      the index the frame gets in the case's evidence
@@ -36,11 +41,17 @@ final class LiveOracle {
             return frame;
         }
         final List<Finding> stream = owner.stream().onSent(f, index, facts);
-        if (stream.isEmpty()) {
+        final LegacyAnswers.RepeatedNak nak = f.isRoce() && f.tver() == 0 && f.opcode() == Opcode.ACKNOWLEDGE
+            && f.has(HeaderKind.AETH) ? owner.legacyAnswers().onAcknowledge(f.aeth().syndromeValue(), f.bth().psn(),
+                index, EARLIER) : null;
+        if (stream.isEmpty() && nak == null) {
             return frame;
         }
         final List<Finding> all = new ArrayList<>(frame);
         all.addAll(stream);
+        if (nak != null) {
+            all.add(nak.finding());
+        }
         return all;
     }
 

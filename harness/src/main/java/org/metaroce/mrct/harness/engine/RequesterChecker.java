@@ -100,6 +100,8 @@ final class RequesterChecker {
     private final RequesterGoBack goBack = new RequesterGoBack();
     /** Sent and not delivered: a request's PSN (a READ's first), as go-back-N sends them again. */
     private final RequesterGoBack.Psns owed = this::owedByGoBack;
+    /** The frames sent to the device, taken in timestamp order with its requests (see {@link HeldAnswers}). */
+    private final HeldAnswers answers = new HeldAnswers();
 
     RequesterChecker(final Connection connection, final SendQueueModel model, final Parameters parameters,
                      final long origin) {
@@ -134,6 +136,7 @@ final class RequesterChecker {
      * T + T/10 + 2000 ns. After retry_cnt retries the expiry moves the QP to ERROR instead (MR-RTX-010).
      */
     StepFailure timers(final long now, final int evidence) {
+        answers.release(now, this::took);
         if (!p.legacy() && rnr.held()) {
             final Finding overdue = rnr.overdue(now, p.toleranceNs(), evidence, LIVE);
             return overdue == null ? null : failure(overdue.rule(), evidence, "no request was sent at the end of the "
@@ -485,13 +488,18 @@ final class RequesterChecker {
      * SUCCESS only after the acknowledgement of its last PSN.
      */
     StepFailure completed(final org.metaroce.mrct.spi.Completion c) {
+        answers.releaseAll(this::took);
         return completions.completed(c, model.works(), ackCumulative, respondedBefore);
     }
 
     // ------------------------------------------------------------------ frames to the device
 
-    /** Takes note of a frame the device received at {@code time} on this connection. */
-    void toDevice(final DecodedFrame f, final long time) {
+    /** A frame the device received at {@code time} (evidence index or -1): taken after the requests stamped before. */
+    void toDevice(final DecodedFrame f, final long time, final int evidence) {
+        answers.add(f, time, evidence);
+    }
+
+    private void took(final DecodedFrame f, final long time, final int evidence) {
         if (!f.isRoce()) {
             return;
         }
@@ -504,7 +512,7 @@ final class RequesterChecker {
         timer.settled();
         if (opcode == Opcode.ACKNOWLEDGE) {
             if (RequesterAnswers.acknowledge(f, view).taken()) {
-                acknowledge(f, time);
+                acknowledge(f, time, evidence);
             }
         } else if (opcode.kind() == OpKind.RDMA_READ_RESPONSE) {
             final int psn = relative(f.bth().psn());
@@ -531,8 +539,6 @@ final class RequesterChecker {
         }
         if (una != before) {
             rnr.progress();
-        }
-        if (una != before) {
             if (una < nextFirst) {
                 timer.progressed(time, loss.undelivered(una, nextFirst));
             } else if (awaited(true) >= 0) {
@@ -583,7 +589,7 @@ final class RequesterChecker {
         return work != null && work.firstPsn > una;
     }
 
-    private void acknowledge(final DecodedFrame f, final long time) {
+    private void acknowledge(final DecodedFrame f, final long time, final int evidence) {
         final int syndrome = f.aeth().syndromeValue();
         if (f.has(HeaderKind.SACKETH)) {
             final int base = relative(f.sacketh().basePsn());
@@ -609,7 +615,7 @@ final class RequesterChecker {
                 deliverByAck(q, time);
             }
             if (syndrome == 0x60 && cumulative < nextFirst) {
-                goBack.onNak(cumulative, nextFirst, time, -1);
+                goBack.onNak(cumulative, nextFirst, time, evidence);
             }
         }
         if ((syndrome & 0xE0) == 0x20 && p.legacy()) {
@@ -668,6 +674,7 @@ final class RequesterChecker {
     }
 
     List<Long> cnps() {
+        answers.releaseAll(this::took);
         return cnps;
     }
 

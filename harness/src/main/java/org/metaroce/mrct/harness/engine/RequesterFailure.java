@@ -18,8 +18,8 @@ final class RequesterFailure {
         final Finding f = v.finding();
         return failure(f.rule(), evidence, switch (v.kind()) {
             case NEW_BEFORE_RESENT, SKIPPED_AFTER_NAK -> "PSN " + v.psn() + " is sent before PSN " + v.owed()
-                + " was sent again, after the NAK 0x60 for PSN " + v.nakPsn() + " asked for every PSN up to "
-                + (v.nakUpTo() - 1);
+                + " was sent again, after the NAK 0x60 for PSN " + v.nakPsn() + (v.nakFrame() >= 0 ? " (frame #"
+                + v.nakFrame() + ")" : "") + " asked for every PSN up to " + (v.nakUpTo() - 1);
             case SKIPPED_IN_ROUND -> "PSN " + v.psn() + " is sent again before in-flight PSN " + v.owed()
                 + ": a timeout sends again every in-flight PSN from una, in order";
             case NOT_FROM_UNA -> "PSN " + v.psn() + " is sent again with no NAK 0x60 asking for it, and it is not una";

@@ -43,6 +43,29 @@ class LiveOracleTest {
         return findings.isEmpty() ? null : findings.get(0);
     }
 
+    /** A TVer 0 ACKNOWLEDGE from the device with this syndrome and bth.psn. */
+    private static DecodedFrame legacyAck(final int syndrome, final int psn) {
+        final Encapsulation e = Encapsulation.ipv4("198.51.100.2", "198.51.100.1").withMacs(DEVICE_MAC, HARNESS_MAC);
+        final byte[] bytes = FrameBuilder.of(e, Opcode.ACKNOWLEDGE).tver(0).with("bth.dqpn", PEER_QPN)
+            .with("bth.psn", psn).with("aeth.syndrome", syndrome).build();
+        return new FrameDecoder().decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
+    }
+
+    @Test
+    void aTver0DeviceRepeatingItsNak60WithNothingAcceptedBreaksLeg003() {
+        final Connection c = new Connection("q", 1, 0x100, PEER_QPN, 0, 0,
+            Encapsulation.ipv4("198.51.100.1", "198.51.100.2"), 0, 0xFFFF, 1024, 128);
+        assertThat(check(legacyAck(0x60, 5), c)).as("the first NAK 0x60 for the hole at 5").isNull();
+        final Finding again = check(legacyAck(0x60, 5), c);
+        assertThat(again).isNotNull();
+        assertThat(again.rule()).isEqualTo("MR-LEG-003");
+        assertThat(again.field()).isEqualTo("aeth.syndrome");
+        assertThat(check(legacyAck(0x00, 5), c)).as("5 accepted").isNull();
+        assertThat(check(legacyAck(0x60, 6), c)).as("the next hole's NAK").isNull();
+        c.restart();
+        assertThat(check(legacyAck(0x60, 6), c)).as("after a reset").isNull();
+    }
+
     @Test
     void aFrameFromAnotherMacBreaksWire001() {
         final Finding v = check(response(0x02_00_00_00_00_99L, 0xC001), connection());

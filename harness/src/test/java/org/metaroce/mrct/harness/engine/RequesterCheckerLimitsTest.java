@@ -97,7 +97,7 @@ class RequesterCheckerLimitsTest {
         assertThat(checker.device(writeOnly(1, 1, 64), 10, 1)).isNull();
         assertThat(checker.device(writeOnly(0, 0, 64), RTO_LOW, 2)).isNull();
         checker.toDevice(decode(toDevice(Opcode.ACKNOWLEDGE, 1, 0).with("aeth.syndrome", 0x1F)
-            .with("sacketh.base", 1).build()), RTO_LOW + 10);
+            .with("sacketh.base", 1).build()), RTO_LOW + 10, -1);
         assertThat(checker.device(writeOnly(1, 1, 64), 2 * RTO_LOW + 10, 3)).as("PSN 1 after progress").isNull();
     }
 
@@ -115,7 +115,7 @@ class RequesterCheckerLimitsTest {
         assertThat(checker.device(writeOnly(0, 0, 64), RTO_LOW, 2)).isNull();
         checker.toDevice(decode(toDevice(Opcode.RDMA_READ_RESPONSE_ONLY, 1, 1).payload(new byte[64])
             .with("pleth.msn", 1).with("pleth.first", 1).with("pleth.last", 1).with("aeth.syndrome", 0x1F)
-            .with("aeth.msn", 2).build()), RTO_LOW + 10);
+            .with("aeth.msn", 2).build()), RTO_LOW + 10, -1);
         assertThat(checker.device(writeOnly(0, 0, 64), 2 * RTO_LOW, 3))
             .as("the read response may count as a cumulative acknowledgement of PSN 0 (MR-CMP-015)").isNull();
     }
@@ -127,8 +127,8 @@ class RequesterCheckerLimitsTest {
         final RequesterChecker checker = checker(c, model, 7);
         work(model, WorkOpcode.RDMA_READ, 4 * PMTU);
         assertThat(checker.device(legacyRead(0, VA, 4 * PMTU), 0, 0)).isNull();
-        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 0), 1000);
-        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_MIDDLE, 2), 1100);
+        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 0), 1000, -1);
+        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_MIDDLE, 2), 1100, -1);
         final StepFailure unchanged = checker.device(legacyRead(1, VA, 4 * PMTU), 1200, 1);
         assertThat(unchanged).as("the original RETH at PSN 1").isNotNull();
         assertThat(unchanged.rule).isEqualTo("MR-LEG-010");
@@ -145,13 +145,13 @@ class RequesterCheckerLimitsTest {
         work(model, WorkOpcode.RDMA_READ, 4 * PMTU);
         work(model, WorkOpcode.RDMA_WRITE, 64);
         assertThat(checker.device(legacyRead(0, VA, 4 * PMTU), 0, 0)).isNull();
-        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 0), 1000);
-        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 1), 1100);
+        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 0), 1000, -1);
+        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 1), 1100, -1);
         assertThat(checker.device(legacyRead(1, VA + PMTU, 3 * PMTU), 1200, 1))
             .as("a FIRST at PSN 1 answers no request, so PSN 1 is not delivered").isNull();
-        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 1), 2000);
-        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_MIDDLE, 2), 2100);
-        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_LAST, 3), 2200);
+        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 1), 2000, -1);
+        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_MIDDLE, 2), 2100, -1);
+        checker.toDevice(legacyResponse(Opcode.RDMA_READ_RESPONSE_LAST, 3), 2200, -1);
         final StepFailure again = checker.device(legacyRead(1, VA + PMTU, 3 * PMTU), 2300, 2);
         assertThat(again).as("PSN 1 was delivered by the FIRST answering the request from PSN 1").isNotNull();
         assertThat(again.rule).isEqualTo("MR-RTX-001");
@@ -168,7 +168,7 @@ class RequesterCheckerLimitsTest {
                 .with("bth.ackreq", 1).with("reth.va", VA).with("reth.rkey", RKEY).with("reth.dmalen", 64).build()),
                 k * 100L, k)).isNull();
         }
-        checker.toDevice(decode(toDevice(Opcode.ACKNOWLEDGE, 0, 2).with("aeth.syndrome", 0x60).build()), 1000);
+        checker.toDevice(decode(toDevice(Opcode.ACKNOWLEDGE, 0, 2).with("aeth.syndrome", 0x60).build()), 1000, -1);
         final DecodedFrame psn1 = decode(fromDevice(Opcode.RDMA_WRITE_ONLY, 0, 1).payload(new byte[64])
             .with("bth.ackreq", 1).with("reth.va", VA).with("reth.rkey", RKEY).with("reth.dmalen", 64).build());
         final StepFailure failure = checker.device(psn1, 1100, 4);
@@ -252,8 +252,19 @@ class RequesterCheckerLimitsTest {
             assertThat(checker.device(legacyWrite(psn), psn * 10L, psn)).isNull();
         }
         checker.toDevice(decode(toDevice(Opcode.ACKNOWLEDGE, 0, 1).with("aeth.syndrome", 0x60).with("aeth.msn", 1)
-            .build()), 1_000);
+            .build()), 1_000, 9);
         return checker;
+    }
+
+    @Test
+    void aRequestStampedBeforeTheNakIsJudgedBeforeItWhateverTheOrderItCameIn() {
+        // on a real-time adapter the harness may send the NAK late, after the device sent PSN 4 but before the engine
+        // took PSN 4 from the adapter's queue: the checker judges PSN 4 first, so the NAK asks for 1 to 4 again
+        final RequesterChecker checker = nakedAfterFour();
+        assertThat(checker.device(legacyWrite(4), 500, 4)).as("PSN 4, stamped before the NAK left").isNull();
+        for (int psn = 1; psn <= 4; psn++) {
+            assertThat(checker.device(legacyWrite(psn), 1_100 + psn, 4 + psn)).as("resend of PSN " + psn).isNull();
+        }
     }
 
     @Test
@@ -270,23 +281,40 @@ class RequesterCheckerLimitsTest {
         final StepFailure failure = nakedAfterFour().device(legacyWrite(4), 1_100, 4);
         assertThat(failure).isNotNull();
         assertThat(failure.rule).isEqualTo("MR-LEG-008");
-        assertThat(failure.getMessage()).contains("PSN 4 is sent before PSN 1 was sent again");
+        assertThat(failure.getMessage()).contains("PSN 4 is sent before PSN 1 was sent again")
+            .contains("the NAK 0x60 for PSN 1 (frame #9)");
         final StepFailure skipped = nakedAfterFour().device(legacyWrite(2), 1_100, 4);
         assertThat(skipped).isNotNull();
         assertThat(skipped.rule).isEqualTo("MR-LEG-008");
     }
 
     @Test
+    void anAckSentAfterATimeoutsResendIsTakenAfterItWhateverTheOrderItCameIn() {
+        // PSNs 0 and 1 sent; the timer expires and the device resends from una (at RTO_LOW, stamped then); the
+        // harness's ACK of PSN 0, due earlier, leaves late at RTO_LOW + 5 and reaches the checker first. Taken in
+        // that order it would move una to 1 and restart the timer after the resend: the resend of PSN 0 would look
+        // like a timeout's 5 ns before its timer started (a false MR-LEG-009)
+        final RequesterChecker checker = sentTwo();
+        checker.toDevice(decode(toDevice(Opcode.ACKNOWLEDGE, 0, 0).with("aeth.syndrome", 0x1F).build()), RTO_LOW + 5,
+            2);
+        assertThat(checker.device(legacyWrite(0), RTO_LOW, 3)).as("the timeout's resend of una").isNull();
+        assertThat(checker.device(legacyWrite(1), RTO_LOW + 10, 4)).as("the rest of its round").isNull();
+    }
+
+    /** A tver 0 requester that sent PSNs 0 and 1 (two one-packet WRITEs) at 0 and 10 ns. */
+    private static RequesterChecker sentTwo() {
+        final SendQueueModel model = new SendQueueModel(PMTU, true);
+        final RequesterChecker checker = checker(connection(0), model, 7);
+        work(model, WorkOpcode.RDMA_WRITE, 64);
+        work(model, WorkOpcode.RDMA_WRITE, 64);
+        assertThat(checker.device(legacyWrite(0), 0, 0)).isNull();
+        assertThat(checker.device(legacyWrite(1), 10, 1)).isNull();
+        return checker;
+    }
+
+    @Test
     void aTver0TimeoutFromUnaAfterRtoLowPassesAndOneTooEarlyOrNotFromUnaBreaksLeg009() {
-        final java.util.function.Supplier<RequesterChecker> sentTwo = () -> {
-            final SendQueueModel model = new SendQueueModel(PMTU, true);
-            final RequesterChecker checker = checker(connection(0), model, 7);
-            work(model, WorkOpcode.RDMA_WRITE, 64);
-            work(model, WorkOpcode.RDMA_WRITE, 64);
-            assertThat(checker.device(legacyWrite(0), 0, 0)).isNull();
-            assertThat(checker.device(legacyWrite(1), 10, 1)).isNull();
-            return checker;
-        };
+        final java.util.function.Supplier<RequesterChecker> sentTwo = RequesterCheckerLimitsTest::sentTwo;
         final RequesterChecker timeout = sentTwo.get();
         assertThat(timeout.device(legacyWrite(0), RTO_LOW, 2)).isNull();
         assertThat(timeout.device(legacyWrite(1), RTO_LOW + 10, 3)).isNull();

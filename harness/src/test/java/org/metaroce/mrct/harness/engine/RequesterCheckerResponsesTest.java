@@ -66,13 +66,13 @@ class RequesterCheckerResponsesTest {
     @Test
     void acknowledgementsThatTable11_4DropsDeliverNothing() {
         sendWriteAndRead();
-        checker.toDevice(decode(ack(3, 4, 0x1F)), 3_000);          // base after the next PSN (3)
-        checker.toDevice(decode(ack(1, 1, 0x1F)), 3_100);          // bth.psn + 1 differs from sacketh.base
-        checker.toDevice(decode(ack(0, 1, 0x40)), 3_200);          // reserved syndromes
-        checker.toDevice(decode(ack(0, 1, 0x9F)), 3_300);
-        checker.toDevice(decode(ack(0, 1, 0x60)), 3_400);          // NAK 0x60 on a TVer 1 QP
-        checker.toDevice(decode(ack(0, 1, 0x64)), 3_500);
-        checker.toDevice(decode(ack(5, 1, 0x62)), 3_600);          // NAK for a PSN never sent
+        checker.toDevice(decode(ack(3, 4, 0x1F)), 3_000, -1);          // base after the next PSN (3)
+        checker.toDevice(decode(ack(1, 1, 0x1F)), 3_100, -1);          // bth.psn + 1 differs from sacketh.base
+        checker.toDevice(decode(ack(0, 1, 0x40)), 3_200, -1);          // reserved syndromes
+        checker.toDevice(decode(ack(0, 1, 0x9F)), 3_300, -1);
+        checker.toDevice(decode(ack(0, 1, 0x60)), 3_400, -1);          // NAK 0x60 on a TVer 1 QP
+        checker.toDevice(decode(ack(0, 1, 0x64)), 3_500, -1);
+        checker.toDevice(decode(ack(5, 1, 0x62)), 3_600, -1);          // NAK for a PSN never sent
         assertThat(checker.transmissions(0)).isEqualTo(1);
         // the timer (rto_low_ns: 3 PSNs in flight) expires: resending una, the WRITE, is no MR-RTX-001 violation
         final byte[] again = FrameBuilder.of(FROM_DEVICE, Opcode.RDMA_WRITE_ONLY).payload(new byte[8])
@@ -85,7 +85,7 @@ class RequesterCheckerResponsesTest {
     @Test
     void aProperAckDeliversTheWrite() {
         sendWriteAndRead();
-        checker.toDevice(decode(ack(0, 1, 0x1F)), 3_000);
+        checker.toDevice(decode(ack(0, 1, 0x1F)), 3_000, -1);
         final byte[] again = FrameBuilder.of(FROM_DEVICE, Opcode.RDMA_WRITE_ONLY).payload(new byte[8])
             .with("bth.psn", psn(0)).with("bth.ackreq", 1).with("pleth.msn", 0).with("reth.va", 0x1000)
             .with("reth.rkey", 0x11).with("reth.dmalen", 8).build();
@@ -97,17 +97,17 @@ class RequesterCheckerResponsesTest {
     @Test
     void readResponsesThatDoNotFitTable8_1DeliverNothing() {
         sendWriteAndRead();
-        checker.toDevice(decode(ack(0, 1, 0x1F)), 2_500);
-        checker.toDevice(decode(readResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 1, 0, 0, PMTU)), 3_000);    // MSN
-        checker.toDevice(decode(readResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 1, 1, PMTU, PMTU)), 3_100); // offset
-        checker.toDevice(decode(readResponse(Opcode.RDMA_READ_RESPONSE_ONLY, 1, 1, 0, PMTU)), 3_200);     // opcode
-        checker.toDevice(decode(readResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 1, 1, 0, PMTU - 4)), 3_300); // length
+        checker.toDevice(decode(ack(0, 1, 0x1F)), 2_500, -1);
+        checker.toDevice(decode(readResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 1, 0, 0, PMTU)), 3_000, -1);    // MSN
+        checker.toDevice(decode(readResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 1, 1, PMTU, PMTU)), 3_100, -1); // offset
+        checker.toDevice(decode(readResponse(Opcode.RDMA_READ_RESPONSE_ONLY, 1, 1, 0, PMTU)), 3_200, -1);     // opcode
+        checker.toDevice(decode(readResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 1, 1, 0, PMTU - 4)), 3_300, -1); // length
         // PSN 1 is still una: resending the original READ when the timer (rto_low_ns) expires is allowed
         final byte[] again = FrameBuilder.of(FROM_DEVICE, Opcode.RDMA_READ_REQUEST).with("bth.psn", psn(1))
             .with("bth.ackreq", 1).with("pleth.msn", 1).with("reth.va", 0x2000).with("reth.rkey", 0x12)
             .with("reth.dmalen", 2 * PMTU).build();
         assertThat(checker.device(decode(again), 2_500 + 100_000, 3)).isNull();
-        checker.toDevice(decode(readResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 1, 1, 0, PMTU)), 400_000);
+        checker.toDevice(decode(readResponse(Opcode.RDMA_READ_RESPONSE_FIRST, 1, 1, 0, PMTU)), 400_000, -1);
         final StepFailure failure = checker.device(decode(again), 410_000, 4);
         assertThat(failure).isNotNull();
         // the fitting response delivered PSN 1: a READ REQUEST from it re-asks a delivered PSN, and the recovery of

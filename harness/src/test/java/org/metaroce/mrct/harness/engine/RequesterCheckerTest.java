@@ -108,9 +108,9 @@ class RequesterCheckerTest {
     void aConformingSelectiveRepeatPasses() {
         postWrite(6);
         sendAll(6);
-        checker.toDevice(ack(0, 1, 2, 3), 2_000); // PSN 0 missing, 3 later delivered: threshold loss event
+        checker.toDevice(ack(0, 1, 2, 3), 2_000, -1); // PSN 0 missing, 3 later delivered: threshold loss event
         assertThat(send(writePacket(0, 0, 6, 0), 2_100)).isNull();
-        checker.toDevice(ack(6), 4_000);
+        checker.toDevice(ack(6), 4_000, -1);
         assertThat(checker.transmissions(0)).isEqualTo(2);
         assertThat(checker.transmissions(1)).isEqualTo(1);
         assertThat(checker.maxInFlight()).isEqualTo(6);
@@ -120,7 +120,7 @@ class RequesterCheckerTest {
     void resendingASackedPsnBreaksRtx001() {
         postWrite(6);
         sendAll(6);
-        checker.toDevice(ack(0, 1, 2, 3), 2_000);
+        checker.toDevice(ack(0, 1, 2, 3), 2_000, -1);
         assertThat(send(writePacket(0, 0, 6, 0), 2_100)).isNull();
         final StepFailure failure = send(writePacket(0, 2, 6, 0), 2_200);
         assertThat(failure).isNotNull();
@@ -131,7 +131,7 @@ class RequesterCheckerTest {
     void resendingWithoutALossEventBreaksRtx002() {
         postWrite(6);
         sendAll(6);
-        checker.toDevice(ack(0, 1), 2_000); // one later PSN: below the threshold, and no time has passed
+        checker.toDevice(ack(0, 1), 2_000, -1); // one later PSN: below the threshold, and no time has passed
         final StepFailure failure = send(writePacket(0, 0, 6, 0), 2_100);
         assertThat(failure).isNotNull();
         assertThat(failure.rule).isEqualTo("MR-RTX-002");
@@ -141,7 +141,7 @@ class RequesterCheckerTest {
     void theTimeConditionAllowsAResendAfterReorderTime() {
         postWrite(6);
         sendAll(6);
-        checker.toDevice(ack(0, 1), 2_000);
+        checker.toDevice(ack(0, 1), 2_000, -1);
         assertThat(send(writePacket(0, 0, 6, 0), 12_000)).isNull();
     }
 
@@ -150,7 +150,7 @@ class RequesterCheckerTest {
         postWrite(6);
         postWrite(2);
         sendAll(6);
-        checker.toDevice(ack(0, 1, 2, 3), 2_000);
+        checker.toDevice(ack(0, 1, 2, 3), 2_000, -1);
         final StepFailure failure = send(writePacket(6, 0, 2, 1), 2_100);
         assertThat(failure).isNotNull();
         assertThat(failure.rule).isEqualTo("MR-RTX-003");
@@ -222,7 +222,7 @@ class RequesterCheckerTest {
     void anRnrWaitSilencesTheRequesterAndItsEndAllowsTheResend() {
         postWrite(2);
         sendAll(2);
-        checker.toDevice(rnrNak(0, 0x0E), 2_000); // wait for Table D-2 code 14
+        checker.toDevice(rnrNak(0, 0x0E), 2_000, -1); // wait for Table D-2 code 14
         final long wait = org.metaroce.mrct.wire.RnrTimer.nanos(0x0E);
         final StepFailure during = send(writePacket(0, 0, 2, 0), 2_000 + wait / 2);
         assertThat(during).isNotNull();
@@ -233,7 +233,7 @@ class RequesterCheckerTest {
     void theResendAtTheEndOfAnRnrWaitIsAllowed() {
         postWrite(2);
         sendAll(2);
-        checker.toDevice(rnrNak(0, 0x0E), 2_000);
+        checker.toDevice(rnrNak(0, 0x0E), 2_000, -1);
         final long end = 2_000 + org.metaroce.mrct.wire.RnrTimer.nanos(0x0E);
         assertThat(send(writePacket(0, 0, 2, 0), end)).isNull();
         assertThat(send(writePacket(0, 1, 2, 0), end + 100)).isNull();
@@ -249,8 +249,8 @@ class RequesterCheckerTest {
         for (int k = 0; k < 3; k++) {
             assertThat(send(writePacket(0, k, 4, 0), k * 100L)).as("packet %d", k).isNull();
         }
-        checker.toDevice(ack(0, 1, 2), 1_000);
-        checker.toDevice(ack(1, 2), 1_100);
+        checker.toDevice(ack(0, 1, 2), 1_000, -1);
+        checker.toDevice(ack(1, 2), 1_100, -1);
     }
 
     @Test
@@ -286,7 +286,7 @@ class RequesterCheckerTest {
     void aRetransmissionWithOtherPayloadBreaksRtx006() {
         postWrite(6);
         sendAll(6);
-        checker.toDevice(ack(0, 1, 2, 3), 2_000);
+        checker.toDevice(ack(0, 1, 2, 3), 2_000, -1);
         payload[5]++;
         final StepFailure failure = send(writePacket(0, 0, 6, 0), 2_100);
         payload[5]--;
@@ -317,7 +317,7 @@ class RequesterCheckerTest {
         postWrite(1);
         sendAll(2);
         assertThat(send(writePacket(2, 0, 1, 1), 300)).isNull();
-        checker.toDevice(ack(1), 1_000); // covers PSN 0 only: WQE 1 (PSNs 0..1) is not acknowledged
+        checker.toDevice(ack(1), 1_000, -1); // covers PSN 0 only: WQE 1 (PSNs 0..1) is not acknowledged
         final StepFailure early = checker.completed(success(1));
         assertThat(early).isNotNull();
         assertThat(early.rule).isEqualTo("MR-CMP-012");
@@ -329,7 +329,7 @@ class RequesterCheckerTest {
         postWrite(1);
         sendAll(2);
         assertThat(send(writePacket(2, 0, 1, 1), 300)).isNull();
-        checker.toDevice(ack(2), 1_000);
+        checker.toDevice(ack(2), 1_000, -1);
         assertThat(checker.completed(success(1))).isNull();
         assertThat(checker.completed(new org.metaroce.mrct.spi.Completion(DEVICE_QPN, 2, WorkOpcode.RDMA_WRITE,
             org.metaroce.mrct.spi.CompletionStatus.RNR_RETRY_EXCEEDED, 0, 0, false, 0, false, false, 0))).isNull();
@@ -339,8 +339,8 @@ class RequesterCheckerTest {
     void aNakDuringTheWaitThatRestartsItBreaksRtx015() {
         postWrite(2);
         sendAll(2);
-        checker.toDevice(rnrNak(0, 1), 1_000); // a 10 us wait
-        checker.toDevice(rnrNak(1, 1, 0), 6_000); // during it: neither restarts nor counts
+        checker.toDevice(rnrNak(0, 1), 1_000, -1); // a 10 us wait
+        checker.toDevice(rnrNak(1, 1, 0), 6_000, -1); // during it: neither restarts nor counts
         final StepFailure overdue = checker.timers(15_000, -1);
         assertThat(overdue).isNotNull();
         assertThat(overdue.rule).isEqualTo("MR-RTX-015");
@@ -353,8 +353,8 @@ class RequesterCheckerTest {
     private void threeInFlightResumeLoweredToZero() {
         postWrite(3);
         sendAll(3);
-        checker.toDevice(rnrNak(1, 1, 0), 1_000);
-        checker.toDevice(rnrNak(0, 1, 0), 2_000);
+        checker.toDevice(rnrNak(1, 1, 0), 1_000, -1);
+        checker.toDevice(rnrNak(0, 1, 0), 2_000, -1);
     }
 
     @Test
@@ -379,9 +379,9 @@ class RequesterCheckerTest {
             100_000, 300_000, 2, 7, 4, false, 0, 100_000, 10, 1), 0);
         postWrite(1);
         sendAll(1);
-        checker.toDevice(rnrNak(0, 1), 1_000);
+        checker.toDevice(rnrNak(0, 1), 1_000, -1);
         assertThat(send(writePacket(0, 0, 1, 0), 11_000)).isNull(); // rnr_retry 1: the first wait is allowed
-        checker.toDevice(rnrNak(0, 1), 12_000); // the second, without progress, exhausts it
+        checker.toDevice(rnrNak(0, 1), 12_000, -1); // the second, without progress, exhausts it
         assertThat(checker.timers(40_000, -1)).isNull(); // the QP is in ERROR: silence is right
         final StepFailure again = send(writePacket(0, 0, 1, 0), 22_000);
         assertThat(again).isNotNull();
