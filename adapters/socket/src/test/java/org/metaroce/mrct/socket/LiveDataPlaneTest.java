@@ -157,6 +157,45 @@ class LiveDataPlaneTest {
         assertThat(data.poll(now + 20).unsafeBytes()).containsExactly(3);
     }
 
+    /**
+     * Case N's device frames still in the kernel when case N+1's reset was answered are read late by a reader that
+     * stamps frames when it reads them (UDP), so their timestamps come after the answer: the fence waits for the
+     * reader to find the socket empty after the answer and forgets all of them, and keeps the new case's frames.
+     */
+    @Test
+    void aLateFrameOfTheCaseBeforeIsNeverJudgedInTheNext() throws Exception {
+        final HandLink link = new HandLink(false);
+        link.stampsWhenRead = true;
+        final LiveDataPlane data = plane(link);
+        final long answered = data.now();
+        // the reader was descheduled across the answer: it reads the first of two frames of case N only now
+        data.frame(new byte[] {1}, answered + 1_000_000);
+        final java.util.concurrent.CompletableFuture<Boolean> fenced = java.util.concurrent.CompletableFuture
+            .supplyAsync(() -> data.fence(answered));
+        Thread.sleep(50);
+        assertThat(fenced).as("no sweep after the answer yet: a frame of case N may still wait unread").isNotDone();
+        data.frame(new byte[] {2}, answered + 2_000_000);
+        data.idle(answered + 3_000_000);
+        assertThat(fenced.get(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        data.frame(new byte[] {3}, answered + 4_000_000);
+        data.idle(answered + 5_000_000);
+        final CapturedFrame first = data.poll(answered + 4_500_000);
+        assertThat(first).isNotNull();
+        assertThat(first.unsafeBytes()).as("case N+1 sees its own frame, none of case N's").containsExactly(3);
+        assertThat(data.poll(answered + 4_600_000)).isNull();
+    }
+
+    @Test
+    void aFenceOnABrokenLinkIsAnAdapterException() {
+        final HandLink link = new HandLink(false);
+        final LiveDataPlane data = plane(link);
+        final long answered = data.now();
+        data.frame(new byte[] {1}, answered + 10);
+        link.problem = "the UDP socket 127.0.0.1:1 was closed";
+        assertThatThrownBy(() -> data.fence(answered)).isInstanceOf(AdapterException.class)
+            .hasMessageContaining("was closed");
+    }
+
     @Test
     void aBrokenLinkIsAnAdapterExceptionWithItsReason() {
         final HandLink link = new HandLink(false);
@@ -183,6 +222,16 @@ class LiveDataPlaneTest {
         assertThat(data.receivePauseAt(t0 + 3_020_000)).as("the end of the pause is in it").isEqualTo(3_000_000);
         assertThat(data.receivePauseAt(t0 + 10_000)).as("ordinary polling is no pause").isZero();
         assertThat(data.receivePauseAt(t0 + 3_030_000)).isZero();
+        // later pauses do not hide an earlier one, nor does an earlier one answer for a later moment
+        data.idle(t0 + 5_040_000);
+        data.idle(t0 + 5_050_000);
+        data.idle(t0 + 5_150_000);
+        assertThat(data.receivePauseAt(t0 + 1_000_000)).isEqualTo(3_000_000);
+        assertThat(data.receivePauseAt(t0 + 4_000_000)).isEqualTo(2_000_000);
+        assertThat(data.receivePauseAt(t0 + 5_100_000)).isEqualTo(100_000);
+        assertThat(data.receivePauseAt(t0 + 5_045_000)).isZero();
+        assertThat(data.receivePauseAt(t0 + 6_000_000)).as("after the last look").isZero();
+        assertThat(data.receivePauseAt(t0 - 1)).as("before the first look").isZero();
 
         final HandLink kernel = new HandLink(false);
         final LiveDataPlane stamped = plane(kernel);
