@@ -127,7 +127,8 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
         try {
             while (true) {
                 // announced before looking, so that news arriving between the look and the park still wakes it
-                waitingFor = deadlineNanos + GRACE_NANOS;
+                waitingFor = deadlineNanos > Long.MAX_VALUE - GRACE_NANOS ? Long.MAX_VALUE
+                    : deadlineNanos + GRACE_NANOS;
                 waiter = self;
                 final long now = now();
                 synchronized (lock) {

@@ -17,6 +17,8 @@ class LiveDataPlaneTest {
         final List<byte[]> sent = new ArrayList<>();
         final boolean echo;
         boolean stampsWhenRead;
+        /** What the reader does when asked to look now (nothing: a reader that only looks on its own). */
+        volatile Runnable onLook = () -> { };
         volatile long dropped;
         volatile String problem;
 
@@ -52,6 +54,11 @@ class LiveDataPlaneTest {
         @Override
         public boolean stampsWhenRead() {
             return stampsWhenRead;
+        }
+
+        @Override
+        public void lookNow() {
+            onLook.run();
         }
 
         @Override
@@ -100,6 +107,30 @@ class LiveDataPlaneTest {
         reader.join();
         assertThat(late).as("delivered 30 ms later, but stamped before the deadline").isNotNull();
         assertThat(late.unsafeBytes()).containsExactly(9);
+    }
+
+    /**
+     * Past a deadline the data plane asks the reader to look at once rather than wait for its next look: here the
+     * reader looks only when asked, so the poll returns only because it asked.
+     */
+    @Test
+    void pastTheDeadlineTheReaderIsAskedToLookAtOnce() {
+        final HandLink link = new HandLink(false);
+        final LiveDataPlane data = plane(link);
+        final java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        link.onLook = () -> {
+            asked.incrementAndGet();
+            data.idle(data.now());
+        };
+        final long deadline = data.now() - 1_000_000;
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+            () -> assertThat(data.poll(deadline)).isNull());
+        final int askedBefore = asked.get();
+        assertThat(askedBefore).isPositive();
+        final long ahead = data.now() + 60_000_000_000L;
+        data.frame(new byte[] {5}, data.now());
+        assertThat(data.poll(ahead).unsafeBytes()).containsExactly(5);
+        assertThat(asked.get()).as("a frame in time is returned without asking").isEqualTo(askedBefore);
     }
 
     @Test
