@@ -144,7 +144,7 @@ final class ReferenceServer implements AutoCloseable {
         device.start();
         final AgentServer agent = new AgentServer(device.controlPlane(), new AgentInfo(AgentServer.VERSION,
             RealTimeDevice.identity(), actual.mac(), actual.ipv4(), actual.ipv6(), RealTimeDevice.capabilities()),
-            limits, token, log).withBarrier(arrival -> awaitSweep(swept, arrival))
+            limits, token, log).withBarrier(arrival -> awaitSweep(swept, arrival, link))
             .withDeviceTimeline(() -> timeline(device));
         final InetSocketAddress bound;
         try {
@@ -164,13 +164,17 @@ final class ReferenceServer implements AutoCloseable {
     }
 
     /**
-     * Waits until the link has looked for frames after {@code arrival} (50 ms at most), so that every frame captured
+     * Waits until the link has looked for frames after {@code arrival} (a second at most), so that every frame captured
      * before a control request reaches the device's queue before the request does: a request never overtakes the
-     * frames the harness sent before it (a case that writes and then reads memory back at once).
+     * frames the harness sent before it (a case that writes and then reads memory back at once), and a reset is never
+     * overtaken by the frames of the case before, which the device would otherwise take as the new case's (same QPNs,
+     * same PSNs). The bound is a second: 50 ms, as before, ran out whenever the JVM stopped for a collection of that
+     * length while the agent's thread waited (a collection stops the reader too), and it went on unfenced.
      */
-    private static void awaitSweep(final AtomicLong swept, final long arrival) {
-        final long until = System.nanoTime() + 50_000_000;
+    private static void awaitSweep(final AtomicLong swept, final long arrival, final Link link) {
+        final long until = System.nanoTime() + 1_000_000_000L;
         while (swept.get() <= arrival && System.nanoTime() < until) {
+            link.lookNow();
             java.util.concurrent.locks.LockSupport.parkNanos(20_000);
         }
     }

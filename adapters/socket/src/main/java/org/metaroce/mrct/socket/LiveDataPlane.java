@@ -49,6 +49,8 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
     private int unseenCount;
     private long discardBefore = Long.MIN_VALUE;
     private volatile Thread waiter;
+    /** The sweep the waiter needs: an empty look after this wakes it (Long.MAX_VALUE: none). */
+    private volatile long waitingFor = Long.MAX_VALUE;
     /** The reader's last look for frames (a frame taken or an empty sweep), and its recent pauses between looks. */
     private long lastLook = Long.MIN_VALUE;
     private final ArrayDeque<long[]> pauses = new ArrayDeque<>();
@@ -121,28 +123,48 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
 
     @Override
     public CapturedFrame poll(final long deadlineNanos) {
-        while (true) {
-            final long now = now();
-            synchronized (lock) {
-                final CapturedFrame head = inbox.peekFirst();
-                if (head != null && head.timestampNanos() <= deadlineNanos) {
-                    return inbox.pollFirst();
+        final Thread self = Thread.currentThread();
+        try {
+            while (true) {
+                // announced before looking, so that news arriving between the look and the park still wakes it
+                waitingFor = deadlineNanos > Long.MAX_VALUE - GRACE_NANOS ? Long.MAX_VALUE
+                    : deadlineNanos + GRACE_NANOS;
+                waiter = self;
+                final long now = now();
+                synchronized (lock) {
+                    final CapturedFrame head = inbox.peekFirst();
+                    if (head != null && head.timestampNanos() <= deadlineNanos) {
+                        return inbox.pollFirst();
+                    }
+                    if (now > deadlineNanos && (head != null || swept > deadlineNanos + GRACE_NANOS)) {
+                        return null;
+                    }
                 }
-                if (now > deadlineNanos && (head != null || swept > deadlineNanos + GRACE_NANOS)) {
-                    return null;
+                final String problem = link.problem();
+                if (problem != null) {
+                    throw new AdapterException(problem);
+                }
+                // park until the reader has news: a frame, or a sweep past the deadline (not each empty poll, which
+                // would wake this thread every few tens of microseconds for nothing); once the deadline and its grace
+                // are past, the reader is asked to look at once (the engine waits for that sweep at every step of the
+                // network in a requester case: its polling pause, ~70 us with the timer slack, was paid at each)
+                if (now <= deadlineNanos) {
+                    LockSupport.parkNanos(Math.max(1_000, Math.min(deadlineNanos - now, 1_000_000)));
+                } else {
+                    // through the grace (microseconds) on the CPU: a park that short oversleeps by tens
+                    final long sweepFrom = deadlineNanos + GRACE_NANOS;
+                    while (now() <= sweepFrom) {
+                        Thread.onSpinWait();
+                    }
+                    link.lookNow();
+                    LockSupport.parkNanos(1_000_000);
+                }
+                if (Thread.interrupted()) {
+                    throw new AdapterException("interrupted while waiting for frames");
                 }
             }
-            final String problem = link.problem();
-            if (problem != null) {
-                throw new AdapterException(problem);
-            }
-            // park until the reader has news (it unparks the waiter after every frame and every empty poll)
-            waiter = Thread.currentThread();
-            LockSupport.parkNanos(Math.max(1_000, Math.min(deadlineNanos - now, 1_000_000)));
+        } finally {
             waiter = null;
-            if (Thread.interrupted()) {
-                throw new AdapterException("interrupted while waiting for frames");
-            }
         }
     }
 
@@ -188,7 +210,7 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
             looked(sweptAtNanos);
         }
         final Thread waiting = waiter;
-        if (waiting != null) {
+        if (waiting != null && sweptAtNanos > waitingFor) {
             LockSupport.unpark(waiting);
         }
     }
@@ -214,13 +236,20 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
     @Override
     public long receivePauseAt(final long timeNanos) {
         synchronized (lock) {
-            long longest = 0;
-            for (final long[] pause : pauses) {
-                if (pause[0] < timeNanos && timeNanos <= pause[1]) {
-                    longest = Math.max(longest, pause[1] - pause[0]);
+            // the pauses are the gaps between successive looks: disjoint and in order, so at most one spans the time,
+            // and the search goes back from the newest only as far as the time (asked per frame received: the whole
+            // list, thousands of entries on a loaded host, cost more than the frame's own checks)
+            final java.util.Iterator<long[]> newestFirst = pauses.descendingIterator();
+            while (newestFirst.hasNext()) {
+                final long[] pause = newestFirst.next();
+                if (pause[1] < timeNanos) {
+                    return 0;
+                }
+                if (pause[0] < timeNanos) {
+                    return pause[1] - pause[0];
                 }
             }
-            return longest;
+            return 0;
         }
     }
 
@@ -235,6 +264,55 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
             backwards = null;
             sentInCase = 0;
             droppedAtStart = dropped;
+        }
+    }
+
+    /** How long {@link #fence} waits for the reader's sweep before it settles for the frames read so far. */
+    static final long FENCE_WAIT_NANOS = 1_000_000_000L;
+
+    /**
+     * Fences a case off from the frames of the cases before it, once the device's reset was answered at {@code time}:
+     * waits until the link's reader has looked for frames at a moment after {@code time} and found none (a sweep, which
+     * it reports on its own, within {@link #FENCE_WAIT_NANOS}), then forgets every frame stamped before that sweep.
+     * Whatever the device sent before its reset was waiting to be read by then, however late the reader took it (a
+     * link that stamps frames when it reads them gives such a frame a timestamp after {@code time}); a frame stamped
+     * after the sweep reached the link after the reset and is the new case's.
+     *
+     * @return false when no sweep came in time (everything read so far is forgotten all the same)
+     */
+    boolean fence(final long time) {
+        discardBefore(time);
+        final Thread self = Thread.currentThread();
+        final long until = System.nanoTime() + FENCE_WAIT_NANOS;
+        try {
+            while (true) {
+                waitingFor = time;
+                waiter = self;
+                final long sweep;
+                synchronized (lock) {
+                    sweep = swept;
+                }
+                if (sweep > time) {
+                    discardBefore(sweep);
+                    return true;
+                }
+                final String problem = link.problem();
+                if (problem != null) {
+                    throw new AdapterException(problem);
+                }
+                final long left = until - System.nanoTime();
+                if (left <= 0) {
+                    discardBefore(now());
+                    return false;
+                }
+                link.lookNow();
+                LockSupport.parkNanos(Math.min(left, 1_000_000));
+                if (Thread.interrupted()) {
+                    throw new AdapterException("interrupted while waiting for the link to be read");
+                }
+            }
+        } finally {
+            waiter = null;
         }
     }
 

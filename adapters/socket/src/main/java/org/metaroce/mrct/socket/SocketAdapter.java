@@ -220,12 +220,9 @@ public final class SocketAdapter implements Adapter {
         @Override
         public void reset() {
             agent.reset();
-            final long answered = data.now();
-            data.discardBefore(answered);
             // a frame the device sent before the reset may still wait in the kernel for the reader, which stamps it
-            // when it reads it (UDP): once the reader has looked past the answer, everything it read is old
-            data.poll(answered);
-            data.discardBefore(data.now());
+            // when it reads it (UDP): everything read until the reader finds nothing more after the answer is old
+            data.fence(data.now());
         }
     }
 

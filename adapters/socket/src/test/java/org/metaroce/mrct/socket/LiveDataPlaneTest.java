@@ -17,6 +17,8 @@ class LiveDataPlaneTest {
         final List<byte[]> sent = new ArrayList<>();
         final boolean echo;
         boolean stampsWhenRead;
+        /** What the reader does when asked to look now (nothing: a reader that only looks on its own). */
+        volatile Runnable onLook = () -> { };
         volatile long dropped;
         volatile String problem;
 
@@ -52,6 +54,11 @@ class LiveDataPlaneTest {
         @Override
         public boolean stampsWhenRead() {
             return stampsWhenRead;
+        }
+
+        @Override
+        public void lookNow() {
+            onLook.run();
         }
 
         @Override
@@ -100,6 +107,30 @@ class LiveDataPlaneTest {
         reader.join();
         assertThat(late).as("delivered 30 ms later, but stamped before the deadline").isNotNull();
         assertThat(late.unsafeBytes()).containsExactly(9);
+    }
+
+    /**
+     * Past a deadline the data plane asks the reader to look at once rather than wait for its next look: here the
+     * reader looks only when asked, so the poll returns only because it asked.
+     */
+    @Test
+    void pastTheDeadlineTheReaderIsAskedToLookAtOnce() {
+        final HandLink link = new HandLink(false);
+        final LiveDataPlane data = plane(link);
+        final java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        link.onLook = () -> {
+            asked.incrementAndGet();
+            data.idle(data.now());
+        };
+        final long deadline = data.now() - 1_000_000;
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+            () -> assertThat(data.poll(deadline)).isNull());
+        final int askedBefore = asked.get();
+        assertThat(askedBefore).isPositive();
+        final long ahead = data.now() + 60_000_000_000L;
+        data.frame(new byte[] {5}, data.now());
+        assertThat(data.poll(ahead).unsafeBytes()).containsExactly(5);
+        assertThat(asked.get()).as("a frame in time is returned without asking").isEqualTo(askedBefore);
     }
 
     @Test
@@ -157,6 +188,45 @@ class LiveDataPlaneTest {
         assertThat(data.poll(now + 20).unsafeBytes()).containsExactly(3);
     }
 
+    /**
+     * Case N's device frames still in the kernel when case N+1's reset was answered are read late by a reader that
+     * stamps frames when it reads them (UDP), so their timestamps come after the answer: the fence waits for the
+     * reader to find the socket empty after the answer and forgets all of them, and keeps the new case's frames.
+     */
+    @Test
+    void aLateFrameOfTheCaseBeforeIsNeverJudgedInTheNext() throws Exception {
+        final HandLink link = new HandLink(false);
+        link.stampsWhenRead = true;
+        final LiveDataPlane data = plane(link);
+        final long answered = data.now();
+        // the reader was descheduled across the answer: it reads the first of two frames of case N only now
+        data.frame(new byte[] {1}, answered + 1_000_000);
+        final java.util.concurrent.CompletableFuture<Boolean> fenced = java.util.concurrent.CompletableFuture
+            .supplyAsync(() -> data.fence(answered));
+        Thread.sleep(50);
+        assertThat(fenced).as("no sweep after the answer yet: a frame of case N may still wait unread").isNotDone();
+        data.frame(new byte[] {2}, answered + 2_000_000);
+        data.idle(answered + 3_000_000);
+        assertThat(fenced.get(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        data.frame(new byte[] {3}, answered + 4_000_000);
+        data.idle(answered + 5_000_000);
+        final CapturedFrame first = data.poll(answered + 4_500_000);
+        assertThat(first).isNotNull();
+        assertThat(first.unsafeBytes()).as("case N+1 sees its own frame, none of case N's").containsExactly(3);
+        assertThat(data.poll(answered + 4_600_000)).isNull();
+    }
+
+    @Test
+    void aFenceOnABrokenLinkIsAnAdapterException() {
+        final HandLink link = new HandLink(false);
+        final LiveDataPlane data = plane(link);
+        final long answered = data.now();
+        data.frame(new byte[] {1}, answered + 10);
+        link.problem = "the UDP socket 127.0.0.1:1 was closed";
+        assertThatThrownBy(() -> data.fence(answered)).isInstanceOf(AdapterException.class)
+            .hasMessageContaining("was closed");
+    }
+
     @Test
     void aBrokenLinkIsAnAdapterExceptionWithItsReason() {
         final HandLink link = new HandLink(false);
@@ -183,6 +253,16 @@ class LiveDataPlaneTest {
         assertThat(data.receivePauseAt(t0 + 3_020_000)).as("the end of the pause is in it").isEqualTo(3_000_000);
         assertThat(data.receivePauseAt(t0 + 10_000)).as("ordinary polling is no pause").isZero();
         assertThat(data.receivePauseAt(t0 + 3_030_000)).isZero();
+        // later pauses do not hide an earlier one, nor does an earlier one answer for a later moment
+        data.idle(t0 + 5_040_000);
+        data.idle(t0 + 5_050_000);
+        data.idle(t0 + 5_150_000);
+        assertThat(data.receivePauseAt(t0 + 1_000_000)).isEqualTo(3_000_000);
+        assertThat(data.receivePauseAt(t0 + 4_000_000)).isEqualTo(2_000_000);
+        assertThat(data.receivePauseAt(t0 + 5_100_000)).isEqualTo(100_000);
+        assertThat(data.receivePauseAt(t0 + 5_045_000)).isZero();
+        assertThat(data.receivePauseAt(t0 + 6_000_000)).as("after the last look").isZero();
+        assertThat(data.receivePauseAt(t0 - 1)).as("before the first look").isZero();
 
         final HandLink kernel = new HandLink(false);
         final LiveDataPlane stamped = plane(kernel);

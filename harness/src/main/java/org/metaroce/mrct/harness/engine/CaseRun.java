@@ -60,7 +60,7 @@ final class CaseRun {
         this.caseSeed = run.seed() ^ (id.hashCode() * 0x9E3779B97F4A7C15L);
         this.data = run.adapter().dataPlane();
         this.control = new ControlJournal(run.adapter().controlPlane(), run.adapter().dataPlane(),
-            run.adapter().dataPlane().now(), () -> evidence == null ? 0 : evidence.records().size(),
+            run.adapter().dataPlane().now(), () -> evidence == null ? 0 : evidence.size(),
             this::beforeControlCall, this::afterControlCall);
         this.lateness = new HarnessLateness(!run.adapter().capabilities().contains(Capability.VIRTUAL_TIME),
             run.toleranceNs());

@@ -12,9 +12,32 @@ import org.metaroce.mrct.wire.FrameDecoder;
 import org.metaroce.mrct.wire.FrameDescription;
 import org.metaroce.mrct.wire.Psn;
 
-/** The frames of one case, in order, as the result and the reports keep them. */
+/**
+ * The frames of one case, in order, as the result and the reports keep them. Recording a frame only keeps its bytes and
+ * what the engine knows of it; the decoded description the reports show is made when the records are read (a pure
+ * function of the bytes, so the records are the same as if it were made at once): on a real-time adapter a frame is
+ * recorded on the path that sends or receives it, where every microsecond counts against the case's timeline.
+ */
 final class Evidence {
-    private final List<FrameRecord> records = new ArrayList<>();
+    /** A frame as recorded; its {@link FrameRecord} is made when first asked for. */
+    private static final class Entry {
+        final Direction direction;
+        final long time;
+        final byte[] bytes;
+        int step;
+        String note;
+        FrameRecord record;
+
+        Entry(final Direction direction, final long time, final byte[] bytes, final int step, final String note) {
+            this.direction = direction;
+            this.time = time;
+            this.bytes = bytes;
+            this.step = step;
+            this.note = note;
+        }
+    }
+
+    private final List<Entry> entries = new ArrayList<>();
     private final FrameDecoder decoder = new FrameDecoder();
     private final long start;
 
@@ -24,26 +47,48 @@ final class Evidence {
 
     /** Records a frame and returns its index. */
     int add(final Direction direction, final long time, final byte[] bytes, final int step, final String note) {
-        final DecodedFrame frame = decoder.decode(ByteBuffer.wrap(bytes), 0, bytes.length);
-        final Map<String, Object> decoded = new LinkedHashMap<>();
-        decoded.put("roce", frame.status() != org.metaroce.mrct.wire.DecodeStatus.NOT_ROCE);
-        if (frame.status() != org.metaroce.mrct.wire.DecodeStatus.NOT_ROCE) {
-            FrameDescription.describeHeaders(frame, decoded);
-        }
-        final int index = records.size();
-        records.add(new FrameRecord(index, direction, time - start, bytes, step, note, decoded));
-        return index;
+        entries.add(new Entry(direction, time, bytes, step, note));
+        return entries.size() - 1;
     }
 
     /** Changes the note (and step) of a frame already recorded. */
     void note(final int index, final int step, final String note) {
-        final FrameRecord old = records.get(index);
-        records.set(index, new FrameRecord(old.index(), old.direction(), old.timestampNanos(), old.bytes(), step, note,
-            old.decoded()));
+        final Entry entry = entries.get(index);
+        entry.step = step;
+        entry.note = note;
+        if (entry.record != null) {
+            entry.record = new FrameRecord(index, entry.direction, entry.record.timestampNanos(), entry.bytes, step,
+                note, entry.record.decoded());
+        }
     }
 
+    /** How many frames are recorded. */
+    int size() {
+        return entries.size();
+    }
+
+    /** The records, in order (a snapshot). */
     List<FrameRecord> records() {
-        return records;
+        final List<FrameRecord> out = new ArrayList<>(entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            out.add(record(i));
+        }
+        return out;
+    }
+
+    private FrameRecord record(final int index) {
+        final Entry entry = entries.get(index);
+        if (entry.record == null) {
+            final DecodedFrame frame = decoder.decode(ByteBuffer.wrap(entry.bytes), 0, entry.bytes.length);
+            final Map<String, Object> decoded = new LinkedHashMap<>();
+            decoded.put("roce", frame.status() != org.metaroce.mrct.wire.DecodeStatus.NOT_ROCE);
+            if (frame.status() != org.metaroce.mrct.wire.DecodeStatus.NOT_ROCE) {
+                FrameDescription.describeHeaders(frame, decoded);
+            }
+            entry.record = new FrameRecord(index, entry.direction, entry.time - start, entry.bytes, entry.step,
+                entry.note, decoded);
+        }
+        return entry.record;
     }
 
     /** A frame as text for failure messages: one {@code key=value} line per field. */
@@ -57,7 +102,7 @@ final class Evidence {
      * in brackets, as field diffs show them; absolute only when {@code psnBase} is null.
      */
     String dump(final int index, final Integer psnBase) {
-        final FrameRecord record = records.get(index);
+        final FrameRecord record = record(index);
         final StringBuilder out = new StringBuilder();
         out.append("frame #").append(index).append(' ').append(record.direction()).append(" at ")
             .append(record.timestampNanos()).append(" ns").append(psnBase == null ? "" : ", PSNs relative")

@@ -196,7 +196,7 @@ final class FramePump {
                 + "the case posted any work (sent before the device's reset)");
             return;
         }
-        final List<Finding> findings = LiveOracle.judge(decoded, evidence.records().size(), owner,
+        final List<Finding> findings = LiveOracle.judge(decoded, evidence.size(), owner,
             endpoints.deviceMac(), endpoints.harnessMac());
         if (!findings.isEmpty()) {
             final Finding first = findings.get(0);

@@ -34,6 +34,14 @@ public interface Link extends AutoCloseable {
     }
 
     /**
+     * Asks the reader to look for frames now rather than at the end of its polling pause (tens of microseconds, more
+     * with the kernel's timer slack), and so to report the next {@link FrameReceiver#idle sweep} soon: for a consumer
+     * that waits to know that nothing came by a deadline already past. Does nothing where the reader never sleeps.
+     */
+    default void lookNow() {
+    }
+
+    /**
      * Why the link does not work right now (interface down, socket gone), or null when it does. A link may recover
      * (an interface that comes up again).
      */

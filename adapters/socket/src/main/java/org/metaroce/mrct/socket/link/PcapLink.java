@@ -243,6 +243,11 @@ public final class PcapLink implements Link {
     }
 
     @Override
+    public void lookNow() {
+        LockSupport.unpark(reader);
+    }
+
+    @Override
     public String problem() {
         return problem;
     }

@@ -126,10 +126,32 @@ public final class UdpFraming {
         return opcode.kind().isRequest() || opcode.kind() == OpKind.RDMA_READ_RESPONSE ? 2 : 0;
     }
 
+    /** The headers of one path: both addresses and both MACs. */
+    private record Path(java.net.InetAddress from, java.net.InetAddress to, long sourceMac, long destinationMac) {
+    }
+
+    /** A link has a path or two; built once each (the text of the addresses is parsed to build one). */
+    private static final java.util.Map<Path, Encapsulation> PATHS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int PATHS_KEPT = 64;
+
+    private static Encapsulation encapsulation(final Path path) {
+        final Encapsulation known = PATHS.get(path);
+        if (known != null) {
+            return known;
+        }
+        if (PATHS.size() >= PATHS_KEPT) {
+            PATHS.clear();
+        }
+        final Encapsulation built = Encapsulation.ipv4(path.from().getHostAddress(), path.to().getHostAddress())
+            .withMacs(path.sourceMac(), path.destinationMac()).withDscp(0).withTtl(64);
+        PATHS.put(path, built);
+        return built;
+    }
+
     private static byte[] wrap(final byte[] transport, final InetSocketAddress from, final InetSocketAddress to,
                                final long sourceMac, final long destinationMac, final int ecn) {
-        final Encapsulation encapsulation = Encapsulation.ipv4(from.getAddress().getHostAddress(),
-            to.getAddress().getHostAddress()).withMacs(sourceMac, destinationMac).withDscp(0).withTtl(64);
+        final Encapsulation encapsulation = encapsulation(new Path(from.getAddress(), to.getAddress(), sourceMac,
+            destinationMac));
         final byte[] frame = new byte[BTH + transport.length];
         final ByteBuffer buffer = ByteBuffer.wrap(frame);
         encapsulation.write(buffer, 0, transport.length, ecn, from.getPort());

@@ -169,6 +169,11 @@ public final class UdpLink implements Link {
     }
 
     @Override
+    public void lookNow() {
+        LockSupport.unpark(reader);
+    }
+
+    @Override
     public String problem() {
         return problem;
     }
