@@ -2,15 +2,33 @@ package org.metaroce.mrct.harness.engine;
 
 import static org.metaroce.mrct.harness.engine.RequesterFailure.failure;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.spi.Completion;
 import org.metaroce.mrct.spi.CompletionStatus;
 
-/** The send-queue completions a requester case polled, matched to the posted WQEs in order (MR-CMP-012). */
+/**
+ * The send-queue completions a requester case polled, matched to the posted WQEs in order (MR-CMP-012), and the
+ * responses the device received that Table 11-4 drops, which a completion must not come from (MR-ROB-009).
+ */
 final class AckedCompletions {
+    /** A response the checker did not take: when the device received it, and the PSN up to which it, taken, acks. */
+    private record Dropped(long time, int acknowledgesBefore) {
+    }
+
     /** The posted WQEs before this index were matched to completions already. */
     private int completedUpTo;
+    private final List<Dropped> dropped = new ArrayList<>();
+
+    /**
+     * A response the device received at {@code time} (on the data plane's clock) that Table 11-4 drops: an
+     * acknowledgement not taken, or a read response that fits no place of an outstanding READ. Taken, it would have
+     * acknowledged every PSN before {@code acknowledgesBefore} (the PSNs relative to the QP's first).
+     */
+    void dropped(final long time, final int acknowledgesBefore) {
+        dropped.add(new Dropped(time, acknowledgesBefore));
+    }
 
     /**
      * MR-CMP-012 on a completion the device gave: a SEND or RDMA WRITE WQE completes with SUCCESS only once an
@@ -38,11 +56,36 @@ final class AckedCompletions {
             if (last < ackCumulative || last < respondedBefore) {
                 return null;
             }
+            final Dropped from = takenFrom(c, last);
+            if (from != null) {
+                return failure("MR-ROB-009", -1, work.describe() + " completed with SUCCESS at " + c.timestampNanos()
+                    + " ns, but no acknowledgement taken by then has its cumulative point after its last PSN " + last
+                    + " (the highest is " + ackCumulative + "); a response that Table 11-4 drops, received at "
+                    + from.time() + " ns, would acknowledge it: the device took it", new FieldDiff("completion of "
+                        + "wr_id " + c.wrId(), "none: the response received at " + from.time() + " ns dropped "
+                        + "silently", "SUCCESS at " + c.timestampNanos() + " ns"));
+            }
             return failure("MR-CMP-012", -1, work.describe() + " completed with SUCCESS, but no acknowledgement "
                 + "taken by then has its cumulative point after its last PSN " + last + " (the highest is "
                 + ackCumulative + ")", new FieldDiff("completion of wr_id " + c.wrId(), "after an acknowledgement "
                     + "with sacketh.base > " + last, "SUCCESS with the cumulative point at " + ackCumulative));
         }
         return null;
+    }
+
+    /**
+     * The latest response that Table 11-4 drops, received no later than the completion {@code c} (both on the data
+     * plane's clock), which, taken, would acknowledge the PSN {@code last}: the response the completion came from.
+     * Null when none did: a completion before any such response (a device completing on sending, MR-CMP-012), or one
+     * without a timestamp.
+     */
+    private Dropped takenFrom(final Completion c, final int last) {
+        Dropped latest = null;
+        for (final Dropped d : dropped) {
+            if (d.time() <= c.timestampNanos() && d.acknowledgesBefore() > last && d.acknowledgesBefore() < (1 << 23)) {
+                latest = d;
+            }
+        }
+        return latest;
     }
 }
