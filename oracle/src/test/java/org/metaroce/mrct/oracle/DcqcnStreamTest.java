@@ -122,6 +122,7 @@ class DcqcnStreamTest {
             new DcqcnStream.Backlog(true, false));
         assertThat(missing).isNotEmpty().allSatisfy(w -> {
             assertThat(w.finding().rule()).isEqualTo("MR-CC-013");
+            assertThat(w.finding().expected()).contains("fewer increase steps");
             assertThat(w.point().rule()).isEqualTo(ReactionPoint.INCREASE);
         });
         final DcqcnStream between = stream(10_000);

@@ -104,10 +104,11 @@ public final class WindowRates {
             final ReactionPoint.Point lowest = lowest(exact, late, Math.max(origin, t0 - slack), t16);
             final double min = lowest.rc();
             if (upTo1NsShorter(rate, t16 - t0) < min * (1 - tolerance)) {
-                out.add(finding(slowRule(lowest, alternatives, Math.max(origin, t0 - slack), t0, t16, rate,
-                    tolerance), "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc "
-                    + mbps(min) + " - " + pct + "; the QP is kept backlogged)", rate, sent.get(first).frame(), t0,
-                    t16, first, lowest, origin));
+                final String rule = slowRule(lowest, alternatives, Math.max(origin, t0 - slack), t0, t16, rate,
+                    tolerance);
+                out.add(finding(rule, "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc "
+                    + mbps(min) + " - " + pct + "; the QP is kept backlogged" + explained(rule, lowest) + ")", rate,
+                    sent.get(first).frame(), t0, t16, first, lowest, origin));
             }
         }
         // the window still open at the end of the interval: a QP with work not yet sent whose 17th packet has not
@@ -120,11 +121,12 @@ public final class WindowRates {
                 final ReactionPoint.Point lowest = lowest(exact, late, Math.max(origin, t0 - slack), to);
                 final double min = lowest.rc();
                 if (upTo1NsShorter(open[1], to - t0) < min * (1 - tolerance)) {
-                    out.add(finding(slowRule(lowest, alternatives, Math.max(origin, t0 - slack), t0, to, open[1],
-                        tolerance), "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc "
+                    final String rule = slowRule(lowest, alternatives, Math.max(origin, t0 - slack), t0, to,
+                        open[1], tolerance);
+                    out.add(finding(rule, "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc "
                         + mbps(min) + " - " + pct + "; the QP is kept backlogged, and no 17th packet came by "
-                        + Durations.of(to - origin) + ")", open[1], sent.get(first).frame(), t0, to, first, lowest,
-                        origin));
+                        + Durations.of(to - origin) + explained(rule, lowest) + ")", open[1],
+                        sent.get(first).frame(), t0, to, first, lowest, origin));
                 }
             }
         }
@@ -198,6 +200,20 @@ public final class WindowRates {
             return "MR-CC-013";
         }
         return lowest.rule();
+    }
+
+    /** Why a slow window blames {@code rule} rather than the rule of its model point: the model that explains it. */
+    private static String explained(final String rule, final ReactionPoint.Point lowest) {
+        if (rule.equals(lowest.rule())) {
+            return "";
+        }
+        return switch (rule) {
+            case "MR-CC-016" -> "; it fits the model that also took the CNPs naming the device's other QPs";
+            case "MR-CC-013" -> "; it fits a model making fewer increase steps than the rate timer and byte counter "
+                + "require";
+            case "MR-CC-012" -> "; it is not below the model that never decays alpha";
+            default -> "";
+        };
     }
 
     /**
