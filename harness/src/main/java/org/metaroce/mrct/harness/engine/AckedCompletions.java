@@ -4,9 +4,17 @@ import static org.metaroce.mrct.harness.engine.RequesterFailure.failure;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 import org.metaroce.mrct.harness.result.FieldDiff;
+import org.metaroce.mrct.oracle.RequesterAnswers;
+import org.metaroce.mrct.oracle.RequesterState;
 import org.metaroce.mrct.spi.Completion;
 import org.metaroce.mrct.spi.CompletionStatus;
+import org.metaroce.mrct.wire.DecodedFrame;
+import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.OpKind;
+import org.metaroce.mrct.wire.Opcode;
+import org.metaroce.mrct.wire.Psn;
 
 /**
  * The send-queue completions a requester case polled, matched to the posted WQEs in order (MR-CMP-012), and the
@@ -22,12 +30,26 @@ final class AckedCompletions {
     private final List<Dropped> dropped = new ArrayList<>();
 
     /**
-     * A response the device received at {@code time} (on the data plane's clock) that Table 11-4 drops: an
-     * acknowledgement not taken, or a read response that fits no place of an outstanding READ. Taken, it would have
-     * acknowledged every PSN before {@code acknowledgesBefore} (the PSNs relative to the QP's first).
+     * Notes a frame the device received at {@code time} (on the data plane's clock), before the checker takes it, when
+     * it is a response that Table 11-4 drops on a TVer 1 QP: an acknowledgement not taken, or a read response that
+     * fits no place of an outstanding READ. Kept with the PSN before which it, taken, would have acknowledged every PSN
+     * ({@code relative} puts PSNs relative to the QP's first).
      */
-    void dropped(final long time, final int acknowledgesBefore) {
-        dropped.add(new Dropped(time, acknowledgesBefore));
+    void noteDropped(final DecodedFrame f, final long time, final RequesterState view, final SendQueueModel model,
+                     final IntUnaryOperator relative, final boolean legacy) {
+        if (legacy) {
+            return;
+        }
+        if (f.opcode() == Opcode.ACKNOWLEDGE && !RequesterAnswers.acknowledge(f, view).taken()) {
+            dropped.add(new Dropped(time, relative.applyAsInt(f.has(HeaderKind.SACKETH) ? f.sacketh().basePsn()
+                : Psn.add(f.bth().psn(), 1))));
+        } else if (f.opcode().kind() == OpKind.RDMA_READ_RESPONSE) {
+            final int psn = relative.applyAsInt(f.bth().psn());
+            final SendQueueModel.Work work = psn < Psn.HALF ? model.byPsn(psn) : null;
+            if (!RequesterAnswers.readResponse(f, view).taken() || !model.fitsReadResponse(f, work, psn)) {
+                dropped.add(new Dropped(time, work != null ? work.firstPsn : psn));
+            }
+        }
     }
 
     /**

@@ -502,12 +502,10 @@ final class RequesterChecker {
         }
         final int before = una;
         timer.settled();
+        completions.noteDropped(f, time, view, model, this::relative, p.legacy());
         if (opcode == Opcode.ACKNOWLEDGE) {
             if (RequesterAnswers.acknowledge(f, view).taken()) {
                 acknowledge(f, time);
-            } else { // dropped (Table 11-4): what it would have acknowledged, taken
-                completions.dropped(time, relative(f.has(HeaderKind.SACKETH) ? f.sacketh().basePsn()
-                    : Psn.add(f.bth().psn(), 1)));
             }
         } else if (opcode.kind() == OpKind.RDMA_READ_RESPONSE) {
             final int psn = relative(f.bth().psn());
@@ -517,8 +515,6 @@ final class RequesterChecker {
                 readEvidence.set(work.firstPsn);
                 respondedBefore = Math.max(respondedBefore, work.firstPsn);
                 deliver(psn, time);
-            } else {
-                completions.dropped(time, work != null ? work.firstPsn : psn);
             }
         } else if (opcode == Opcode.ATOMIC_ACKNOWLEDGE) {
             final int psn = relative(f.bth().psn());
