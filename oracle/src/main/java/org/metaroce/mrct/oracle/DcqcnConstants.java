@@ -55,6 +55,24 @@ public record DcqcnConstants(double lineRateMbps, double g, double alphaInit, lo
             rhaiMbps, minRateMbps);
     }
 
+    /**
+     * These constants with a rate timer that never expires: the model of a QP whose rate timer makes no increase step
+     * (breaking MR-CC-013), against which a window too slow for an Rc an increase step set is explained.
+     */
+    public DcqcnConstants withoutRateTimerSteps() {
+        return new DcqcnConstants(lineRateMbps, g, alphaInit, alphaTimerNs, Long.MAX_VALUE / 4, byteCounter, f,
+            raiMbps, rhaiMbps, minRateMbps);
+    }
+
+    /**
+     * These constants with a byte counter A never reaches: the model of a QP whose byte counter makes no increase step
+     * (breaking MR-CC-013).
+     */
+    public DcqcnConstants withoutByteCounterSteps() {
+        return new DcqcnConstants(lineRateMbps, g, alphaInit, alphaTimerNs, rateTimerNs, Long.MAX_VALUE / 4, f,
+            raiMbps, rhaiMbps, minRateMbps);
+    }
+
     /** The Rc a CNP leaves from the line rate when alpha is {@code alpha} (MR-CC-010, MR-CC-011): an upper bound. */
     public double cutFromLineRate(final double alpha) {
         return Math.max(minRateMbps, lineRateMbps * (1 - alpha / 2));

@@ -34,6 +34,7 @@ public final class DcqcnStream {
     private final long rtsNs;
     private final List<DataPacket> sent = new ArrayList<>();
     private final List<Long> cnps = new ArrayList<>();
+    private final List<Long> othersCnps = new ArrayList<>();
 
     /** The QP entered RTS at {@code rtsNs} with constants {@code k}. */
     public DcqcnStream(final DcqcnConstants k, final long rtsNs) {
@@ -49,6 +50,14 @@ public final class DcqcnStream {
     /** A CNP the QP received, in time order. */
     public void onCnpReceived(final long time) {
         cnps.add(time);
+    }
+
+    /**
+     * A CNP that the device received, in time order, naming another of its QPs (bth.dqpn not this QP's): what a live
+     * run knows and a capture may, so that a window slowed by it blames MR-CC-016.
+     */
+    public void onOtherQpsCnp(final long time) {
+        othersCnps.add(time);
     }
 
     /** The data packets so far, read-only. */
@@ -86,8 +95,53 @@ public final class DcqcnStream {
         return replay(new ReactionPoint(k.latest(toleranceNs).withoutAlphaDecay(), true, rtsNs), until);
     }
 
+    /** Ways a QP can make fewer increase steps than MR-CC-013 requires (the models of {@link #missingSteps}). */
+    public enum MissingSteps {
+        /** The rate timer's expiries make no step. */
+        RATE_TIMER,
+        /** The byte counter's multiples make no step. */
+        BYTE_COUNTER,
+        /** The rate timer counts from the last data packet sent, not from the last CNP or expiry. */
+        TIMER_FROM_PACKETS
+    }
+
+    /**
+     * The model of a QP that makes fewer increase steps than MR-CC-013 requires, in the way {@code missing} says: what a
+     * window too slow for an Rc set by an increase step is compared with before the step's kind (MR-CC-014) is blamed.
+     * With {@code toleranceNs} at or above 0 the timers are the latest the timer window allows (a lower bound), below 0
+     * exact.
+     */
+    public ReactionPoint missingSteps(final MissingSteps missing, final long until, final long toleranceNs) {
+        final DcqcnConstants timers = toleranceNs < 0 ? k : k.latest(toleranceNs);
+        final boolean lowerBound = toleranceNs >= 0;
+        return switch (missing) {
+            case RATE_TIMER -> replay(new ReactionPoint(timers.withoutRateTimerSteps(), lowerBound, rtsNs), until);
+            case BYTE_COUNTER -> replay(new ReactionPoint(timers.withoutByteCounterSteps(), lowerBound, rtsNs), until);
+            case TIMER_FROM_PACKETS -> replay(new ReactionPoint(timers, lowerBound, rtsNs).rateTimerFromPackets(),
+                until);
+        };
+    }
+
+    /**
+     * The lower-bound model of the QP had it also taken the CNPs that named the device's other QPs (MR-CC-016 broken),
+     * or null when there were none.
+     */
+    public ReactionPoint withOtherQpsCnps(final long until, final long toleranceNs) {
+        if (othersCnps.isEmpty()) {
+            return null;
+        }
+        final List<Long> all = new ArrayList<>(cnps);
+        all.addAll(othersCnps);
+        all.sort(null);
+        return replay(new ReactionPoint(k.latest(toleranceNs), true, rtsNs), all, until);
+    }
+
     /** Feeds the model every CNP and packet up to {@code until} in time order, a CNP before a packet of its instant. */
     private ReactionPoint replay(final ReactionPoint model, final long until) {
+        return replay(model, cnps, until);
+    }
+
+    private ReactionPoint replay(final ReactionPoint model, final List<Long> cnps, final long until) {
         int c = 0;
         int p = 0;
         while (true) {

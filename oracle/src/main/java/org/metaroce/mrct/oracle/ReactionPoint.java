@@ -36,6 +36,7 @@ public final class ReactionPoint {
 
     private final DcqcnConstants k;
     private final boolean rtLimitedFirst;
+    private boolean rateTimerFromPackets;
     private final List<Point> points = new ArrayList<>();
     private double rc;
     private double rt;
@@ -63,6 +64,16 @@ public final class ReactionPoint {
     /** The exact model of a QP entering RTS at {@code rtsNs}. */
     public ReactionPoint(final DcqcnConstants constants, final long rtsNs) {
         this(constants, false, rtsNs);
+    }
+
+    /**
+     * Makes this model that of a QP whose rate timer counts from its last data packet sent instead of from the last CNP
+     * or expiry (MR-CC-013 broken: a backlogged QP's timer then expires only when a packet takes longer than
+     * dcqcn_rate_timer_ns to leave); to be called before the first event. Returns this model.
+     */
+    public ReactionPoint rateTimerFromPackets() {
+        rateTimerFromPackets = true;
+        return this;
     }
 
     /** The constants the model runs with. */
@@ -108,6 +119,9 @@ public final class ReactionPoint {
      */
     public void sent(final long time, final long wireBytes) {
         advance(time);
+        if (rateTimerFromPackets) {
+            rateNext = time + k.rateTimerNs();
+        }
         bytes += wireBytes;
         while (bytes >= k.byteCounter()) {
             byteEvents++;

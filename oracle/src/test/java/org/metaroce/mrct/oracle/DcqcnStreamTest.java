@@ -108,6 +108,54 @@ class DcqcnStreamTest {
         assertThat(judge(s, new DcqcnStream.Backlog(false, false))).isEmpty();
     }
 
+    /**
+     * Rate timer 10 us: the CNP at 0 halves Rc, the expiry at 10 us takes it to 75 Gb/s and the one at 20 us to 87.5.
+     * A backlogged QP that stays at the cut's 50 Gb/s misses the timer's steps (MR-CC-013); one that recovers, but
+     * less than fast recovery does, took a step of the wrong kind (MR-CC-014).
+     */
+    @Test
+    void aWindowAtTheRcWithoutTheTimersStepsBlamesMrCc013AndOneBetweenBlamesMrCc014() {
+        final DcqcnStream stuck = stream(10_000);
+        stuck.onCnpReceived(0);
+        send(stuck, 10, 160, 600); // 50 Gb/s throughout
+        final List<DcqcnStream.WindowFinding> missing = stuck.checkWindows(0, Long.MAX_VALUE / 2, 96_000, 5, 0,
+            new DcqcnStream.Backlog(true, false));
+        assertThat(missing).isNotEmpty().allSatisfy(w -> {
+            assertThat(w.finding().rule()).isEqualTo("MR-CC-013");
+            assertThat(w.finding().expected()).contains("fewer increase steps");
+            assertThat(w.point().rule()).isEqualTo(ReactionPoint.INCREASE);
+        });
+        final DcqcnStream between = stream(10_000);
+        between.onCnpReceived(0);
+        send(between, 20_000, 123, 300); // 65 Gb/s from 20 us: above the cut's Rc, below 87.5 Gb/s
+        final List<DcqcnStream.WindowFinding> wrongKind = between.checkWindows(20_000, Long.MAX_VALUE / 2, 56_000, 5,
+            0, new DcqcnStream.Backlog(true, false));
+        assertThat(wrongKind).isNotEmpty().allSatisfy(w -> assertThat(w.finding().rule()).isEqualTo("MR-CC-014"));
+    }
+
+    /**
+     * A QP that received no CNP but slowed to the Rc the CNPs naming another QP of the device would have left it at
+     * breaks MR-CC-016; without those CNPs the same window blames its own model point (entering RTS, MR-CC-011), and a
+     * QP at the line rate stays quiet whatever other QPs received.
+     */
+    @Test
+    void aWindowSlowedByAnotherQpsCnpsBlamesMrCc016() {
+        final DcqcnStream slowed = stream(10_000_000);
+        slowed.onOtherQpsCnp(10);
+        send(slowed, 20, 160, 40); // 50 Gb/s
+        final DcqcnStream.Backlog backlog = new DcqcnStream.Backlog(true, false);
+        assertThat(judge(slowed, backlog)).isNotEmpty()
+            .allSatisfy(w -> assertThat(w.finding().rule()).isEqualTo("MR-CC-016"));
+        final DcqcnStream alone = stream(10_000_000);
+        send(alone, 20, 160, 40);
+        assertThat(judge(alone, backlog)).isNotEmpty()
+            .allSatisfy(w -> assertThat(w.finding().rule()).isEqualTo("MR-CC-011"));
+        final DcqcnStream unslowed = stream(10_000_000);
+        unslowed.onOtherQpsCnp(10);
+        send(unslowed, 20, 80, 40); // 100 Gb/s
+        assertThat(judge(unslowed, backlog)).isEmpty();
+    }
+
     @Test
     void aStalledBackloggedQpIsCaughtByItsOpenWindow() {
         final DcqcnStream s = stream(10_000_000);

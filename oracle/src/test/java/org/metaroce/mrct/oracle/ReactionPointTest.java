@@ -36,6 +36,30 @@ class ReactionPointTest {
         assertThat(model.lowest(500, 2_500).time()).isEqualTo(2_000);
     }
 
+    /**
+     * The model of a QP whose rate timer counts from its last packet (MR-CC-013 broken): packets 500 ns apart keep a
+     * 1 us timer from expiring; a 1.5 us gap lets it expire once, 1 us after the packet before the gap. The exact model
+     * steps at 1, 2 and 3 us.
+     */
+    @Test
+    void aRateTimerCountedFromPacketsStepsOnlyAfterAGapLongerThanTheTimer() {
+        final DcqcnConstants k = constants(10_000_000, 1_000, 1L << 30, 5);
+        final ReactionPoint fromPackets = new ReactionPoint(k, 0).rateTimerFromPackets();
+        final ReactionPoint exact = new ReactionPoint(k, 0);
+        for (final ReactionPoint model : List.of(fromPackets, exact)) {
+            model.cnp(0);
+            for (long t = 100; t <= 2_100; t += 500) {
+                model.sent(t, 1_000);
+            }
+            model.sent(3_600, 1_000);
+            model.advance(3_600);
+        }
+        assertThat(fromPackets.points()).extracting(ReactionPoint.Point::time).containsExactly(0L, 0L, 3_100L);
+        assertThat(fromPackets.at(3_100).rc()).isEqualTo(75_000);
+        assertThat(exact.points()).extracting(ReactionPoint.Point::time).containsExactly(0L, 0L, 1_000L, 2_000L,
+            3_000L);
+    }
+
     @Test
     void alphaDecaysOncePerAlphaTimerWithoutCnpAndACnpRestartsTheTimer() {
         // alpha timer 1 us: decays at 1, 2 and 3 us; the CNP at 3.5 us cuts by alpha / 2 with alpha = (1 - g)^3

@@ -206,9 +206,14 @@ public enum Fault {
     LEGACY_READ_GAP_ACCEPTED("MR-LEG-010", "places a TVer 0 read response that follows a missing one"),
     LEGACY_NAK_SEQ_ERR_AS_ERROR("MR-LEG-008", "takes NAK 0x60 for a fatal NAK instead of resending from its PSN"),
     DUPLICATE_READ_RESPONSE_PLACED("MR-ROB-010", "places a read response for an already delivered PSN again"),
+    READ_RESPONSE_OPCODE_UNCHECKED("MR-ROB-009", "accepts a read response whose opcode does not fit its place in the "
+        + "read (a FIRST, MIDDLE, LAST or ONLY where another is due)"),
 
     // congestion control (section 14)
     CE_READ_RESPONSE_IGNORED("MR-CC-004", "takes no congestion indication from a CE-marked read response"),
+    RATE_TIMER_RESTARTED_ON_SEND("MR-CC-013", "restarts the rate increase timer at every packet sent"),
+    CNP_APPLIED_TO_PEER_QPS("MR-CC-016", "applies a CNP to every QP in RTS with the same peer address, matching on "
+        + "the wrong key"),
     FAST_RECOVERY_OFF_BY_ONE("MR-CC-014", "stays in fast recovery while T or BC equals F, one step too long"),
     PACED_AT_TARGET_RATE("MR-CC-017", "paces its packets at the target rate Rt instead of the current rate Rc"),
     READ_RESPONSES_UNPACED("MR-CC-018", "sends read responses at once, outside the QP's pacer"),

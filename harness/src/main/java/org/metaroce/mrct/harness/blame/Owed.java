@@ -63,6 +63,15 @@ final class Owed {
         }
         if (opcodes.stream().anyMatch(o -> o.startsWith("RDMA_READ_RESPONSE"))
             && view.lastPacket().opcode().kind() == OpKind.RDMA_READ_REQUEST) {
+            // a later response of a READ whose responses began is late rather than absent: on a QP that received no CNP,
+            // where the case (or the step, first among its rules) is about it, paced by a CNP that named another QP
+            final boolean lateWithoutCnp = !c.responded().isEmpty() && !opcodes.contains("RDMA_READ_RESPONSE_FIRST")
+                && !opcodes.contains("RDMA_READ_RESPONSE_ONLY") && c.sent().stream().noneMatch(p -> p.opcode().kind()
+                    == OpKind.CNP);
+            if (!duplicate && lateWithoutCnp && "MR-CC-016".equals(choice.pick(List.of("MR-RD-002", "MR-CC-016")))) {
+                return choice.cause(List.of("MR-CC-016"), "", "a read response late on a QP that received no CNP",
+                    Cause.Basis.MODEL);
+            }
             return duplicate
                 ? choice.cause(List.of("MR-RD-009"), "", "no response to a duplicate READ REQUEST", Cause.Basis.MODEL)
                 : choice.cause(List.of("MR-RD-002"), "", "no response to a READ REQUEST", Cause.Basis.MODEL);

@@ -510,6 +510,7 @@ final class RequesterChecker {
         }
         final int before = una;
         timer.settled();
+        completions.noteDropped(f, time, view, model, this::relative, p.legacy());
         if (opcode == Opcode.ACKNOWLEDGE) {
             if (RequesterAnswers.acknowledge(f, view).taken()) {
                 acknowledge(f, time, evidence);

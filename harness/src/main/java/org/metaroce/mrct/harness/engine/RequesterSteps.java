@@ -36,6 +36,8 @@ final class RequesterSteps {
     private final long start;
     private final long toleranceNs;
     private final Map<String, Object> parameters;
+    /** The connections whose device QP has a requester checker, in the order they got one. */
+    private final List<Connection> checked = new ArrayList<>();
 
     /**
      * @param parameters the device's declared parameters over the specification's defaults (ratios included)
@@ -73,6 +75,7 @@ final class RequesterSteps {
                 (int) parameter(c, "max_rd_atomic", 16), c.tver == 0,
                 toleranceNs, parameter(c, "line_rate_mbps", 100_000), parameter(c, "dcqcn_min_rate_mbps", 10),
                 (int) parameter(c, "rnr_retry", 7)), start));
+            checked.add(c);
         }
         return c.requester();
     }
@@ -272,6 +275,15 @@ final class RequesterSteps {
             stream.onDataSent(s.time(), s.wireBytes(), s.evidence());
         }
         checker.cnps().forEach(stream::onCnpReceived);
+        // the CNPs that named the device's other QPs: a window they explain blames MR-CC-016
+        final List<Long> others = new ArrayList<>();
+        for (final Connection other : checked) {
+            if (other != c && other.deviceQpn != c.deviceQpn) {
+                others.addAll(other.requester().cnps());
+            }
+        }
+        others.sort(null);
+        others.forEach(stream::onOtherQpsCnp);
         return stream;
     }
 

@@ -56,6 +56,32 @@ class BlameTest {
             sent.size(), WINDOW, BASE, null, RULES);
     }
 
+    /**
+     * A later read response missing after the READ's responses began: on a QP that received no CNP, where the case
+     * (its step first) names MR-CC-016, it blames MR-CC-016 (the QP paced by a CNP that named another); where the QP
+     * received a CNP itself, or the case is not about MR-CC-016, the missing response blames MR-RD-002.
+     */
+    @Test
+    void aLateReadResponseOnAQpWithoutCnpBlamesMrCc016WhereTheCaseIsAboutIt() {
+        final SentPacket read = new SentPacket(0, Opcode.RDMA_READ_REQUEST, false, false, 17, true);
+        final SentPacket cnp = new SentPacket(0, Opcode.CNP, false, false, 1, true);
+        final List<String> cc016 = List.of("MR-CC-016", "MR-CC-016", "MR-CC-018");
+        assertThat(BLAME.cause(lateResponse(List.of(read), cc016, List.of(0)), Level.MUST).rule())
+            .isEqualTo("MR-CC-016");
+        assertThat(BLAME.cause(lateResponse(List.of(cnp, read), cc016, List.of(0)), Level.MUST).rule())
+            .as("the QP received a CNP itself").isEqualTo("MR-RD-002");
+        assertThat(BLAME.cause(lateResponse(List.of(read), List.of("MR-RD-002"), List.of(0)), Level.MUST).rule())
+            .isEqualTo("MR-RD-002");
+        assertThat(BLAME.cause(lateResponse(List.of(read), cc016, List.of()), Level.MUST).rule())
+            .as("no response came at all").isEqualTo("MR-RD-002");
+    }
+
+    private static FailureContext lateResponse(final List<SentPacket> sent, final List<String> rules,
+                                               final List<Integer> responded) {
+        return new FailureContext(FailureShape.FRAME_MISSING, null, List.of(), List.of("RDMA_READ_RESPONSE_LAST"),
+            Map.of(), null, sent, sent.size(), WINDOW, BASE, null, rules, false, java.util.Set.of(), null, responded);
+    }
+
     @Test
     void aStaleSackBaseBlamesMrAck002NotTheBthPsnTheCheckNamed() {
         // PSN 0 then PSN 1 arrived: ePSN 2; the device says bth.psn 1 (right) and sacketh.base 1 (the previous ePSN)

@@ -323,6 +323,33 @@ class RequesterCheckerTest {
         assertThat(early.rule).isEqualTo("MR-CMP-012");
     }
 
+    /**
+     * A completion that came from a response Table 11-4 drops (its timestamp at or after the response) breaks
+     * MR-ROB-009; the same completion stamped before that response came, as a device completing on sending would,
+     * breaks MR-CMP-012.
+     */
+    @Test
+    void aWriteCompletedAfterADroppedResponseThatWouldAckItBreaksRob009() {
+        postWrite(2);
+        sendAll(2);
+        checker.toDevice(ack(5), 1_000); // sacketh.base 5 after the next PSN 2: dropped silently (Table 11-4)
+        final StepFailure taken = checker.completed(new org.metaroce.mrct.spi.Completion(DEVICE_QPN, 1,
+            WorkOpcode.RDMA_WRITE, org.metaroce.mrct.spi.CompletionStatus.SUCCESS, 0, 0, false, 0, false, false,
+            1_000));
+        assertThat(taken).isNotNull();
+        assertThat(taken.rule).isEqualTo("MR-ROB-009");
+        assertThat(taken.getMessage()).contains("received at 1000 ns");
+        setUp();
+        postWrite(2);
+        sendAll(2);
+        checker.toDevice(ack(5), 1_000);
+        final StepFailure early = checker.completed(new org.metaroce.mrct.spi.Completion(DEVICE_QPN, 1,
+            WorkOpcode.RDMA_WRITE, org.metaroce.mrct.spi.CompletionStatus.SUCCESS, 0, 0, false, 0, false, false,
+            999));
+        assertThat(early).isNotNull();
+        assertThat(early.rule).as("completed before the dropped response came").isEqualTo("MR-CMP-012");
+    }
+
     @Test
     void aWriteCompletedAfterTheAckPassesAndOtherStatusesAreNotJudged() {
         postWrite(2);

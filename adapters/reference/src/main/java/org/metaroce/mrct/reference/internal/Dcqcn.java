@@ -65,6 +65,10 @@ final class Dcqcn {
     /** A data packet of {@code frameBytes} (frame length plus 4 for the FCS) left the port. */
     void onSent(final long now, final long frameBytes) {
         catchUp(now);
+        if (faults.contains(org.metaroce.mrct.reference.Fault.RATE_TIMER_RESTARTED_ON_SEND)) {
+            // the bug: the timer that runs from the last CNP or expiry is restarted by every packet sent
+            nextRate = now + p.rateTimerNs();
+        }
         bytes += frameBytes;
         while (bytes >= p.byteCounter()) {
             bytes -= p.byteCounter();

@@ -153,6 +153,14 @@ final class ReceivePipeline {
             if (qp.state == QpState.RTS) {
                 device.dcqcn(qp).onCnp(device.scheduler.now());
             }
+            if (device.has(Fault.CNP_APPLIED_TO_PEER_QPS)) {
+                // the bug: the reaction point looked up by the CNP's source address instead of its bth.dqpn
+                for (final QueuePair other : device.qps.values()) {
+                    if (other != qp && other.state == QpState.RTS && Arrays.equals(other.destIp, qp.destIp)) {
+                        device.dcqcn(other).onCnp(device.scheduler.now());
+                    }
+                }
+            }
             return;
         }
         if (opcode.kind().isRequest()) {

@@ -1,8 +1,10 @@
 package org.metaroce.mrct.oracle.internal.cc;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 import org.metaroce.mrct.oracle.Basis;
 import org.metaroce.mrct.oracle.DcqcnConstants;
 import org.metaroce.mrct.oracle.DcqcnStream;
@@ -70,7 +72,11 @@ public final class WindowRates {
         final DcqcnConstants k = stream.constants();
         final ReactionPoint exact = stream.model(now);
         final ReactionPoint late = backlog == null ? null : stream.latestModel(now, toleranceNs);
-        final ReactionPoint noDecay = backlog == null ? null : stream.withoutAlphaDecay(now, toleranceNs);
+        final Alternatives alternatives = backlog == null ? null : new Alternatives(
+            stream.withoutAlphaDecay(now, toleranceNs), Arrays.stream(DcqcnStream.MissingSteps.values())
+                .flatMap(m -> Stream.of(stream.missingSteps(m, now, -1), stream.missingSteps(m, now, toleranceNs)))
+                .toList(),
+            stream.withOtherQpsCnps(now, toleranceNs));
         // a window may have to keep up with an Rc set up to one timer window before its first packet
         final long slack = DcqcnConstants.timerWindow(k.rateTimerNs()) + toleranceNs;
         final long origin = stream.rts();
@@ -98,9 +104,11 @@ public final class WindowRates {
             final ReactionPoint.Point lowest = lowest(exact, late, Math.max(origin, t0 - slack), t16);
             final double min = lowest.rc();
             if (upTo1NsShorter(rate, t16 - t0) < min * (1 - tolerance)) {
-                out.add(finding(slowRule(lowest, noDecay.lowest(Math.max(origin, t0 - slack), t16), rate, tolerance), "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc "
-                    + mbps(min) + " - " + pct + "; the QP is kept backlogged)", rate, sent.get(first).frame(), t0,
-                    t16, first, lowest, origin));
+                final String rule = slowRule(lowest, alternatives, Math.max(origin, t0 - slack), t0, t16, rate,
+                    tolerance);
+                out.add(finding(rule, "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc "
+                    + mbps(min) + " - " + pct + "; the QP is kept backlogged" + explained(rule, lowest) + ")", rate,
+                    sent.get(first).frame(), t0, t16, first, lowest, origin));
             }
         }
         // the window still open at the end of the interval: a QP with work not yet sent whose 17th packet has not
@@ -113,11 +121,12 @@ public final class WindowRates {
                 final ReactionPoint.Point lowest = lowest(exact, late, Math.max(origin, t0 - slack), to);
                 final double min = lowest.rc();
                 if (upTo1NsShorter(open[1], to - t0) < min * (1 - tolerance)) {
-                    out.add(finding(slowRule(lowest, noDecay.lowest(Math.max(origin, t0 - slack), to), open[1],
-                        tolerance), "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc "
+                    final String rule = slowRule(lowest, alternatives, Math.max(origin, t0 - slack), t0, to,
+                        open[1], tolerance);
+                    out.add(finding(rule, "at least " + mbps(min * (1 - tolerance)) + " (smallest model Rc "
                         + mbps(min) + " - " + pct + "; the QP is kept backlogged, and no 17th packet came by "
-                        + Durations.of(to - origin) + ")", open[1], sent.get(first).frame(), t0, to, first, lowest,
-                        origin));
+                        + Durations.of(to - origin) + explained(rule, lowest) + ")", open[1],
+                        sent.get(first).frame(), t0, to, first, lowest, origin));
                 }
             }
         }
@@ -153,17 +162,73 @@ public final class WindowRates {
     }
 
     /**
-     * The rule a window too slow for the Rc of {@code lowest} blames: the rule of the event that set that Rc, except
-     * that a window below a CNP's cut which the model of a QP that never decays alpha explains ({@code noDecay}, the
-     * lowest Rc of that model over the same interval) blames MR-CC-012: the QP cut by an alpha it should have decayed.
+     * The models of a QP breaking one rule of section 14 that a window too slow for the conforming models is compared
+     * with: alpha never decayed (MR-CC-012), increase steps missing (MR-CC-013, {@link DcqcnStream.MissingSteps}),
+     * the CNPs that named the device's other QPs taken too (MR-CC-016; null when there were none).
      */
-    private static String slowRule(final ReactionPoint.Point lowest, final ReactionPoint.Point noDecay,
-                                   final double rate, final double tolerance) {
-        if (lowest.rule().equals(ReactionPoint.CUT) && noDecay.rc() < lowest.rc() * (1 - tolerance)
-            && rate >= noDecay.rc() * (1 - tolerance)) {
+    private record Alternatives(ReactionPoint noDecay, List<ReactionPoint> missingSteps, ReactionPoint othersCnps) {
+    }
+
+    /**
+     * The rule a window too slow for the Rc of {@code lowest} blames: the rule of the event that set that Rc, unless the
+     * model of a QP breaking one rule explains it (the window fits that model within the tolerance either way, and the
+     * model is clearly slower than the conforming one there):
+     * <ul>
+     *   <li>the model that also took the CNPs naming the device's other QPs: MR-CC-016 (a CNP changed a QP it did not
+     *   name);</li>
+     *   <li>below a CNP's cut, the model that never decays alpha: MR-CC-012 (the QP cut by an alpha it should have
+     *   decayed; a window not below that model's smallest Rc is enough);</li>
+     *   <li>below an increase step's Rc, a model making fewer steps (the rate timer's or the byte counter's missing,
+     *   or the timer counted from the last packet sent): MR-CC-013 (a step missing, not a step of the wrong kind,
+     *   which MR-CC-014 governs).</li>
+     * </ul>
+     * {@code slackFrom} is where the Rc the window must keep up with may have been set, [t0, t16] the window.
+     */
+    private static String slowRule(final ReactionPoint.Point lowest, final Alternatives alternatives,
+                                   final long slackFrom, final long t0, final long t16, final double rate,
+                                   final double tolerance) {
+        if (explains(alternatives.othersCnps(), lowest, slackFrom, t0, t16, rate, tolerance)) {
+            return "MR-CC-016";
+        }
+        final double noDecay = alternatives.noDecay().lowest(slackFrom, t16).rc();
+        if (lowest.rule().equals(ReactionPoint.CUT) && noDecay < lowest.rc() * (1 - tolerance)
+            && rate >= noDecay * (1 - tolerance)) {
             return "MR-CC-012";
         }
+        if (lowest.rule().equals(ReactionPoint.INCREASE) && alternatives.missingSteps().stream()
+            .anyMatch(m -> explains(m, lowest, slackFrom, t0, t16, rate, tolerance))) {
+            return "MR-CC-013";
+        }
         return lowest.rule();
+    }
+
+    /** Why a slow window blames {@code rule} rather than the rule of its model point: the model that explains it. */
+    private static String explained(final String rule, final ReactionPoint.Point lowest) {
+        if (rule.equals(lowest.rule())) {
+            return "";
+        }
+        return switch (rule) {
+            case "MR-CC-016" -> "; it fits the model that also took the CNPs naming the device's other QPs";
+            case "MR-CC-013" -> "; it fits a model making fewer increase steps than the rate timer and byte counter "
+                + "require";
+            case "MR-CC-012" -> "; it is not below the model that never decays alpha";
+            default -> "";
+        };
+    }
+
+    /**
+     * Whether {@code model} explains a window too slow for the conforming Rc of {@code lowest}: its smallest Rc over
+     * [slackFrom, t16] is clearly below that Rc (by more than the tolerance), the window is not below it, and not above
+     * the largest Rc it has over [t0, t16], each within the tolerance.
+     */
+    private static boolean explains(final ReactionPoint model, final ReactionPoint.Point lowest, final long slackFrom,
+                                    final long t0, final long t16, final double rate, final double tolerance) {
+        if (model == null) {
+            return false;
+        }
+        final double min = model.lowest(slackFrom, t16).rc();
+        return min < lowest.rc() * (1 - tolerance) && rate >= min * (1 - tolerance)
+            && rate <= model.max(t0, t16) * (1 + tolerance);
     }
 
     /** The point of the smaller Rc of the two models' smallest in [from, to]. */
