@@ -6,19 +6,21 @@ import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
+import java.nio.file.FileVisitResult;
 import java.nio.file.FileSystemAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.harness.yaml.Binder;
 import org.metaroce.mrct.harness.yaml.YamlProblem;
@@ -101,17 +103,41 @@ public final class CaseLoader {
             problems.add(new YamlProblem(directory.toString(), 0, "case directory or file does not exist"));
             return;
         }
-        final List<Path> files;
-        try (Stream<Path> walk = Files.walk(directory)) {
-            files = walk.filter(Files::isRegularFile)
-                .filter(p -> !isBuildOrSource(directory.relativize(p)))
-                .filter(p -> p.getFileName().toString().endsWith(".yaml") || p.getFileName().toString()
-                    .endsWith(".yml"))
-                .sorted(Comparator.comparing(Path::toString)).collect(Collectors.toList());
+        final List<Path> files = new ArrayList<>();
+        try {
+            // walkFileTree rather than Files.walk: a build folder (target/, where surefire rewrites its reports while
+            // other tests load the cases) is pruned before it is entered, and a file that vanishes between listing and
+            // reading is no error, where Files.walk throws an UncheckedIOException out of the stream
+            Files.walkFileTree(directory, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(final Path dir, final BasicFileAttributes attrs) {
+                    return !dir.equals(directory) && isBuildOrSource(directory.relativize(dir).resolve("x"))
+                        ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(final Path file, final BasicFileAttributes attrs) {
+                    final String name = file.getFileName().toString();
+                    if (attrs.isRegularFile() && !isBuildOrSource(directory.relativize(file))
+                        && (name.endsWith(".yaml") || name.endsWith(".yml"))) {
+                        files.add(file);
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(final Path file, final IOException e) throws IOException {
+                    if (e instanceof NoSuchFileException) {
+                        return FileVisitResult.CONTINUE;
+                    }
+                    throw e;
+                }
+            });
         } catch (IOException e) {
             problems.add(new YamlProblem(directory.toString(), 0, "cannot list: " + e.getMessage()));
             return;
         }
+        files.sort(Comparator.comparing(Path::toString));
         for (final Path file : files) {
             final String relative = directory.relativize(file).toString().replace('\\', '/');
             final int slash = relative.indexOf('/');

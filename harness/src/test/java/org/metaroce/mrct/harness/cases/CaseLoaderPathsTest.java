@@ -75,4 +75,47 @@ class CaseLoaderPathsTest {
                 .anySatisfy(p -> assertThat(p).contains("misc/x.yaml").contains("unknown area folder 'misc'"))
                 .anySatisfy(p -> assertThat(p).contains("nope.yaml").contains("does not exist")));
     }
+
+    @Test
+    void buildAndHiddenFoldersAreNotCases(@TempDir final Path dir) throws Exception {
+        write(dir.resolve("rd").resolve("rd-002-a.yaml"), caseText("RD-002-a"));
+        write(dir.resolve("target").resolve("rd").resolve("rd-002-b.yaml"), "not: [a case");
+        write(dir.resolve("src").resolve("test").resolve("x.yaml"), "not: [a case");
+        write(dir.resolve(".git").resolve("y.yaml"), "not: [a case");
+
+        assertThat(loader.load(List.of(dir))).extracting(CaseDef::id).containsExactly("RD-002-a");
+    }
+
+    /**
+     * Surefire rewrites its reports in {@code spec-cases/target} while other test classes load the cases from
+     * {@code spec-cases}: files appearing and vanishing in a build folder during the listing must never fail the load
+     * (it did, as a NoSuchFileException out of Files.walk, when the folder was walked and filtered afterwards).
+     */
+    @Test
+    void filesVanishingInABuildFolderDuringTheLoadAreNoProblem(@TempDir final Path dir) throws Exception {
+        write(dir.resolve("rd").resolve("rd-002-a.yaml"), caseText("RD-002-a"));
+        final Path reports = Files.createDirectories(dir.resolve("target").resolve("surefire-reports"));
+        final java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        final Thread churn = new Thread(() -> {
+            int i = 0;
+            while (!stop.get()) {
+                final Path f = reports.resolve("TEST-" + (i++ % 64) + ".xml");
+                try {
+                    Files.writeString(f, "x");
+                    Files.deleteIfExists(f);
+                } catch (IOException e) {
+                    // the churn is only there to race the listing
+                }
+            }
+        });
+        churn.start();
+        try {
+            for (int i = 0; i < 200; i++) {
+                assertThat(loader.load(List.of(dir))).extracting(CaseDef::id).containsExactly("RD-002-a");
+            }
+        } finally {
+            stop.set(true);
+            churn.join();
+        }
+    }
 }

@@ -332,7 +332,7 @@ class RequesterCheckerTest {
     void aWriteCompletedAfterADroppedResponseThatWouldAckItBreaksRob009() {
         postWrite(2);
         sendAll(2);
-        checker.toDevice(ack(5), 1_000); // sacketh.base 5 after the next PSN 2: dropped silently (Table 11-4)
+        checker.toDevice(ack(5), 1_000, -1); // sacketh.base 5 after the next PSN 2: dropped silently (Table 11-4)
         final StepFailure taken = checker.completed(new org.metaroce.mrct.spi.Completion(DEVICE_QPN, 1,
             WorkOpcode.RDMA_WRITE, org.metaroce.mrct.spi.CompletionStatus.SUCCESS, 0, 0, false, 0, false, false,
             1_000));
@@ -342,7 +342,7 @@ class RequesterCheckerTest {
         setUp();
         postWrite(2);
         sendAll(2);
-        checker.toDevice(ack(5), 1_000);
+        checker.toDevice(ack(5), 1_000, -1);
         final StepFailure early = checker.completed(new org.metaroce.mrct.spi.Completion(DEVICE_QPN, 1,
             WorkOpcode.RDMA_WRITE, org.metaroce.mrct.spi.CompletionStatus.SUCCESS, 0, 0, false, 0, false, false,
             999));
