@@ -159,6 +159,15 @@ class ProfileMatrixTest {
         out.add(change(base, "line_rate_mbps", 25000L));
         out.add(change(base, "cnp_interval_ns", 10000L));
         out.add(change(base, "cnp_interval_ns", 100000L));
+        // two changes at once where CC-017-burst-recovers-to-line-rate changed regime (short CNP pacing on a slow
+        // port: the first cut late against the pacing), each of which failed it before the case was sized for it
+        for (final long rate : new long[] {1000L, 10000L}) {
+            final Map<String, Object> slow = new LinkedHashMap<>(base.parameters());
+            slow.put("line_rate_mbps", rate);
+            slow.put("cnp_interval_ns", 10000L);
+            out.add(new Variant("line_rate_mbps=" + rate + ",cnp_interval_ns=10000", base.pics(), slow,
+                Set.of("line_rate_mbps", "cnp_interval_ns")));
+        }
         return out;
     }
 
