@@ -32,11 +32,12 @@ final class Gated {
     }
 
     /**
-     * The {@code steps} under {@code gate} (a {@code when} not holding, a {@code repeat} running no time) do not run,
-     * because of {@code why} (one phrase).
+     * The {@code steps} under {@code gate}, a {@code when} that does not hold, do not run, because of {@code why} (one
+     * phrase). A {@code repeat} running no time is not a gate: a loop over the middle packets of a one-packet message
+     * leaves nothing out.
      */
-    void leftOut(final Step gate, final List<Step> steps, final String why) {
-        final String reason = (gate instanceof Step.When ? "when" : "repeat") + " at line " + gate.line() + ": " + why;
+    void leftOut(final Step.When gate, final List<Step> steps, final String why) {
+        final String reason = "when at line " + gate.line() + ": " + why;
         for (final Step step : steps) {
             if (step instanceof Step.Repeat repeat) {
                 leftOut(gate, repeat.steps(), why);

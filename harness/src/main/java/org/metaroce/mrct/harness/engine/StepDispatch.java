@@ -59,7 +59,7 @@ final class StepDispatch implements Step.Visitor<Void> {
             || step instanceof Step.ExpectQp;
     }
 
-    /** The expectations the case's {@code when} and {@code repeat} steps left out so far. */
+    /** The expectations the case's {@code when} steps left out so far. */
     Gated gated() {
         return gated;
     }
@@ -202,10 +202,6 @@ final class StepDispatch implements Step.Visitor<Void> {
         final long by = step.by() == null ? 1 : names.eval(step.by());
         if (by == 0) {
             throw new IllegalArgumentException("repeat step 'by' is 0");
-        }
-        if (by > 0 ? from > to : from < to) {
-            gated.leftOut(step, step.steps(), step.variable() + " from " + from + " to " + to + " ("
-                + step.from() + " .. " + step.to() + ") runs no time");
         }
         for (long v = from; by > 0 ? v <= to : v >= to; v += by) {
             names.inLoop(step.variable(), v, () -> runSteps(step.steps()));
