@@ -494,6 +494,11 @@
         return h('li', null, note);
       }))]);
     }
+    if ((c.notChecked || []).length) {
+      add(body, [h('h3', null, 'Not checked under this profile'), h('ul', null, c.notChecked.map(function (n) {
+        return h('li', null, 'line ' + n.line + ' (' + n.step + '): ' + n.reason);
+      }))]);
+    }
     if (c.evidence.length) {
       const raw = h('details', { class: 'raw' }, h('summary', null, 'frames: bytes and decoded fields'));
       const fillRaw = function () {

@@ -17,6 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.NotChecked;
 import org.metaroce.mrct.harness.result.RunListener;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.reports.internal.JsonText;
@@ -126,6 +127,20 @@ class JsonReportTest {
         assertThat(row.get("parameters").toString()).isEqualTo("{\"mode\":\"write\",\"pmtu\":256}");
         assertThat(cases.get(0).get("notes").toString()).isEqualTo("[\"1 left-over frame ignored\"]");
         assertThat(cases.get(6).get("failure").isNull()).isTrue();
+    }
+
+    @Test
+    void expectationsLeftOutByTheProfileAreListedWithTheirReason() throws IOException {
+        final CaseResult pass = Synthetic.pass();
+        final CaseResult gated = new CaseResult(pass.id(), pass.caseId(), pass.title(), pass.area(), pass.rules(),
+            pass.level(), pass.role(), pass.file(), pass.parameters(), Verdict.NOT_APPLICABLE,
+            "no expectation of the case applies under the profile", null, 1L, 1L, 1, List.of(), List.of(), Map.of(),
+            List.of(), List.of(new NotChecked(15, "expect ATOMIC_ACKNOWLEDGE", "when at line 11: the profile does not "
+                + "claim atomics")));
+        final JsonNode cases = writeRun(List.of(gated, pass)).get("cases");
+        assertThat(cases.get(0).get("notChecked").toString()).isEqualTo("[{\"line\":15,\"step\":\"expect "
+            + "ATOMIC_ACKNOWLEDGE\",\"reason\":\"when at line 11: the profile does not claim atomics\"}]");
+        assertThat(cases.get(1).get("notChecked").toString()).isEqualTo("[]");
     }
 
     @Test

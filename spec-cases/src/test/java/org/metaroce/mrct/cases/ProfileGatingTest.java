@@ -85,6 +85,61 @@ class ProfileGatingTest {
     }
 
     @Test
+    void anExpectationLeftOutByItsWhenIsReportedNotChecked() {
+        final CaseDef def = parse(WHEN);
+        final CaseResult claimed = run(def, profile(Set.of("atomics"), Map.of()));
+        assertThat(claimed.notChecked()).isEmpty();
+        assertThat(claimed.reason()).isEqualTo("every expectation held");
+        // without the item the ATOMIC ACKNOWLEDGE expectation (line 15 of the case) does not run: the case still
+        // judges the READ in its place and the write after it, and passes saying what it did not check
+        final CaseResult without = run(def, profile(Set.of(), Map.of()));
+        assertThat(without.verdict()).isEqualTo(Verdict.PASS);
+        assertThat(without.notChecked()).singleElement().satisfies(n -> {
+            assertThat(n.line()).isEqualTo(15);
+            assertThat(n.step()).contains("ATOMIC_ACKNOWLEDGE");
+            assertThat(n.reason()).isEqualTo("when at line 11: the profile does not claim atomics");
+        });
+        assertThat(without.reason()).startsWith("every expectation that applies held; not checked under the profile:")
+            .contains("line 15");
+    }
+
+    @Test
+    void aCaseWhoseEveryExpectationIsLeftOutIsNotApplicableNotAPass() {
+        final CaseDef def = parse(HEAD + """
+            steps:
+              - when:
+                  if: "pmtu >= 2048"
+                  steps:
+                    - message: {op: write, mr: m, offset: 100, length: 8}
+                    - expect: {ack: {psn: 1, msn: 1}}
+                    - repeat: {var: i, from: 0, to: 1, steps: [{expect_counters: {drop_unsupported_opcode: 0}}]}
+            """);
+        final CaseResult small = run(def, profile(null, Map.of("pmtu", 1024L)));
+        assertThat(small.verdict()).isEqualTo(Verdict.NOT_APPLICABLE);
+        assertThat(small.notChecked()).extracting(n -> n.line()).containsExactly(14, 15);
+        assertThat(small.reason()).startsWith("no expectation of the case applies under the profile: 2 steps from "
+            + "line 14 (when at line 11: the condition pmtu >= 2048 does not hold under the profile)");
+        final CaseResult large = run(def, profile(null, Map.of("pmtu", 2048L)));
+        assertThat(large.verdict()).isEqualTo(Verdict.PASS);
+        assertThat(large.notChecked()).isEmpty();
+    }
+
+    @Test
+    void aRepeatThatRunsNoTimeIsNoGate() {
+        // a loop over the middle packets of a one-packet message leaves nothing out: the case passes as before
+        final CaseDef def = parse(HEAD + """
+            steps:
+              - message: {op: write, mr: m, offset: 100, length: 8}
+              - expect: {ack: {psn: 1, msn: 1}}
+              - repeat: {var: i, from: 1, to: 0, steps: [{expect_counters: {drop_unsupported_opcode: 0}}]}
+            """);
+        final CaseResult result = run(def, profile(null, Map.of()));
+        assertThat(result.verdict()).isEqualTo(Verdict.PASS);
+        assertThat(result.notChecked()).isEmpty();
+        assertThat(result.reason()).isEqualTo("every expectation held");
+    }
+
+    @Test
     void aClaimIsANameInExpressions() {
         final String text = HEAD + """
             steps:

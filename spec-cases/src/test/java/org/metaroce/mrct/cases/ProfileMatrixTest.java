@@ -159,6 +159,15 @@ class ProfileMatrixTest {
         out.add(change(base, "line_rate_mbps", 25000L));
         out.add(change(base, "cnp_interval_ns", 10000L));
         out.add(change(base, "cnp_interval_ns", 100000L));
+        // two changes at once where CC-017-burst-recovers-to-line-rate changed regime (short CNP pacing on a slow
+        // port: the first cut late against the pacing), each of which failed it before the case was sized for it
+        for (final long rate : new long[] {1000L, 10000L}) {
+            final Map<String, Object> slow = new LinkedHashMap<>(base.parameters());
+            slow.put("line_rate_mbps", rate);
+            slow.put("cnp_interval_ns", 10000L);
+            out.add(new Variant("line_rate_mbps=" + rate + ",cnp_interval_ns=10000", base.pics(), slow,
+                Set.of("line_rate_mbps", "cnp_interval_ns")));
+        }
         return out;
     }
 
@@ -180,6 +189,93 @@ class ProfileMatrixTest {
             assertThat(variant.parameters().keySet()).as(variant.name())
                 .containsAll(SUITE.spec.parameters().stream().map(Parameter::name).toList());
         }
+    }
+
+    /**
+     * The audit of issue 9 kept: every end of every Table B-1 range (a bound naming another parameter at that
+     * parameter's value in the reference profile; every value of a list or an enumeration; for dcqcn_g, greater than 0,
+     * a value at most 1/65536) is the value of some profile of the matrix, and so is each PICS item off alone and all
+     * off. A parameter added to Table B-1 fails here until the matrix has its ends.
+     */
+    @Test
+    void theMatrixHasBothEndsOfEveryTableB1RangeAndEveryPicsItemOff() {
+        assertThat(uncovered(variants())).as("range ends of Table B-1 and PICS items off that no profile of the "
+            + "matrix has").isEmpty();
+        // the audit sees a profile taken out
+        final List<Variant> fewer = new ArrayList<>(variants());
+        fewer.removeIf(v -> v.name().equals("max_qp=1") || v.name().equals("without atomics")
+            || v.name().startsWith("rto_low_ns=10000"));
+        assertThat(uncovered(fewer)).containsExactly("rto_low_ns=10000", "max_qp=1", "without atomics");
+    }
+
+    /** What {@link #theMatrixHasBothEndsOfEveryTableB1RangeAndEveryPicsItemOff} asks that no profile has. */
+    private static List<String> uncovered(final List<Variant> variants) {
+        final DeviceProfile base = SUITE.profile;
+        final List<String> missing = new ArrayList<>();
+        for (final Parameter parameter : SUITE.spec.parameters()) {
+            for (final Object end : ends(parameter, base.parameters())) {
+                final boolean covered = variants.stream().anyMatch(v -> same(v.parameters().get(parameter.name()), end))
+                    || same(base.parameters().get(parameter.name()), end);
+                if (!covered) {
+                    missing.add(parameter.name() + "=" + end);
+                }
+            }
+            if (parameter.rangeText().startsWith("greater than 0")) {
+                // an open lower end: some profile comes within 1/65536 of it
+                if (variants.stream().noneMatch(v -> v.parameters().get(parameter.name()) instanceof Number n
+                    && n.doubleValue() > 0 && n.doubleValue() <= 1.0 / 65536)) {
+                    missing.add(parameter.name() + " near 0");
+                }
+            }
+        }
+        for (final String item : base.pics()) {
+            if (variants.stream().noneMatch(v -> v.pics().equals(minus(base.pics(), item)))) {
+                missing.add("without " + item);
+            }
+        }
+        if (variants.stream().noneMatch(v -> v.pics().isEmpty())) {
+            missing.add("without any PICS item");
+        }
+        return missing;
+    }
+
+    /** The ends of a parameter's range under {@code declared}: both bounds of an interval, each value of a list. */
+    static List<Object> ends(final Parameter parameter, final Map<String, Object> declared) {
+        String range = parameter.rangeText().trim();
+        final List<Object> out = new ArrayList<>();
+        if (range.startsWith("greater than")) {
+            out.add(Parameter.parseValue(range.substring(range.indexOf("at most") + 7).trim()));
+            return out;
+        }
+        if (range.contains(", and at most")) {
+            range = range.substring(0, range.indexOf(", and at most"));
+        }
+        final int to = range.indexOf(" to ");
+        if (to > 0) {
+            for (final String bound : new String[] {range.substring(0, to), range.substring(to + 4)}) {
+                final Object value = Parameter.parseValue(bound.trim());
+                out.add(value instanceof Number ? value : declared.get(bound.trim()));
+            }
+            return out;
+        }
+        for (final String choice : (range.startsWith("one of ") ? range.substring(7) : range).split("\\s*,\\s*")) {
+            final Object value = Parameter.parseValue(choice);
+            if (parameter.check(value, declared::get) == null) {
+                out.add(value);
+            }
+        }
+        return out;
+    }
+
+    private static boolean same(final Object a, final Object b) {
+        return a instanceof Number x && b instanceof Number y ? x.doubleValue() == y.doubleValue()
+            : a != null && b != null && a.toString().equalsIgnoreCase(b.toString());
+    }
+
+    private static Set<String> minus(final Set<String> items, final String item) {
+        final Set<String> out = new LinkedHashSet<>(items);
+        out.remove(item);
+        return out;
     }
 
     @TestFactory

@@ -10,6 +10,8 @@ import org.metaroce.mrct.harness.cases.CaseDef;
 import org.metaroce.mrct.harness.cases.Expr;
 import org.metaroce.mrct.harness.cases.Step;
 import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.NotChecked;
+import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Level;
 import org.metaroce.mrct.harness.spec.Role;
 import org.metaroce.mrct.spi.Capability;
@@ -49,6 +51,8 @@ final class CaseRun {
     private boolean harnessLate;
     /** The case's frames once its setup made them (null before): a control-plane call on real time catches up first. */
     private FramePump pump;
+    /** What the case's when and repeat steps left out (null before the steps are set up). */
+    private Gated gated;
     /** When the control-plane call under way began (after the catch-up before it), on the adapter's clock. */
     private long controlCallBegan;
 
@@ -83,6 +87,14 @@ final class CaseRun {
         } catch (RuntimeException e) {
             outcome = policy.outcome(e, cursor.index(), cursor.step());
         }
+        final List<NotChecked> notChecked = gated == null ? List.of() : gated.notChecked();
+        if (outcome.verdict() == Verdict.PASS && !notChecked.isEmpty()) {
+            outcome = gated.judgedNothing()
+                ? new VerdictPolicy.Outcome(Verdict.NOT_APPLICABLE, "no expectation of the case applies under the "
+                    + "profile: " + summary(notChecked), null)
+                : new VerdictPolicy.Outcome(Verdict.PASS, "every expectation that applies held; not checked under "
+                    + "the profile: " + summary(notChecked), null);
+        }
         harnessLate = outcome.harnessLate();
         final HarnessLateness.Late late = lateness.beyondBudget();
         if (late != null && !harnessLate) {
@@ -109,7 +121,15 @@ final class CaseRun {
         return new CaseResult(id, def.id(), def.title(), def.area(), def.rules(),
             policy.reportedLevel(outcome.failure()), def.role(), def.file(), parameters, outcome.verdict(),
             outcome.reason(), outcome.failure(), System.nanoTime() - wallStart, deviceNanos, 1, evidence.records(),
-            notes, series, control.records());
+            notes, series, control.records(), notChecked);
+    }
+
+    /** The expectations not checked, in one phrase: the first one's reason, and how many there are. */
+    private static String summary(final List<NotChecked> notChecked) {
+        final NotChecked first = notChecked.get(0);
+        return notChecked.size() == 1 ? "step at " + first.describe()
+            : notChecked.size() + " steps from line " + first.line() + " (" + first.reason()
+                + (notChecked.stream().allMatch(n -> n.reason().equals(first.reason())) ? ")" : "; and others)");
     }
 
     /**
@@ -150,6 +170,7 @@ final class CaseRun {
             new ControlSteps(control, names, world, requesterSteps, pump),
             new StateExpectations(control, names, world, run.spec(), countersAtStart),
             new NetworkSteps(names, world, requesterSteps, pump));
+        gated = steps.gated();
 
         for (final Step step : def.setupSteps()) {
             steps.run(step);

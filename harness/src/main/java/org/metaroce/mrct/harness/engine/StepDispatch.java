@@ -16,6 +16,7 @@ final class StepDispatch implements Step.Visitor<Void> {
     private final ControlSteps controlSteps;
     private final StateExpectations stateExpectations;
     private final NetworkSteps networkSteps;
+    private final Gated gated = new Gated();
 
     StepDispatch(final Names names, final Cursor cursor, final FramesOut framesOut,
                  final FrameExpectations frameExpectations, final ControlSteps controlSteps,
@@ -38,6 +39,7 @@ final class StepDispatch implements Step.Visitor<Void> {
             final Step step = steps.get(i);
             if (!(step instanceof Step.Repeat) && !(step instanceof Step.When)) {
                 cursor.enter(step);
+                gated.ran(step);
             }
             if (step instanceof Step.Advance advance) {
                 frameExpectations.advance(advance, i + 1 < steps.size() && judgesState(steps.get(i + 1)));
@@ -55,6 +57,11 @@ final class StepDispatch implements Step.Visitor<Void> {
         return step instanceof Step.ExpectTraffic || step instanceof Step.ExpectCompletions
             || step instanceof Step.ExpectMemory || step instanceof Step.ExpectCounters
             || step instanceof Step.ExpectQp;
+    }
+
+    /** The expectations the case's {@code when} steps left out so far. */
+    Gated gated() {
+        return gated;
     }
 
     /** Runs one step without moving the cursor (setup steps). */
@@ -204,9 +211,13 @@ final class StepDispatch implements Step.Visitor<Void> {
 
     @Override
     public Void visit(final Step.When step) {
-        boolean holds = step.condition() == null || names.eval(step.condition()) != 0;
-        for (final String item : step.pics()) {
-            holds &= names.bound(picsName(item), 0L) != 0;
+        final List<String> missing = step.pics().stream()
+            .filter(item -> names.bound(picsName(item), 0L) == 0).toList();
+        final boolean holds = missing.isEmpty() && (step.condition() == null || names.eval(step.condition()) != 0);
+        if (!holds) {
+            gated.leftOut(step, step.steps(), !missing.isEmpty()
+                ? "the profile does not claim " + String.join(", ", missing)
+                : "the condition " + step.condition() + " does not hold under the profile");
         }
         runSteps(holds ? step.steps() : step.otherwise());
         return null;

@@ -27,11 +27,14 @@ import org.metaroce.mrct.harness.spec.Role;
  * @param notes further observations (left-over frames ignored, retries, warnings of the harness)
  * @param series named time series for plots (congestion cases: rate over time); may be empty
  * @param control every control-plane call the case made, with its outcome, in order
+ * @param notChecked the expectations that did not run because a {@code when} step around them did not hold under the
+ *     profile, with the reason (empty: every expectation of the case ran)
  */
 public record CaseResult(String id, String caseId, String title, String area, List<String> rules, Level level,
                          Role role, String file, Map<String, Object> parameters, Verdict verdict, String reason,
                          Failure failure, long wallNanos, long deviceNanos, int attempts, List<FrameRecord> evidence,
-                         List<String> notes, Map<String, List<double[]>> series, List<ControlRecord> control) {
+                         List<String> notes, Map<String, List<double[]>> series, List<ControlRecord> control,
+                         List<NotChecked> notChecked) {
     public CaseResult {
         rules = List.copyOf(rules);
         parameters = Map.copyOf(parameters);
@@ -39,6 +42,18 @@ public record CaseResult(String id, String caseId, String title, String area, Li
         notes = List.copyOf(notes);
         series = Map.copyOf(series);
         control = List.copyOf(control);
+        notChecked = List.copyOf(notChecked);
+    }
+
+    /** A result whose expectations all ran (or that has none gated by a {@code when}). */
+    public CaseResult(final String id, final String caseId, final String title, final String area,
+                      final List<String> rules, final Level level, final Role role, final String file,
+                      final Map<String, Object> parameters, final Verdict verdict, final String reason,
+                      final Failure failure, final long wallNanos, final long deviceNanos, final int attempts,
+                      final List<FrameRecord> evidence, final List<String> notes,
+                      final Map<String, List<double[]>> series, final List<ControlRecord> control) {
+        this(id, caseId, title, area, rules, level, role, file, parameters, verdict, reason, failure, wallNanos,
+            deviceNanos, attempts, evidence, notes, series, control, List.of());
     }
 
     /** A result without control-plane records (cases that made no control call, synthetic results). */
@@ -62,6 +77,6 @@ public record CaseResult(String id, String caseId, String title, String area, Li
         allNotes.addAll(extraNotes);
         return new CaseResult(id, caseId, title, area, rules, level, role, file, parameters, verdict, reason,
             verdict == this.verdict ? failure : null, wallNanos, deviceNanos, attempts, evidence, allNotes, series,
-            control);
+            control, notChecked);
     }
 }

@@ -21,6 +21,7 @@ import org.metaroce.mrct.harness.result.Failure;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.harness.result.FrameRecord;
 import org.metaroce.mrct.harness.result.MemoryDigest;
+import org.metaroce.mrct.harness.result.NotChecked;
 import org.metaroce.mrct.harness.result.RuleVerdict;
 import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.spi.Endpoints;
@@ -135,6 +136,11 @@ public final class JsonModel {
             node.putNull("pcapngFrames");
         }
         node.set("notes", strings(result.notes()));
+        final ArrayNode notChecked = node.putArray("notChecked");
+        for (final NotChecked skipped : result.notChecked()) {
+            notChecked.addObject().put("line", skipped.line()).put("step", text(skipped.step()))
+                .put("reason", text(skipped.reason()));
+        }
         final ObjectNode series = node.putObject("series");
         for (final Map.Entry<String, List<double[]>> entry : new TreeMap<>(result.series()).entrySet()) {
             final ArrayNode points = series.putArray(text(entry.getKey()));
