@@ -120,10 +120,16 @@ public final class DecodedFrame {
         padLength = 0;
         tver = -1; // opcode and layout count only while tver >= 0 (they keep the previous frame's values otherwise)
         icrcKnown = false;
+        ipChecksum = 0;
     }
 
-    /** Set by {@link FrameDecoder#decode(ByteBuffer, int, int, int)}: the ICRC was computed before, elsewhere. */
+    /**
+     * Set by {@link FrameDecoder#decode(ByteBuffer, int, int, int)} (the ICRC was computed before, elsewhere) or by the
+     * first {@link #computeIcrc()} of this decode: the ICRC is computed once per decode, however many checks ask.
+     */
     private boolean icrcKnown;
+    /** The IPv4 header checksum judged by this decode: 0 not yet, 1 right, 2 wrong. */
+    private int ipChecksum;
     private int knownIcrc;
 
     /** Makes {@link #computeIcrc()} return {@code value}, computed before over this frame's bytes. */
@@ -391,14 +397,19 @@ public final class DecodedFrame {
         return LittleEndian.i32(buffer, offset(HeaderKind.ICRC));
     }
 
-    /** The ICRC this frame should carry. */
+    /**
+     * The ICRC this frame should carry, computed over the bytes as they were at the first call after the decode (later
+     * calls of the same decode give the same value: decode again after changing the frame's bytes).
+     */
     public int computeIcrc() {
         if (icrcKnown) {
             return knownIcrc;
         }
         final boolean v6 = has(HeaderKind.IPV6);
-        return icrc.compute(array, arrayBase, buffer, offset(v6 ? HeaderKind.IPV6 : HeaderKind.IPV4), ipHeaderLength,
-            v6, offset(HeaderKind.UDP), offset(HeaderKind.BTH), offset(HeaderKind.ICRC));
+        knownIcrc = icrc.compute(array, arrayBase, buffer, offset(v6 ? HeaderKind.IPV6 : HeaderKind.IPV4),
+            ipHeaderLength, v6, offset(HeaderKind.UDP), offset(HeaderKind.BTH), offset(HeaderKind.ICRC));
+        icrcKnown = true;
+        return knownIcrc;
     }
 
     /** True when the carried ICRC equals the computed one. */
@@ -406,9 +417,15 @@ public final class DecodedFrame {
         return icrcOnWire() == computeIcrc();
     }
 
-    /** True when the IPv4 header checksum is right (always true for IPv6 and GRH, which have none). */
+    /**
+     * True when the IPv4 header checksum is right (always true for IPv6 and GRH, which have none), judged once per
+     * decode as {@link #computeIcrc()} is.
+     */
     public boolean ipChecksumValid() {
-        return !has(HeaderKind.IPV4) || ipv4().checksum() == ipv4().computeChecksum();
+        if (ipChecksum == 0) {
+            ipChecksum = !has(HeaderKind.IPV4) || ipv4().checksum() == ipv4().computeChecksum() ? 1 : 2;
+        }
+        return ipChecksum == 1;
     }
 
     /** True when the UDP checksum is 0 (not used) or valid. */

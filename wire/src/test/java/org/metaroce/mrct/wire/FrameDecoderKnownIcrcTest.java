@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link FrameDecoder#decode(ByteBuffer, int, int, int)}: the ICRC computed before (on another thread, by another
- * decoder) is the one {@code computeIcrc} and {@code icrcValid} give, for that decode only.
+ * decoder) is the one {@code computeIcrc} and {@code icrcValid} give, for that decode only; without one, the ICRC and
+ * the IPv4 header checksum are computed at the first question of a decode and kept until the next decode.
  */
 class FrameDecoderKnownIcrcTest {
     private static byte[] frame() {
@@ -32,6 +33,29 @@ class FrameDecoderKnownIcrcTest {
         // the next plain decode computes again
         assertThat(decoder.decode(buffer, 0, bytes.length).icrcValid()).isTrue();
         assertThat(decoder.decode(buffer, 0, bytes.length).computeIcrc()).isEqualTo(computed);
+    }
+
+    @Test
+    void theChecksumsAreJudgedOncePerDecodeAndAgainAtTheNext() {
+        final byte[] bytes = frame();
+        final ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        final FrameDecoder decoder = new FrameDecoder();
+        final DecodedFrame d = decoder.decode(buffer, 0, bytes.length);
+        final int computed = d.computeIcrc();
+        assertThat(d.icrcValid()).isTrue();
+        assertThat(d.ipChecksumValid()).isTrue();
+        final int ip = d.offset(HeaderKind.IPV4);
+        final int payload = d.payloadOffset();
+        // bytes changed under a decode: its answers stay those of the bytes it first judged
+        bytes[payload] ^= 1;
+        bytes[ip + 8] ^= 1; // ip.ttl
+        assertThat(d.computeIcrc()).isEqualTo(computed);
+        assertThat(d.ipChecksumValid()).isTrue();
+        // the next decode judges the bytes as they are
+        final DecodedFrame again = decoder.decode(buffer, 0, bytes.length);
+        assertThat(again.computeIcrc()).isNotEqualTo(computed);
+        assertThat(again.icrcValid()).isFalse();
+        assertThat(again.ipChecksumValid()).isFalse();
     }
 
     @Test

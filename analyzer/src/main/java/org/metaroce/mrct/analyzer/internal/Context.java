@@ -19,6 +19,10 @@ final class Context {
     final long ackReqIntervalMax;
     final long sendWindow;
     final long sendWindowMax;
+    /** What a MR-REQ-011 finding at {@link #ackReqInterval} rests on (built once: the check runs on every request). */
+    final org.metaroce.mrct.oracle.Basis ackReqIntervalBasis;
+    /** What the oracle's per-frame checks observed, counted per connection ({@link OracleChecks}). */
+    final OracleChecks.Observer oracleObserver = new OracleChecks.Observer();
 
     Context(final Judge judge, final Parameters parameters) {
         this.judge = judge;
@@ -27,6 +31,8 @@ final class Context {
         this.ackReqIntervalMax = parameters.lenientMax("ack_req_interval");
         this.sendWindow = parameters.value("send_window");
         this.sendWindowMax = parameters.lenientMax("send_window");
+        this.ackReqIntervalBasis = org.metaroce.mrct.oracle.Basis.inferred("ack_req_interval from "
+            + parameters.source());
     }
 
     private org.metaroce.mrct.oracle.Vantage vantage;

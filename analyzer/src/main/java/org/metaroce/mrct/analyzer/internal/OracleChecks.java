@@ -75,14 +75,8 @@ final class OracleChecks {
      */
     static void check(final Frame fr, final Context cx, final int fcs) {
         final Flow flow = fr.flow;
-        final Connection c = flow.connection;
-        final Consumer<FrameRule> observe = rule -> {
-            final Check check = CHECKS[rule.ordinal()];
-            // MR-RD-004's observations are counted where the read response is matched to its READ REQUEST
-            if (check != null && check != Check.READ_PLETH) {
-                Judge.observe(c, flow, check);
-            }
-        };
+        final Observer observe = cx.oracleObserver;
+        observe.flow = flow;
         // the session keeps frames outside the scope out of the flows: a frame here is in scope or of a known flow
         final List<Finding> findings = FrameOracle.check(fr.decoded, fr.number, fr.cut, cx.vantage(fcs),
             facts(flow), observe, true);
@@ -99,6 +93,21 @@ final class OracleChecks {
             }
             report(fr, cx, findings.subList(from, to));
             from = to;
+        }
+    }
+
+    /** Counts each rule the oracle examined a frame with on the frame's connection (one per session, reused). */
+    static final class Observer implements Consumer<FrameRule> {
+        /** The flow of the frame being checked. */
+        Flow flow;
+
+        @Override
+        public void accept(final FrameRule rule) {
+            final Check check = CHECKS[rule.ordinal()];
+            // MR-RD-004's observations are counted where the read response is matched to its READ REQUEST
+            if (check != null && check != Check.READ_PLETH) {
+                Judge.observe(flow.connection, flow, check);
+            }
         }
     }
 

@@ -342,7 +342,7 @@ final class RequestChecks {
         ackReqRun.onFirstTransmission(fr.ackReq);
         final Finding definite = ackReqRun.reached(lenient, fr.number, org.metaroce.mrct.oracle.Basis.FRAME);
         final Finding found = definite != null ? definite : ackReqRun.reached(interval, fr.number,
-            org.metaroce.mrct.oracle.Basis.inferred("ack_req_interval from " + cx.parameters.source()));
+            cx.ackReqIntervalBasis);
         if (found != null) {
             final long run = ackReqRun.run();
             cx.judge.report(c, flow, Check.ACKREQ_INTERVAL, definite != null ? Basis.DEFINITE : Basis.PARAMETER, fr,

@@ -55,6 +55,8 @@ final class Session {
     private final FlowTable flows = new FlowTable();
     private final Cnps cnps;
     private final FlowTable.Factory factory = this::newFlow;
+    /** {@link #scratch(int)} as a function, made once (a method reference in the per-frame path allocates). */
+    private final java.util.function.IntFunction<ByteBuffer> scratches = this::scratch;
     private final List<Connection> finished = new ArrayList<>();
     /** The frames outside MetaRoCE's scope (Appendix F.1), reported as not applicable. */
     final OutOfScope outOfScope = new OutOfScope();
@@ -258,7 +260,7 @@ final class Session {
         }
         boolean cut = false;
         final long original = reader.originalLength() - (reader.capturedLength() - length);
-        final ByteBuffer padded = zeroPadded(buffer, offset, length, original, this::scratch);
+        final ByteBuffer padded = zeroPadded(buffer, offset, length, original, scratches);
         if (padded != null) {
             buffer = padded;
             offset = 0;

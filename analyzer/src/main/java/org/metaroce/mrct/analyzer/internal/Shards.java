@@ -107,6 +107,7 @@ final class Shards {
         /** The capture's first timestamp (its first record not oversized), written before that record is handed on. */
         private volatile long origin = Long.MIN_VALUE;
         private ByteBuffer scratch = ByteBuffer.allocate(1 << 16);
+        private final java.util.function.IntFunction<ByteBuffer> scratches = this::scratch;
 
         Dispatch(final Path path, final int n, final ExecutorService workers, final ExecutorService icrcs,
                  final SessionFactory factory, final Analysis.Progress progress) {
@@ -254,7 +255,7 @@ final class Shards {
                 offset = 0;
             }
             final long original = file.originalLength() - (file.capturedLength() - length);
-            final ByteBuffer padded = Session.zeroPadded(buffer, offset, length, original, this::scratch);
+            final ByteBuffer padded = Session.zeroPadded(buffer, offset, length, original, scratches);
             if (padded != null) {
                 buffer = padded;
                 offset = 0;
