@@ -89,7 +89,19 @@ public final class Main implements Runnable {
                 failed.getErr().println(failed.getCommandSpec().qualifiedName() + ": internal error: " + exception);
                 return ExitStatus.FAILURE;
             });
-        final int status = commandLine.execute(args);
+        int status;
+        try {
+            status = commandLine.execute(args);
+        } catch (OutOfMemoryError e) {
+            // an Error passes picocli's handler; by the time it reaches here the stack that held the heap has unwound,
+            // so a message can still be written. The reports already written stay (each is replaced atomically)
+            err.println("mrct " + (named == null ? "" : named + " ") + "ran out of heap (-Xmx "
+                + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB): the reports in the report directory are "
+                + "those of the last complete write. Run with a larger heap (MRCT_JAVA_OPTS=-Xmx... ./mrct, or "
+                + "java -Xmx... -jar), or, for `analyze` over very many connections, with --format MARKDOWN "
+                + "(bounded; report.json, report.html and junit.xml keep every case)");
+            status = ExitStatus.FAILURE;
+        }
         out.flush();
         err.flush();
         return status;

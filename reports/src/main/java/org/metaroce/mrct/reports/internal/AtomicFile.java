@@ -58,7 +58,8 @@ public final class AtomicFile {
                 }
             }
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) {
+            // an Error too (the heap running out while rendering): no half-written temporary file stays behind
             try {
                 Files.deleteIfExists(temp);
             } catch (IOException suppressed) {
