@@ -1,5 +1,6 @@
 package org.metaroce.mrct.analyzer.internal;
 
+import java.util.Arrays;
 import java.util.Locale;
 import org.metaroce.mrct.wire.DecodedFrame;
 
@@ -61,19 +62,36 @@ final class Flow {
     private long[] recentFrame;
     private int recentNext;
 
+    /**
+     * A flow whose first frame came from the link address {@code sourceMac} to {@code destinationMac} (48 bits each, 0
+     * when the capture shows none). When both ends share an IP address and their MACs differ, each end is named by its
+     * address and its MAC ({@code 127.0.0.1 (02:00:00:00:00:0d)}): the two directions are kept apart by
+     * {@link FlowTable}, and the names keep them apart wherever an end is a key (pairing, the CNP scopes).
+     */
     Flow(final byte[] source, final byte[] destination, final int dqpn, final long firstFrame, final long firstNs,
-         final Connection connection, final long bucketOriginNs) {
+         final Connection connection, final long bucketOriginNs, final long sourceMac, final long destinationMac) {
         this.source = source;
         this.destination = destination;
         this.dqpn = dqpn;
-        this.sourceText = DecodedFrame.formatAddress(source);
-        this.destinationText = DecodedFrame.formatAddress(destination);
+        final boolean byMac = sourceMac != destinationMac && Arrays.equals(source, destination);
+        this.sourceText = DecodedFrame.formatAddress(source) + (byMac ? " (" + mac(sourceMac) + ")" : "");
+        this.destinationText = DecodedFrame.formatAddress(destination)
+            + (byMac ? " (" + mac(destinationMac) + ")" : "");
         this.firstFrame = firstFrame;
         this.firstNs = firstNs;
         this.connection = connection;
         this.requests = new RequesterStream(this);
         this.rate = new RateMeter(bucketOriginNs);
         connection.flows.add(this);
+    }
+
+    /** A MAC of 48 bits as {@code 02:00:00:00:00:0d}. */
+    static String mac(final long mac) {
+        final StringBuilder text = new StringBuilder(17);
+        for (int shift = 40; shift >= 0; shift -= 8) {
+            text.append(String.format(Locale.ROOT, "%02x", mac >>> shift & 0xFF)).append(shift > 0 ? ":" : "");
+        }
+        return text.toString();
     }
 
     /** {@code 10.0.0.1 -> 10.0.0.2 qp 0x00001b}: who sends, to whom, to which QP. */

@@ -13,6 +13,13 @@ import org.metaroce.mrct.wire.BigEndian;
  * table over the addresses read straight from the frame (IPv4 as two ints, IPv6 as four longs), with the last flow
  * found cached since consecutive frames mostly belong to the same flow. New flows are created through the factory
  * given, and registered with the {@link HostPair} of their two addresses. The VLAN is not part of the key.
+ *
+ * <p>When the source and destination addresses are the same (two ends sharing an address, as the harness and a device
+ * on one host do over UDP), the addresses cannot tell the two directions apart, and two QPs of the same number at both
+ * ends would make one flow of both directions. Such a frame's key is then (the address, the source MAC, bth.dqpn),
+ * with a bit that keeps it apart from every key of two different addresses: the ends are told apart by their link
+ * addresses. Frames between different addresses are keyed as before, whatever their MACs (a router on the way may
+ * change them).
  */
 final class FlowTable {
     /** Creates the flow of a new key. */
@@ -40,11 +47,12 @@ final class FlowTable {
     /**
      * The flow of the frame whose IP header is at {@code ip} (version 4 or 6) and whose BTH names {@code dqpn}.
      */
-    Flow lookup(final ByteBuffer buffer, final int ip, final int version, final int dqpn, final Factory factory) {
+    Flow lookup(final ByteBuffer buffer, final int ip, final int version, final int dqpn, final int eth,
+                final Factory factory) {
         final long a;
         final long b;
-        final long c;
-        final long d;
+        long c;
+        long d;
         if (version == 4) {
             a = BigEndian.i32(buffer, ip + 12) & 0xFFFF_FFFFL;
             b = BigEndian.i32(buffer, ip + 16) & 0xFFFF_FFFFL;
@@ -56,7 +64,12 @@ final class FlowTable {
             c = BigEndian.i64(buffer, ip + 24);
             d = BigEndian.i64(buffer, ip + 32);
         }
-        final int e = dqpn | (version << 24);
+        int e = dqpn | (version << 24);
+        if (version == 4 ? a == b : a == c && b == d) {
+            c = sourceMac(buffer, eth);
+            d = 0;
+            e |= SHARED_ADDRESS;
+        }
         if (last != null && a == lastA && b == lastB && c == lastC && d == lastD && e == lastE) {
             return last;
         }
@@ -88,20 +101,41 @@ final class FlowTable {
         return remember(flow, a, b, c, d, e);
     }
 
-    /** True when a flow of (source, destination, dqpn) exists; creates nothing and leaves the cache alone. */
-    boolean contains(final ByteBuffer buffer, final int ip, final int version, final int dqpn) {
+    /**
+     * True when a flow of (source, destination, dqpn) exists (of the source MAC too when the two addresses are the
+     * same); creates nothing and leaves the cache alone.
+     */
+    boolean contains(final ByteBuffer buffer, final int ip, final int version, final int dqpn, final int eth) {
         final int mask = values.length - 1;
         final long a = version == 4 ? BigEndian.i32(buffer, ip + 12) & 0xFFFF_FFFFL : BigEndian.i64(buffer, ip + 8);
         final long b = version == 4 ? BigEndian.i32(buffer, ip + 16) & 0xFFFF_FFFFL : BigEndian.i64(buffer, ip + 16);
-        final long c = version == 4 ? 0 : BigEndian.i64(buffer, ip + 24);
-        final long d = version == 4 ? 0 : BigEndian.i64(buffer, ip + 32);
-        final int e = dqpn | (version << 24);
+        long c = version == 4 ? 0 : BigEndian.i64(buffer, ip + 24);
+        long d = version == 4 ? 0 : BigEndian.i64(buffer, ip + 32);
+        int e = dqpn | (version << 24);
+        if (version == 4 ? a == b : a == c && b == d) {
+            c = sourceMac(buffer, eth);
+            d = 0;
+            e |= SHARED_ADDRESS;
+        }
         for (int i = hash(a, b, c, d, e) & mask; values[i] != null; i = (i + 1) & mask) {
             if (k1[i] == a && k2[i] == b && k3[i] == c && k4[i] == d && k5[i] == e) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Marks the key of a frame whose two addresses are the same (above the version's bits, 24 to 26). */
+    private static final int SHARED_ADDRESS = 1 << 28;
+
+    /** The source MAC of the Ethernet header at {@code eth} as 48 bits, or 0 without one ({@code eth} negative). */
+    static long sourceMac(final ByteBuffer buffer, final int eth) {
+        return eth < 0 ? 0 : mac(buffer, eth + 6);
+    }
+
+    /** The MAC at {@code at} as 48 bits. */
+    static long mac(final ByteBuffer buffer, final int at) {
+        return (long) BigEndian.u16(buffer, at) << 32 | BigEndian.i32(buffer, at + 2) & 0xFFFF_FFFFL;
     }
 
     private Flow remember(final Flow flow, final long a, final long b, final long c, final long d, final int e) {

@@ -13,6 +13,8 @@ import java.util.List;
  * the PSNs decide: an acknowledgement (or read response, or atomic acknowledgement) from B to A answers the requests
  * of exactly one flow from A to B, the one whose recent PSNs it names. A response is used for pairing only when it
  * matches exactly one unpaired candidate; when it matches several, the pairing is ambiguous and the report says so.
+ * Two ends that share an address (the harness and a device on one host) are told apart by their MACs: a response
+ * pairs only with a flow from the MAC it is sent to ({@link FlowTable} keys their flows apart).
  */
 final class HostPair {
     /** How far before the first PSN seen a response may point (the capture may start mid-connection). */
@@ -59,9 +61,15 @@ final class HostPair {
         return match;
     }
 
+    /**
+     * True when {@code responder} goes back the way {@code requester} came: between the same addresses and, where the
+     * two ends share an address, between the same MACs (the flows' names carry them then, see {@link Flow}).
+     */
     private static boolean sameHosts(final Flow requester, final Flow responder) {
         return Arrays.equals(requester.source, responder.destination)
-            && Arrays.equals(requester.destination, responder.source);
+            && Arrays.equals(requester.destination, responder.source)
+            && requester.sourceText.equals(responder.destinationText)
+            && requester.destinationText.equals(responder.sourceText);
     }
 
     /** Joins two flows into one connection: {@code first} keeps its connection, {@code second}'s merges into it. */

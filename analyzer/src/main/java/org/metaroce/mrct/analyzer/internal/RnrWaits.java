@@ -58,13 +58,15 @@ final class RnrWaits {
             return;
         }
         final boolean held = rnr.held() || rnr.exhausted();
+        // read before the request: a request after the wait ends it (started() is then no time at all)
+        final long began = rnr.started();
         final Finding f = rnr.request(fr.tsNs, cx.reaction(stream.flow), fr.number, SEEN);
         if (held) {
             observe(Check.RNR_WAIT);
         }
         if (f != null) {
             report(fr, cx, f, "PSN " + Text.psn(fr.psn) + " is sent at odds with the RNR wait that began "
-                + Text.ago(fr.tsNs - rnr.started()) + " before: " + f.expected());
+                + Text.ago(fr.tsNs - began) + " before: " + f.expected());
         }
     }
 

@@ -337,7 +337,7 @@ final class Session {
         if (scope.kind() == Scope.Kind.NOT_BTH && decoded.has(HeaderKind.BTH)) {
             final int ip = decoded.offset(decoded.ipVersion() == 4 ? HeaderKind.IPV4 : HeaderKind.IPV6);
             final int dqpn = decoded.bth().destQp();
-            if (flows.contains(buffer, ip, decoded.ipVersion(), dqpn)
+            if (flows.contains(buffer, ip, decoded.ipVersion(), dqpn, eth(decoded))
                 || partition != null && partition.seen(buffer, ip, decoded.ipVersion(), dqpn)) {
                 return Scope.METAROCE;
             }
@@ -453,14 +453,21 @@ final class Session {
     private Flow flowOf(final Frame fr, final int ipVersion, final int dqpn) {
         final DecodedFrame d = fr.decoded;
         final int ip = d.offset(ipVersion == 4 ? HeaderKind.IPV4 : HeaderKind.IPV6);
-        return flows.lookup(fr.buffer, ip, ipVersion, dqpn, factory);
+        return flows.lookup(fr.buffer, ip, ipVersion, dqpn, eth(d), factory);
+    }
+
+    /** Where the frame's Ethernet header is, or -1. */
+    private static int eth(final DecodedFrame d) {
+        return d.has(HeaderKind.ETH) ? d.offset(HeaderKind.ETH) : -1;
     }
 
     /** Creates the flow of the current frame's key (a method reference made once: it reads {@link #frame}). */
     private Flow newFlow(final byte[] source, final byte[] destination, final int q) {
         final Frame fr = frame;
         final Connection c = new Connection(name, evidenceCase, fr.number);
-        final Flow flow = new Flow(source, destination, q, fr.number, fr.tsNs, c, origin);
+        final int eth = eth(fr.decoded);
+        final Flow flow = new Flow(source, destination, q, fr.number, fr.tsNs, c, origin,
+            FlowTable.sourceMac(fr.buffer, eth), eth < 0 ? 0 : FlowTable.mac(fr.buffer, eth));
         flow.judged = fr.judged;
         if (mode != Mode.AUTO) {
             c.tver = mode == Mode.LEGACY ? 0 : 1;
