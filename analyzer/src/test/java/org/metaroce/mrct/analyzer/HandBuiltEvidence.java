@@ -27,12 +27,14 @@ final class HandBuiltEvidence {
     private static final long START_NS = 1_700_000_000_000_000_000L;
     private static final long GAP_NS = 2_000;
 
-    private record Entry(boolean toDut, byte[] bytes) {
+    private record Entry(boolean toDut, byte[] bytes, long gapNs) {
     }
 
     private final String kase;
     private final List<Entry> frames = new ArrayList<>();
     private final List<String> control = new ArrayList<>();
+    private String sectionComment;
+    private long nextGapNs = GAP_NS;
 
     HandBuiltEvidence(final String kase) {
         this.kase = kase;
@@ -40,14 +42,33 @@ final class HandBuiltEvidence {
 
     /** A frame the harness sends to the device's QP (not judged). */
     HandBuiltEvidence toDut(final FrameBuilder frame) {
-        frames.add(new Entry(true, frame.encapsulation(TO_DUT).destQp(DUT_QPN).build()));
+        frames.add(new Entry(true, frame.encapsulation(TO_DUT).destQp(DUT_QPN).build(), gap()));
         return this;
+    }
+
+    /** The section header's comment ({@code mrct run=... tolerance_ns=...}); none by default. */
+    HandBuiltEvidence sectionComment(final String comment) {
+        this.sectionComment = comment;
+        return this;
+    }
+
+    /** The next frame comes {@code gapNs} after the one before (2 µs by default). */
+    HandBuiltEvidence after(final long gapNs) {
+        this.nextGapNs = gapNs;
+        return this;
+    }
+
+    private long gap() {
+        final long gap = nextGapNs;
+        nextGapNs = GAP_NS;
+        return gap;
     }
 
     /** A frame the device sends to the harness's QP (judged). */
     HandBuiltEvidence fromDut(final FrameBuilder frame) {
         final boolean data = frame.opcode() != Opcode.ACKNOWLEDGE && frame.opcode() != Opcode.CNP;
-        frames.add(new Entry(false, frame.encapsulation(FROM_DUT).ecn(data ? 2 : 0).destQp(HARNESS_QPN).build()));
+        frames.add(new Entry(false, frame.encapsulation(FROM_DUT).ecn(data ? 2 : 0).destQp(HARNESS_QPN).build(),
+            gap()));
         return this;
     }
 
@@ -60,12 +81,15 @@ final class HandBuiltEvidence {
     }
 
     Path write(final Path file) throws IOException {
-        try (PcapngWriter writer = PcapngWriter.create(file, PcapngWriter.Options.defaults())) {
+        final PcapngWriter.Options options = sectionComment == null ? PcapngWriter.Options.defaults()
+            : PcapngWriter.Options.defaults().withComment(sectionComment);
+        try (PcapngWriter writer = PcapngWriter.create(file, options)) {
             final int ethernet = writer.addInterface(1, "dut", 9);
             final int records = writer.addInterface(147, "control", 9);
             long ts = START_NS;
             for (int i = 0; i < frames.size(); i++) {
                 final Entry e = frames.get(i);
+                ts += i == 0 ? 0 : e.gapNs() - GAP_NS;
                 writer.write(ethernet, ts, ByteBuffer.wrap(e.bytes()), 0, e.bytes().length, "mrct case=" + kase
                     + " step=" + (i + 1) + " dir=" + (e.toDut() ? "to-dut" : "from-dut") + " index=" + i
                     + " verdict=PASS note=" + (e.toDut() ? "sent" : "matched"));

@@ -103,8 +103,9 @@ final class Cnps {
     }
 
     private Scope scopeOf(final Object key) {
+        final long delay = cx.parameters.lenientMax("cnp_delay_max_ns");
         return scopes.computeIfAbsent(key, k -> new Scope(new NotificationPoint(
-            cx.parameters.lenientMax("cnp_interval_ns"), cx.parameters.lenientMax("cnp_delay_max_ns"), 0)));
+            cx.parameters.lenientMax("cnp_interval_ns"), delay, cx.windowSlack(delay))));
     }
 
     /**
@@ -160,8 +161,10 @@ final class Cnps {
                 dropped.scope.owing = null;
             }
         }
+        // in mrct evidence the scope's point already gives the run's tolerance (windowSlack): the same deadline here
+        final long delay = cx.parameters.lenientMax("cnp_delay_max_ns");
         final Owed owed = new Owed(scope, data, notifier, fr.tsNs, fr.number, check,
-            fr.tsNs + cx.parameters.lenientMax("cnp_delay_max_ns") + slack, FrameSnapshot.of(fr));
+            fr.tsNs + delay + cx.windowSlack(delay) + slack, FrameSnapshot.of(fr));
         scope.owing = owed;
         pending.addLast(owed);
     }
@@ -174,7 +177,8 @@ final class Cnps {
         final long interval = cx.parameters.value("cnp_interval_ns");
         final long last = lastInScope(notifier, scope);
         Judge.observe(c, notifier, Check.CNP_SPACING);
-        final long tolerance = cx.judge.atDevice() ? 0 : 1_000;
+        final long tolerance = cx.judge.atDevice() ? cx.windowSlack(cx.parameters.lenientMax("cnp_delay_max_ns"))
+            : 1_000;
         final Finding spacing = NotificationPoint.spacing(last, fr.tsNs, fr.number, interval, tolerance,
             org.metaroce.mrct.oracle.Basis.configured("cnp_interval_ns " + interval));
         if (spacing != null) {

@@ -106,19 +106,35 @@ final class Context {
         return qp != null && qp.reset;
     }
 
+    /**
+     * The timing tolerance the run recorded in its evidence's section comment (the live engine's, which judged the
+     * same frames); {@link org.metaroce.mrct.oracle.TimingTolerance#NONE} for other captures and evidence without one.
+     */
+    org.metaroce.mrct.oracle.TimingTolerance tolerance = org.metaroce.mrct.oracle.TimingTolerance.NONE;
+
+    /**
+     * The slack a check against a window of {@code windowNs} gives the device in its own capture (mrct evidence): the
+     * run's tolerance around the window, as the live engine gives it; 0 for other captures, whose slack is the reaction
+     * time ({@link #reaction}).
+     */
+    long windowSlack(final long windowNs) {
+        return judge.atDevice() ? tolerance.around(windowNs) : 0;
+    }
+
     /** Evidence files are judged differently, which only their first frame tells. */
     void replaceJudge(final Judge other) {
         this.judge = other;
     }
 
     /**
-     * The time the sender of {@code flow} is given to act on a frame captured before: none when the capture is the
-     * device's own, else at least 2 µs and at least the shortest round trip measured on the connection (both
-     * directions), since a capture taken away from the device sees a frame before the device does.
+     * The time the sender of {@code flow} is given to act on a frame captured before: when the capture is the
+     * device's own (mrct evidence), the absolute tolerance of its run as the live engine gives it (0 on virtual time),
+     * else at least 2 µs and at least the shortest round trip measured on the connection (both directions), since a
+     * capture taken away from the device sees a frame before the device does.
      */
     long reaction(final Flow flow) {
         if (judge.atDevice()) {
-            return 0;
+            return tolerance.absoluteNs();
         }
         long rtt = flow.requests.minRttNs;
         if (flow.peer != null) {

@@ -84,7 +84,8 @@ final class LegacyRecovery {
         final long reaction = cx.reaction(stream.flow);
         final int una = stream.unaKnown ? stream.una : stream.firstPsn;
         final boolean recent = stream.unaChangedNs != Long.MIN_VALUE && fr.tsNs - stream.unaChangedNs <= reaction;
-        final long rto = cx.parameters.lenientMin("rto_low_ns");
+        // in mrct evidence, less the run's absolute tolerance, as the live engine judges it
+        final long rto = cx.parameters.lenientMin("rto_low_ns") - (cx.judge.atDevice() ? cx.tolerance.absoluteNs() : 0);
         final RequesterGoBack.Violation v = goBack.onRetransmission(fr.psn, fr.tsNs, new RequesterGoBack.Una(una,
             recent ? stream.unaBefore : una, Math.max(stream.unaChangedNs, stream.firstTxNs)), rto, owed, fr.number,
             org.metaroce.mrct.oracle.Basis.FRAME);

@@ -175,12 +175,14 @@ final class Session {
         }
     }
 
-    private void decideEvidence(final CaptureReader reader) {
+    private void decideEvidence(final CaptureReader reader) throws EvidenceHeader.BadFieldException {
         evidenceDecided = true;
         final String comment = reader.comment();
         evidence = comment != null && comment.startsWith("mrct ") && comment.contains(" case=");
         if (evidence) {
-            // evidence files are complete captures taken at the device: rebuild the context accordingly
+            // evidence files are complete captures taken at the device: rebuild the context accordingly, with the
+            // timing tolerance the run judged the device with (before any frame is judged)
+            cx.tolerance = EvidenceHeader.tolerance(path, reader.sectionComment());
             final Judge judge = judge(true, true, cx.parameters);
             cx.replaceJudge(judge);
             try {

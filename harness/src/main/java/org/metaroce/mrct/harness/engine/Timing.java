@@ -28,9 +28,9 @@ final class Timing {
         return run.toleranceNs();
     }
 
-    /** The slack allowed around a window: the larger of the absolute and the relative tolerance. */
+    /** The slack allowed around a window: the larger of the absolute and the relative tolerance (the oracle's). */
     long tolerance(final long window) {
-        return Math.max(run.toleranceNs(), window * run.tolerancePercent() / 100);
+        return new org.metaroce.mrct.oracle.TimingTolerance(run.toleranceNs(), run.tolerancePercent()).around(window);
     }
 
     /**
