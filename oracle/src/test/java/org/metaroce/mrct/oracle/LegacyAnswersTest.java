@@ -60,4 +60,62 @@ class LegacyAnswersTest {
         assertThat(f.actual()).isEqualTo("covers 7");
         assertThat(f.frame()).isEqualTo(20);
     }
+
+    /** Requests 0..6 sent, 7 only with a bad ICRC, nothing after. */
+    private static final SentPsns.View SENT_0_TO_6 = psn -> psn <= 6 ? SentPsns.Sent.SENT_OR_UNKNOWN
+        : psn == 7 ? SentPsns.Sent.BAD_ICRC_ONLY : SentPsns.Sent.NEVER_SENT;
+
+    @Test
+    void anAckOrNak60CoveringOnlyPsnsSentIsQuiet() {
+        final LegacyAnswers a = new LegacyAnswers();
+        assertThat(a.onCoverage(ACK, 3, 0, SENT_0_TO_6, 10, B)).as("up to 3").isNull();
+        assertThat(a.onCoverage(NAK_SEQ, 5, 0, SENT_0_TO_6, 11, B)).as("ePSN 5: up to 4").isNull();
+        assertThat(a.onCoverage(ACK, 6, 0, SENT_0_TO_6, 12, B)).as("up to 6").isNull();
+        assertThat(a.onCoverage(0x20, 40, 0, SENT_0_TO_6, 13, B)).as("an RNR NAK covers nothing").isNull();
+        assertThat(a.onCoverage(0x61, 40, 0, SENT_0_TO_6, 14, B)).as("a fatal NAK covers nothing").isNull();
+        assertThat(a.onCoverage(ACK, 7, 0, SENT_0_TO_6, 15, B))
+            .as("7 seen only with a bad ICRC: MR-WIRE-015's, not this rule's").isNull();
+    }
+
+    @Test
+    void anAckBeyondThePsnsSentIsMrLeg002AtTheFirstOne() {
+        final LegacyAnswers a = new LegacyAnswers();
+        assertThat(a.onCoverage(ACK, 4, 0, SENT_0_TO_6, 10, B)).isNull();
+        final Finding f = a.onCoverage(ACK, 9, 0, SENT_0_TO_6, 11, B);
+        assertThat(f).isNotNull();
+        assertThat(f.rule()).isEqualTo("MR-LEG-002");
+        assertThat(f.field()).isEqualTo("bth.psn");
+        assertThat(f.actual()).isEqualTo("covers 8");
+        assertThat(f.frame()).isEqualTo(11);
+        assertThat(a.onCoverage(ACK, 9, 0, SENT_0_TO_6, 12, B)).as("each PSN judged once").isNull();
+        final LegacyAnswers b = new LegacyAnswers();
+        assertThat(b.onCoverage(NAK_SEQ, 9, 0, SENT_0_TO_6, 13, B)).as("a NAK 0x60 for ePSN 9 covers 8")
+            .isNotNull();
+        b.restart();
+        assertThat(b.onCoverage(ACK, 2, 0, SENT_0_TO_6, 14, B)).as("after a reset, from the new first PSN").isNull();
+        assertThat(b.onCoverage(ACK, 10, 9, SENT_0_TO_6, 15, B)).as("first PSN 9 after a reset: 9 and 10")
+            .isNotNull();
+    }
+
+    @Test
+    void anAckReachingOnlyBeyondEveryRequestSentIsLeftToMrLeg005() {
+        final SentPsns.View upTo6 = new SentPsns.View() {
+            @Override
+            public SentPsns.Sent of(final int psn) {
+                return psn <= 6 && psn != 3 ? SentPsns.Sent.SENT_OR_UNKNOWN : SentPsns.Sent.NEVER_SENT;
+            }
+
+            @Override
+            public boolean noneFrom(final int psn) {
+                return psn > 6;
+            }
+        };
+        final LegacyAnswers a = new LegacyAnswers();
+        assertThat(a.onCoverage(ACK, 2, 0, upTo6, 10, B)).isNull();
+        assertThat(a.onCoverage(ACK, 4, 0, upTo6, 11, B)).as("3 is a hole with 4 taken after it").isNotNull();
+        final LegacyAnswers c = new LegacyAnswers();
+        assertThat(c.onCoverage(ACK, 6, 4, upTo6, 12, B)).as("4..6 sent").isNull();
+        assertThat(c.onCoverage(ACK, 8, 4, upTo6, 13, B)).as("7 and 8 beyond every request: a wrong bth.psn")
+            .isNull();
+    }
 }

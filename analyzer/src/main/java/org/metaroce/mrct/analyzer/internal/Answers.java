@@ -3,6 +3,7 @@ package org.metaroce.mrct.analyzer.internal;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.oracle.LegacyAnswers;
 import org.metaroce.mrct.oracle.RequesterAnswers;
+import org.metaroce.mrct.oracle.SentPsns;
 import org.metaroce.mrct.wire.AethSyndrome;
 import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.OpKind;
@@ -334,7 +335,7 @@ final class Answers {
 
     /**
      * MR-ACK-002 (TVer 1) and MR-LEG-002 (TVer 0): an acknowledgement covers, cumulatively or in its bitmap, only PSNs
-     * that were sent; MR-WIRE-015: never one seen only with a wrong ICRC.
+     * that were sent; MR-WIRE-015: never one seen only with a wrong ICRC (the oracle's {@link SentPsns} decides).
      */
     private void checkCoverage(final Frame fr, final Context cx, final int point, final long bitmap,
                                final boolean metaroce) {
@@ -355,28 +356,8 @@ final class Answers {
         if (Psn.isBefore(from, ring.lo)) {
             from = ring.lo;
         }
-        int unseen = 0;
-        int firstUnseen = 0;
-        int badIcrc = 0;
-        int firstBad = 0;
-        long badFrame = 0;
-        final int n = Psn.distance(from, point);
-        if (n > 0 && n < Psn.HALF) {
-            for (int i = 0; i < n; i++) {
-                final int psn = Psn.add(from, i);
-                final int verdict = covered(psn, responder);
-                if (verdict == 1 && unseen++ == 0) {
-                    firstUnseen = psn;
-                } else if (verdict == 2 && badIcrc++ == 0) {
-                    firstBad = psn;
-                    badFrame = ring.firstFrame[ring.slot(psn)];
-                }
-                if (verdict == 1 && !Psn.isBefore(psn, ring.hi) && !stream.reads.mayHold(psn, responder.pmtu)) {
-                    unseen += n - i - 1;
-                    break;
-                }
-            }
-        }
+        final SentPsns.View view = sentView(responder);
+        final SentPsns tally = new SentPsns().span(view, from, point);
         if (!coveredKnown || Psn.isAfter(point, coveredUpTo)) {
             coveredUpTo = point;
             coveredKnown = true;
@@ -386,16 +367,14 @@ final class Answers {
             while (bits != 0) {
                 final int i = Long.numberOfLeadingZeros(bits);
                 bits &= ~(Long.MIN_VALUE >>> i);
-                final int psn = Psn.add(point, i);
-                final int verdict = covered(psn, responder);
-                if (verdict == 1 && unseen++ == 0) {
-                    firstUnseen = psn;
-                } else if (verdict == 2 && badIcrc++ == 0) {
-                    firstBad = psn;
-                    badFrame = ring.firstFrame[ring.slot(psn)];
-                }
+                tally.one(view, Psn.add(point, i));
             }
         }
+        final int unseen = tally.neverSent();
+        final int firstUnseen = tally.firstNeverSent();
+        final int badIcrc = tally.badIcrc();
+        final int firstBad = tally.firstBadIcrc();
+        final long badFrame = badIcrc > 0 ? ring.firstFrame[ring.slot(firstBad)] : 0;
         if (metaroce && cx.judge.complete()) {
             checkMissingBits(fr, cx, point, bitmap);
         }
@@ -469,20 +448,41 @@ final class Answers {
         }
     }
 
-    /** 0: sent, or unknown; 1: never seen sent; 2: seen only with a wrong ICRC. */
-    private int covered(final int psn, final Flow responder) {
+    /**
+     * What the capture shows sent, as the oracle's {@link SentPsns} asks it: a PSN before the first seen, or a READ
+     * response's that may be in a read's span, is unknown; one beyond every PSN seen (and no read's) is never sent, and
+     * so is every later one.
+     */
+    private SentPsns.View sentView(final Flow responder) {
+        return new SentPsns.View() {
+            @Override
+            public SentPsns.Sent of(final int psn) {
+                return covered(psn, responder);
+            }
+
+            @Override
+            public boolean noneFrom(final int psn) {
+                return !Psn.isBefore(psn, stream.ring.hi) && !stream.reads.mayHold(psn, responder.pmtu);
+            }
+        };
+    }
+
+    private SentPsns.Sent covered(final int psn, final Flow responder) {
         final PsnRing ring = stream.ring;
         if (Psn.isBefore(psn, stream.firstPsn)) {
-            return 0;
+            return SentPsns.Sent.SENT_OR_UNKNOWN;
         }
         if (!ring.holds(psn)) {
-            return Psn.isBefore(psn, ring.lo) || stream.reads.mayHold(psn, responder.pmtu) ? 0 : 1;
+            return Psn.isBefore(psn, ring.lo) || stream.reads.mayHold(psn, responder.pmtu)
+                ? SentPsns.Sent.SENT_OR_UNKNOWN : SentPsns.Sent.NEVER_SENT;
         }
         final int flags = ring.flags[ring.slot(psn)];
         if ((flags & PsnRing.SENT) == 0) {
-            return (flags & PsnRing.READ_SPAN) != 0 || stream.reads.mayHold(psn, responder.pmtu) ? 0 : 1;
+            return (flags & PsnRing.READ_SPAN) != 0 || stream.reads.mayHold(psn, responder.pmtu)
+                ? SentPsns.Sent.SENT_OR_UNKNOWN : SentPsns.Sent.NEVER_SENT;
         }
-        return (flags & PsnRing.VALID) == 0 && (flags & PsnRing.READ_SPAN) == 0 ? 2 : 0;
+        return (flags & PsnRing.VALID) == 0 && (flags & PsnRing.READ_SPAN) == 0 ? SentPsns.Sent.BAD_ICRC_ONLY
+            : SentPsns.Sent.SENT_OR_UNKNOWN;
     }
 
     /** MR-LEG-003 (the oracle's {@link LegacyAnswers}): one NAK 0x60 per hole, until an in-order packet moves ePSN. */

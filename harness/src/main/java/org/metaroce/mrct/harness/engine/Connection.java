@@ -51,6 +51,8 @@ final class Connection {
     private final QpStream stream = new QpStream();
     /** The oracle's state of the TVer 0 acknowledgements the device sends on this QP (MR-LEG-003). */
     private final LegacyAnswers legacyAnswers = new LegacyAnswers();
+    /** The PSNs of the requests the device was sent on this QP (MR-LEG-002's record). */
+    private final SentRequests sent = new SentRequests();
     private ResponderModel model;
     private final List<Receive> receives = new ArrayList<>();
     private final List<Receive> receivesView = Collections.unmodifiableList(receives);
@@ -153,6 +155,7 @@ final class Connection {
         restarting = true;
         stream.restart();
         legacyAnswers.restart();
+        sent.restart();
     }
 
     // ---------------------------------------------------------------- PSN spaces
@@ -192,6 +195,11 @@ final class Connection {
     /** The oracle's state of the TVer 0 acknowledgements the device sends on this QP. */
     LegacyAnswers legacyAnswers() {
         return legacyAnswers;
+    }
+
+    /** The PSNs of the requests the device was sent on this QP since its last RESET. */
+    SentRequests sent() {
+        return sent;
     }
 
     /** What the oracle is told of the QP: everything, as the case configured it. */

@@ -110,6 +110,9 @@ final class FramePump {
             return;
         }
         final Connection c = world.byDeviceQpn(decoded.bth().destQp());
+        if (c != null) {
+            c.sent().onToDevice(decoded, c.pmtu);
+        }
         if (c != null && (c.requester() != null || def.role() == Role.REQUESTER)) {
             // in a requester case a CNP before the first post_send still sets the QP's rate (DCQCN model)
             requesterSteps.checker(c).toDevice(decoded, now, index);

@@ -20,12 +20,13 @@ import org.metaroce.mrct.wire.Opcode;
  */
 final class LiveOracle {
     private static final Basis EARLIER = Basis.inferred("the QP's earlier acknowledgements in the case");
+    private static final Basis SENT = Basis.configured("the requests the harness sent to the QP");
     private LiveOracle() {
     }
 
     /**
      * Every finding on a frame the device sent, the per-frame rules first, then the stream rules of the QP it belongs
-     * to (MR-LEG-003 on a TVer 0 acknowledgement among them).
+     * to (MR-LEG-002 and MR-LEG-003 on a TVer 0 acknowledgement among them).
      *
      * @param f          the decoded frame
      * @param index      the index the frame gets in the case's evidence
@@ -41,14 +42,20 @@ final class LiveOracle {
             return frame;
         }
         final List<Finding> stream = owner.stream().onSent(f, index, facts);
-        final LegacyAnswers.RepeatedNak nak = f.isRoce() && f.tver() == 0 && f.opcode() == Opcode.ACKNOWLEDGE
-            && f.has(HeaderKind.AETH) ? owner.legacyAnswers().onAcknowledge(f.aeth().syndromeValue(), f.bth().psn(),
-                index, EARLIER) : null;
-        if (stream.isEmpty() && nak == null) {
+        final boolean legacyAck = f.isRoce() && f.tver() == 0 && f.opcode() == Opcode.ACKNOWLEDGE
+            && f.has(HeaderKind.AETH);
+        final Finding unsent = legacyAck ? owner.legacyAnswers().onCoverage(f.aeth().syndromeValue(), f.bth().psn(),
+            owner.psnBase(), owner.sent(), index, SENT) : null;
+        final LegacyAnswers.RepeatedNak nak = legacyAck ? owner.legacyAnswers().onAcknowledge(
+            f.aeth().syndromeValue(), f.bth().psn(), index, EARLIER) : null;
+        if (stream.isEmpty() && nak == null && unsent == null) {
             return frame;
         }
         final List<Finding> all = new ArrayList<>(frame);
         all.addAll(stream);
+        if (unsent != null) {
+            all.add(unsent);
+        }
         if (nak != null) {
             all.add(nak.finding());
         }

@@ -51,10 +51,80 @@ class LiveOracleTest {
         return new FrameDecoder().decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
     }
 
+    /** A TVer 0 request from the harness to the device with this opcode and bth.psn; a wrong ICRC if asked. */
+    private static DecodedFrame legacyRequest(final Opcode opcode, final int psn, final long dmaLength,
+                                              final boolean badIcrc) {
+        final Encapsulation e = Encapsulation.ipv4("198.51.100.1", "198.51.100.2").withMacs(HARNESS_MAC, DEVICE_MAC);
+        FrameBuilder b = FrameBuilder.of(e, opcode).tver(0).with("bth.dqpn", 0x100).with("bth.psn", psn);
+        if (opcode == Opcode.RDMA_READ_REQUEST) {
+            b = b.with("reth.dmalen", dmaLength);
+        } else {
+            b = b.payload(new byte[16]);
+        }
+        final byte[] bytes = b.build();
+        if (badIcrc) {
+            bytes[bytes.length - 1] ^= 1;
+        }
+        return new FrameDecoder().decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
+    }
+
+    private static Connection legacyConnection() {
+        return new Connection("q", 1, 0x100, PEER_QPN, 0, 0, Encapsulation.ipv4("198.51.100.1", "198.51.100.2"), 0,
+            0xFFFF, 1024, 128);
+    }
+
+    /** The harness sent SEND ONLY requests at PSNs {@code [0, n)}. */
+    private static void sent(final Connection c, final int n) {
+        for (int psn = 0; psn < n; psn++) {
+            c.sent().onToDevice(legacyRequest(Opcode.SEND_ONLY, psn, 0, false), c.pmtu);
+        }
+    }
+
+    @Test
+    void aTver0DeviceAcknowledgingAPsnNeverSentBreaksLeg002() {
+        final Connection c = legacyConnection();
+        sent(c, 3);
+        c.sent().onToDevice(legacyRequest(Opcode.SEND_ONLY, 5, 0, false), c.pmtu);
+        assertThat(check(legacyAck(0x00, 2), c)).as("0..2 sent and acknowledged").isNull();
+        final Finding f = check(legacyAck(0x00, 5), c);
+        assertThat(f).as("3 and 4 never sent, 5 taken past the hole").isNotNull();
+        assertThat(f.rule()).isEqualTo("MR-LEG-002");
+        assertThat(f.field()).isEqualTo("bth.psn");
+        assertThat(f.actual()).isEqualTo("covers 3");
+        assertThat(f.frame()).isEqualTo(7);
+        assertThat(f.basis().certain()).as("the harness knows what it sent").isTrue();
+    }
+
+    @Test
+    void anAckBeyondEveryRequestSentIsAWrongPsnLeftToTheCasesExpectations() {
+        final Connection c = legacyConnection();
+        sent(c, 3);
+        assertThat(check(legacyAck(0x00, 3), c)).as("ePSN instead of ePSN - 1: no packet taken after a hole")
+            .isNull();
+    }
+
+    @Test
+    void aReadsSpanAndAResetAreNotFindingsButABadIcrcOnlyRequestIsNoSend() {
+        final Connection c = legacyConnection();
+        sent(c, 2);
+        c.sent().onToDevice(legacyRequest(Opcode.RDMA_READ_REQUEST, 2, 3000, false), c.pmtu);  // 2..4
+        c.sent().onToDevice(legacyRequest(Opcode.SEND_ONLY, 5, 0, false), c.pmtu);
+        assertThat(check(legacyAck(0x00, 5), c)).as("the read's span 2..4 and 5").isNull();
+        assertThat(c.sent().of(6)).isEqualTo(org.metaroce.mrct.oracle.SentPsns.Sent.NEVER_SENT);
+        c.sent().onToDevice(legacyRequest(Opcode.SEND_ONLY, 6, 0, true), c.pmtu);
+        assertThat(c.sent().of(6)).isEqualTo(org.metaroce.mrct.oracle.SentPsns.Sent.BAD_ICRC_ONLY);
+        c.sent().onToDevice(legacyRequest(Opcode.SEND_ONLY, 6, 0, false), c.pmtu);
+        assertThat(check(legacyAck(0x00, 6), c)).as("6 sent again with a right ICRC").isNull();
+        c.restart();
+        assertThat(c.sent().of(0)).as("a reset forgets what was sent")
+            .isEqualTo(org.metaroce.mrct.oracle.SentPsns.Sent.NEVER_SENT);
+        assertThat(check(legacyAck(0x00, 0xFFFFFF), c)).as("ePSN 0 - 1 after the reset covers nothing").isNull();
+    }
+
     @Test
     void aTver0DeviceRepeatingItsNak60WithNothingAcceptedBreaksLeg003() {
-        final Connection c = new Connection("q", 1, 0x100, PEER_QPN, 0, 0,
-            Encapsulation.ipv4("198.51.100.1", "198.51.100.2"), 0, 0xFFFF, 1024, 128);
+        final Connection c = legacyConnection();
+        sent(c, 8);
         assertThat(check(legacyAck(0x60, 5), c)).as("the first NAK 0x60 for the hole at 5").isNull();
         final Finding again = check(legacyAck(0x60, 5), c);
         assertThat(again).isNotNull();
@@ -63,6 +133,7 @@ class LiveOracleTest {
         assertThat(check(legacyAck(0x00, 5), c)).as("5 accepted").isNull();
         assertThat(check(legacyAck(0x60, 6), c)).as("the next hole's NAK").isNull();
         c.restart();
+        sent(c, 8);
         assertThat(check(legacyAck(0x60, 6), c)).as("after a reset").isNull();
     }
 
