@@ -14,8 +14,9 @@ import org.metaroce.mrct.analyzer.GenerateTraffic;
 
 /**
  * A heap too small for what was asked ends in one line naming the cause and what to do, exit status 1, never a stack
- * trace: `mrct analyze` of 20,000 one-frame connections with every report (each keeps every case) in a JVM of 24 MiB,
- * run as its own process so that the test's JVM keeps its heap.
+ * trace: `mrct analyze` of 20,000 one-frame connections with every report in a JVM of 24 MiB (the analysis alone holds
+ * about 55 MB for them, docs/analyze-at-scale.md; the report writers no longer hold the cases), run as its own process
+ * so that the test's JVM keeps its heap.
  */
 class OutOfHeapTest {
     @Test

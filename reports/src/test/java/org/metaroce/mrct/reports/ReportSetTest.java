@@ -67,4 +67,25 @@ class ReportSetTest {
         assertThat(rewriting.writes).containsExactly(0, 3, 4, -5);
         assertThat(appending.writes).containsExactly(0, 1, 2, 3, 4, 5, -5);
     }
+
+    @Test
+    void pastGrowthCasesTheIntervalGrowsWithTheCasesDoneAndFailuresWaitForItToo() {
+        final long[] now = {0};
+        final Counting rewriting = new Counting(true);
+        final ReportSet set = new ReportSet(new RunState(null), List.of(rewriting), () -> now[0]);
+        final int growth = ReportSet.GROWTH_CASES;
+        set.runStarted(Synthetic.info(3 * growth));
+        for (int i = 0; i < 2 * growth; i++) {
+            set.caseFinished(Synthetic.pass());                // no time passes: none rewrites
+        }
+        assertThat(rewriting.writes).containsExactly(0);
+        now[0] += 2 * ReportSet.REWRITE_INTERVAL_NANOS - 1;
+        set.caseFinished(Synthetic.fail());                    // 2 * growth + 1 cases: waits for twice the interval
+        now[0] += 1;
+        set.caseFinished(Synthetic.pass());                    // twice the interval has passed
+        now[0] += ReportSet.REWRITE_INTERVAL_NANOS;
+        set.caseFinished(Synthetic.fail());                    // once the interval is not enough any more
+        set.runFinished(Synthetic.info(3 * growth), Synthetic.summary(List.of(), null, true));
+        assertThat(rewriting.writes).containsExactly(0, 2 * growth + 2, -(2 * growth + 3));
+    }
 }

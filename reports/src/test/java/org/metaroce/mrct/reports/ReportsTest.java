@@ -86,9 +86,10 @@ class ReportsTest {
             .hasSize(frames);
 
         try (Stream<Path> files = Files.list(dir)) {
-            assertThat(files.map(p -> p.getFileName().toString()).sorted())
-                .as("only the reports, no temporary file left").containsExactly("evidence.pcapng", "junit.xml",
-                    "report.html", "report.json", "summary.md");
+            // until the last write the cases are also in the writers' hidden spill files (SpillTest)
+            assertThat(files.map(p -> p.getFileName().toString()).filter(n -> complete || !n.endsWith(".spill"))
+                .sorted()).as("only the reports, no temporary file left")
+                .containsExactly("evidence.pcapng", "junit.xml", "report.html", "report.json", "summary.md");
         }
     }
 

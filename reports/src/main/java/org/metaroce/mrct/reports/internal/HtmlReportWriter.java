@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -32,7 +31,8 @@ public final class HtmlReportWriter implements ReportWriter {
     /** Bytes of cases after which later cases carry a narrow window (as {@link JsonReportWriter#BUDGET_BYTES}). */
     public static final long BUDGET_BYTES = 6_000_000L;
 
-    private final List<byte[]> fragments = new ArrayList<>();
+    /** The case objects, each rendered once when its case finished, with the separators before them. */
+    private final Spill spill;
     private long carried;
     private final Set<String> ruleIds = new TreeSet<>(RuleMatrix.RULE_ORDER);
 
@@ -43,6 +43,7 @@ public final class HtmlReportWriter implements ReportWriter {
     public HtmlReportWriter(final Path file, final org.metaroce.mrct.reports.EvidencePolicy evidence) {
         this.evidence = evidence;
         this.file = file;
+        this.spill = Spill.beside(file, "");
     }
 
     @Override
@@ -52,7 +53,7 @@ public final class HtmlReportWriter implements ReportWriter {
 
     @Override
     public void started(final RunState state) {
-        fragments.clear();
+        spill.reset();
         ruleIds.clear();
         carried = 0;
     }
@@ -61,7 +62,7 @@ public final class HtmlReportWriter implements ReportWriter {
     public void caseAdded(final CaseResult result, final RunState state) {
         final byte[] fragment = JsonText.HTML_SAFE.bytes(JsonModel.caseResult(result, FRAME_BYTES,
             EvidenceWindow.of(evidence, result, carried >= BUDGET_BYTES), state.last().pcapngBase()), 0);
-        fragments.add(fragment);
+        spill.append(JsonReport.separator(JsonText.HTML_SAFE, spill.entries()), fragment);
         carried += fragment.length;
         ruleIds.addAll(result.rules());
         if (result.failure() != null && result.failure().rule() != null) {
@@ -72,13 +73,23 @@ public final class HtmlReportWriter implements ReportWriter {
     @Override
     public void write(final RunState state, final boolean last) throws IOException {
         final HtmlTemplate template = HtmlTemplate.get();
-        AtomicFile.write(file, last, out -> {
-            out.write(template.head());
-            JsonReport.write(out, JsonText.HTML_SAFE, state, fragments);
-            out.write(template.middle());
-            writeSpec(out, state);
-            out.write(template.tail());
-        });
+        try {
+            AtomicFile.write(file, last, stream -> {
+                final OutputStream out = new Spill.Positioned(stream);
+                out.write(template.head());
+                JsonReport.write(out, JsonText.HTML_SAFE, state, spill.entries(), spill::copyTo);
+                out.write(template.middle());
+                writeSpec(out, state);
+                out.write(template.tail());
+            });
+            if (last) {
+                spill.settled(file);
+            }
+        } finally {
+            if (last) {
+                spill.delete();
+            }
+        }
     }
 
     private void writeSpec(final OutputStream out, final RunState state) throws IOException {

@@ -55,6 +55,20 @@ public final class JsonReport {
      */
     public static void write(final OutputStream out, final JsonText encoding, final RunState state,
                              final List<byte[]> cases) throws IOException {
+        write(out, encoding, state, cases.size(), o -> {
+            for (int i = 0; i < cases.size(); i++) {
+                o.write(separator(encoding, i));
+                o.write(cases.get(i));
+            }
+        });
+    }
+
+    /**
+     * Writes the document for {@code state} to {@code out}: the head, then {@code count} cases that {@code cases}
+     * writes, each preceded by its {@link #separator}.
+     */
+    public static void write(final OutputStream out, final JsonText encoding, final RunState state, final int count,
+                             final AtomicFile.Content cases) throws IOException {
         final String head = new String(encoding.bytes(head(state), 0), StandardCharsets.UTF_8);
         final boolean pretty = encoding == JsonText.PRETTY;
         final String emptyEnd = pretty ? "[]\n}" : "[]}";
@@ -62,14 +76,15 @@ public final class JsonReport {
             throw new IllegalStateException("unexpected end of the report head: " + head.substring(head.length() - 8));
         }
         out.write(head.substring(0, head.length() - emptyEnd.length() + 1).getBytes(StandardCharsets.UTF_8));
-        for (int i = 0; i < cases.size(); i++) {
-            if (pretty) {
-                out.write(i == 0 ? PRETTY_FIRST : PRETTY_NEXT);
-            } else if (i > 0) {
-                out.write(COMPACT_NEXT);
-            }
-            out.write(cases.get(i));
+        cases.writeTo(out);
+        out.write(pretty ? count == 0 ? PRETTY_END_EMPTY : PRETTY_END : COMPACT_END);
+    }
+
+    /** The bytes before case {@code index} (0-based) of the {@code cases} array in {@code encoding}. */
+    public static byte[] separator(final JsonText encoding, final int index) {
+        if (encoding == JsonText.PRETTY) {
+            return (index == 0 ? PRETTY_FIRST : PRETTY_NEXT).clone();
         }
-        out.write(pretty ? cases.isEmpty() ? PRETTY_END_EMPTY : PRETTY_END : COMPACT_END);
+        return index == 0 ? new byte[0] : COMPACT_NEXT.clone();
     }
 }

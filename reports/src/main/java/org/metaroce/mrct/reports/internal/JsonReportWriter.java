@@ -2,8 +2,6 @@ package org.metaroce.mrct.reports.internal;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.metaroce.mrct.harness.result.CaseResult;
 
 /** Maintains {@code report.json}. */
@@ -17,7 +15,8 @@ public final class JsonReportWriter implements ReportWriter {
      */
     public static final long BUDGET_BYTES = 12_000_000L;
 
-    private final List<byte[]> fragments = new ArrayList<>();
+    /** The case objects, each rendered once when its case finished, with the separators before them. */
+    private final Spill spill;
     private long carried;
 
     public JsonReportWriter(final Path file) {
@@ -27,6 +26,7 @@ public final class JsonReportWriter implements ReportWriter {
     public JsonReportWriter(final Path file, final org.metaroce.mrct.reports.EvidencePolicy evidence) {
         this.evidence = evidence;
         this.file = file;
+        this.spill = Spill.beside(file, "");
     }
 
     @Override
@@ -36,7 +36,7 @@ public final class JsonReportWriter implements ReportWriter {
 
     @Override
     public void started(final RunState state) {
-        fragments.clear();
+        spill.reset();
         carried = 0;
     }
 
@@ -45,12 +45,22 @@ public final class JsonReportWriter implements ReportWriter {
         final byte[] fragment = JsonText.PRETTY.bytes(JsonModel.caseResult(result, Integer.MAX_VALUE,
             EvidenceWindow.of(evidence, result, carried >= BUDGET_BYTES), state.last().pcapngBase()),
             JsonReport.CASE_DEPTH);
-        fragments.add(fragment);
+        spill.append(JsonReport.separator(JsonText.PRETTY, spill.entries()), fragment);
         carried += fragment.length;
     }
 
     @Override
     public void write(final RunState state, final boolean last) throws IOException {
-        AtomicFile.write(file, last, out -> JsonReport.write(out, JsonText.PRETTY, state, fragments));
+        try {
+            AtomicFile.write(file, last, out -> JsonReport.write(new Spill.Positioned(out), JsonText.PRETTY, state,
+                spill.entries(), spill::copyTo));
+            if (last) {
+                spill.settled(file);
+            }
+        } finally {
+            if (last) {
+                spill.delete();
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 package org.metaroce.mrct.reports.internal;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -39,15 +40,19 @@ public final class JunitXmlWriter implements ReportWriter {
         this.file = file;
     }
 
-    /** The cases of one area, rendered. */
+    /** The cases of one area, each {@code <testcase>} rendered once when its case finished, in a spill file. */
     private static final class Suite {
-        private final StringBuilder cases = new StringBuilder();
+        private final Spill cases;
         private int tests;
         private int failures;
         private int errors;
         private int skipped;
         private long nanos;
         private final List<String> warnings = new ArrayList<>();
+
+        Suite(final Spill cases) {
+            this.cases = cases;
+        }
     }
 
     @Override
@@ -57,16 +62,17 @@ public final class JunitXmlWriter implements ReportWriter {
 
     @Override
     public void started(final RunState state) {
+        deleteSpills();
         suites.clear();
     }
 
     @Override
     public void caseAdded(final CaseResult result, final RunState state) {
         final String area = Text.orEmpty(result.area());
-        final Suite suite = suites.computeIfAbsent(area, a -> new Suite());
+        final Suite suite = suites.computeIfAbsent(area, a -> new Suite(Spill.beside(file, "." + suites.size())));
         suite.tests++;
         suite.nanos += Math.max(0, result.wallNanos());
-        final StringBuilder out = suite.cases;
+        final StringBuilder out = new StringBuilder();
         out.append("    <testcase name=\"").append(Xml.attribute(result.id() + " " + Text.orEmpty(result.title())))
             .append("\" classname=\"mrct.").append(Xml.attribute(area))
             .append("\" time=\"").append(Times.seconds(result.wallNanos())).append('"');
@@ -110,6 +116,13 @@ public final class JunitXmlWriter implements ReportWriter {
             out.append("/>\n");
         } else {
             out.append(">\n").append(body).append("    </testcase>\n");
+        }
+        suite.cases.append(new byte[0], out.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void deleteSpills() {
+        for (final Suite suite : suites.values()) {
+            suite.cases.delete();
         }
     }
 
@@ -181,14 +194,26 @@ public final class JunitXmlWriter implements ReportWriter {
 
     @Override
     public void write(final RunState state, final boolean last) throws IOException {
-        AtomicFile.write(file, last, stream -> {
-            final Writer out = new OutputStreamWriter(stream, StandardCharsets.UTF_8);
-            render(out, state);
-            out.flush();
-        });
+        try {
+            AtomicFile.write(file, last, raw -> {
+                final OutputStream stream = new Spill.Positioned(raw);
+                final Writer out = new OutputStreamWriter(stream, StandardCharsets.UTF_8);
+                render(out, stream, state);
+                out.flush();
+            });
+            if (last) {
+                for (final Suite suite : suites.values()) {
+                    suite.cases.settled(file);
+                }
+            }
+        } finally {
+            if (last) {
+                deleteSpills();
+            }
+        }
     }
 
-    private void render(final Writer out, final RunState state) throws IOException {
+    private void render(final Writer out, final OutputStream stream, final RunState state) throws IOException {
         final String timestamp = timestamp(state.info().start());
         final String properties = properties(state);
         int tests = 0;
@@ -215,7 +240,8 @@ public final class JunitXmlWriter implements ReportWriter {
             final Suite suite = entry.getValue();
             suiteStart(out, entry.getKey(), suite.tests, suite.failures, suite.errors, suite.skipped, suite.nanos,
                 timestamp, properties);
-            out.append(suite.cases);
+            out.flush();
+            suite.cases.copyTo(stream);
             if (!suite.warnings.isEmpty()) {
                 out.write("    <system-err>" + Xml.text(warnings(suite.warnings.size(), suite.tests)
                     + String.join(", ", suite.warnings)) + "</system-err>\n");

@@ -18,10 +18,22 @@ import org.metaroce.mrct.reports.ReportWriteException;
  * of the passes, and a run of many cases (an analysis of a long capture makes thousands) does not rewrite its reports
  * thousands of times. When a file cannot be written the other files are still written, then the first failure is
  * thrown (the others suppressed in it).
+ *
+ * <p>Past {@link #GROWTH_CASES} cases a rewrite costs more the longer the run (the writers stream every case from
+ * their spill files), so the interval grows with the cases done, {@code REWRITE_INTERVAL_NANOS} per
+ * {@code GROWTH_CASES}, and it applies to the cases that did not pass too: the bytes rewritten per second stay about
+ * the same however long the run, where a fixed interval (or a rewrite per failure) would make the run quadratic in its
+ * cases. Every case is still in the spill files (and the evidence capture) as soon as it finishes; only the view in
+ * the reports lags, by at most that interval.
  */
 public final class ReportSet implements ReportListener {
     /** How long passing cases may wait before the rewritten reports show them. */
     public static final long REWRITE_INTERVAL_NANOS = 500_000_000L;
+    /**
+     * Cases per {@link #REWRITE_INTERVAL_NANOS} of the rewrite interval; up to this many cases a failure is written at
+     * once.
+     */
+    public static final int GROWTH_CASES = 2_000;
 
     private final RunState state;
     private final List<ReportWriter> writers;
@@ -55,7 +67,9 @@ public final class ReportSet implements ReportListener {
             writer.caseAdded(result, state);
         }
         final boolean passed = result.verdict() == Verdict.PASS || result.verdict() == Verdict.NOT_APPLICABLE;
-        writeAll(false, !passed || clock.getAsLong() - lastRewrite >= REWRITE_INTERVAL_NANOS);
+        final int done = state.done();
+        final long interval = REWRITE_INTERVAL_NANOS * Math.max(1, done / GROWTH_CASES);
+        writeAll(false, !passed && done <= GROWTH_CASES || clock.getAsLong() - lastRewrite >= interval);
     }
 
     @Override

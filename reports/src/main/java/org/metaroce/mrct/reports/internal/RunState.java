@@ -120,6 +120,11 @@ public final class RunState {
         return Collections.unmodifiableList(cases);
     }
 
+    /** The number of cases done so far. */
+    public int done() {
+        return cases.size();
+    }
+
     /** True once {@code runFinished} was seen. */
     public boolean finished() {
         return summary != null;
