@@ -266,7 +266,7 @@ public final class JunitXmlWriter implements ReportWriter {
 
     private static String incompleteMessage(final RunState state) {
         if (state.finished()) {
-            return "the run stopped early after " + state.cases().size() + " of " + state.info().caseCount()
+            return "the run stopped early after " + state.done() + " of " + state.info().caseCount()
                 + " cases: " + Text.orEmpty(state.reason());
         }
         return "the report is incomplete: " + state.reason();
