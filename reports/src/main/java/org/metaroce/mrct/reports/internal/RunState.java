@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +48,13 @@ public final class RunState {
     private CaseEntry last;
     private boolean evidence;
     private long evidencePackets;
-    private final Map<String, Long> bases = new java.util.HashMap<>();
+    /** The evidence bases of the last {@link #FRAMES_KEPT} cases, by ID. */
+    private final Map<String, Long> bases = new LinkedHashMap<>(64, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(final Map.Entry<String, Long> eldest) {
+            return size() > FRAMES_KEPT;
+        }
+    };
 
     public RunState(final Specification spec) {
         this.spec = spec;
@@ -109,7 +116,8 @@ public final class RunState {
 
     /**
      * The number in evidence.pcapng of frame {@code index} of the finished case {@code caseId}, or -1
-     * ({@link org.metaroce.mrct.reports.ReportListener#pcapngFrame}).
+     * ({@link org.metaroce.mrct.reports.ReportListener#pcapngFrame}): known for the last {@link #FRAMES_KEPT} cases
+     * that finished.
      */
     public long pcapngFrame(final String caseId, final int index) {
         final Long base = bases.get(caseId);

@@ -181,4 +181,24 @@ class RunStateTest {
         assertThat(state.failingCount()).isEqualTo(2_500);
         assertThat(seen).hasSize(1_500);
     }
+
+    @Test
+    void frameNumbersAreKeptForTheLast1024CasesOnly() {
+        final RunState state = new RunState(null);
+        state.start(info(3_000));
+        state.evidenceOpened();
+        for (int i = 0; i < 3_000; i++) {
+            state.add(result("C-" + i, "MR-HDR-001", Verdict.PASS, null));
+            state.evidenceAppended(2); // two frames a case
+            // asked as the case finishes, as the terminal's FAIL line asks
+            assertThat(state.pcapngFrame("C-" + i, 1)).isEqualTo(2L * i + 2);
+        }
+        assertThat(state.pcapngFrame("C-2999", 0)).isEqualTo(5_999);
+        assertThat(state.pcapngFrame("C-" + (3_000 - RunState.FRAMES_KEPT), 0)).isEqualTo(2L * (3_000
+            - RunState.FRAMES_KEPT) + 1);
+        assertThat(state.pcapngFrame("C-" + (2_999 - RunState.FRAMES_KEPT), 0)).isEqualTo(-1);
+        assertThat(state.pcapngFrame("C-0", 0)).isEqualTo(-1);
+        assertThat(state.pcapngFrame("C-2999", -1)).isEqualTo(-1);
+        assertThat(state.pcapngFrame("no such case", 0)).isEqualTo(-1);
+    }
 }
