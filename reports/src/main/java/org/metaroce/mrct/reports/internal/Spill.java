@@ -24,8 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * be written again.
  *
  * <p>While a run writes it, the file is locked (an advisory lock on the whole file, which the system drops when the
- * process ends, however it ends) and registered for deletion when the JVM exits (SIGTERM, Ctrl-C, {@code System.exit}):
- * a stopped run leaves no spill file. Only a process killed outright (SIGKILL, a crash of the JVM) does; the next run
+ * process ends, however it ends) and an exit hook deletes it when the JVM exits (SIGTERM, Ctrl-C, {@code System.exit},
+ * out of heap), even while a run is still writing (it goes on through the open file): a stopped run leaves no spill
+ * file. Only a process killed outright (SIGKILL, a crash of the JVM) does; the next run
  * into the same directory removes it ({@link #sweep}: every spill file there that no live process holds locked).
  *
  * <p>{@link #append} cannot throw (a writer's {@code caseAdded} does not): a failure to append is kept and thrown by
@@ -34,6 +35,18 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class Spill {
     /** The spill files this JVM holds open: {@link #sweep} leaves them (a lock is per process, not per channel). */
     private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
+    /** Guards {@link #exiting} against a file being created while the exit hook deletes the others. */
+    private static final Object EXIT = new Object();
+    /** True once the JVM has begun to exit: a spill file created from then on is unlinked at once. */
+    private static boolean exiting;
+
+    static {
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(Spill::exit, "mrct-spill-files"));
+        } catch (IllegalStateException e) {
+            exiting = true; // first used while the JVM exits
+        }
+    }
 
     private final Path file;
     private FileChannel channel;
@@ -153,16 +166,40 @@ public final class Spill {
     private void open() throws IOException {
         final FileChannel opened = FileChannel.open(file, StandardOpenOption.CREATE,
             StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        HELD.add(key(file));
         try {
             // null: another live process holds it (two runs into one directory at once); written anyway, as before
             opened.tryLock();
         } catch (IOException | OverlappingFileLockException e) {
             // the lock only guards against a sweep; the file is written all the same
         }
-        file.toFile().deleteOnExit();
+        synchronized (EXIT) {
+            if (exiting) {
+                // the exit hook has run: the file lives on as this open channel only (read and written through it)
+                Files.deleteIfExists(file);
+            } else {
+                HELD.add(key(file));
+            }
+        }
         channel = opened;
         out = new BufferedOutputStream(Channels.newOutputStream(opened), 1 << 16);
+    }
+
+    /**
+     * The JVM exits (SIGTERM, Ctrl-C, {@code System.exit}, out of heap): every spill file is unlinked; a run still
+     * finishing (the cli's interrupt hook lets it end its case and write its reports) reads and writes them through
+     * their open channels, and any it creates from now on is unlinked at once.
+     */
+    private static void exit() {
+        synchronized (EXIT) {
+            exiting = true;
+            for (final Path held : HELD) {
+                try {
+                    Files.deleteIfExists(held);
+                } catch (IOException e) {
+                    // left: the next run's sweep removes it
+                }
+            }
+        }
     }
 
     private static Path key(final Path path) {
