@@ -218,14 +218,21 @@ final class AnalyzeCommand implements Callable<Integer> {
         return outcome.violated() ? 1 : ExitStatus.OK;
     }
 
-    /** The connections' summary lines, gathered as the cases go by. */
+    /**
+     * The connections' summary lines, gathered as the cases go by: the first {@link #SHOWN} (the ones printed) and the
+     * number of all, so that a capture of many connections keeps nothing per connection here.
+     */
     private static final class Summary {
         final List<String> connections = new ArrayList<>();
+        int count;
 
         void add(final CaseResult result) {
             // a connection's summary, or the frames outside MetaRoCE's scope (NOT_APPLICABLE, counted per kind)
             final boolean connection = result.id().endsWith("/summary");
             if (result.rules().isEmpty() && (connection || result.verdict() == Verdict.NOT_APPLICABLE)) {
+                if (count++ >= SHOWN) {
+                    return;
+                }
                 connections.add((connection ? result.id().substring(0, result.id().length() - "/summary".length())
                     : result.id()) + " "
                     + result.title() + ": " + result.reason() + (result.verdict() == Verdict.PASS ? ""
@@ -243,13 +250,11 @@ final class AnalyzeCommand implements Callable<Integer> {
                 + (file.otherLinkFrames() > 0 ? ", " + file.otherLinkFrames() + " not analysed (link type or RoCEv1)"
                 : "") + String.format(Locale.ROOT, " in %.2f s", file.elapsedNs() / 1e9));
         }
-        int shown = 0;
         for (final String line : summary.connections) {
-            if (shown++ == SHOWN) {
-                main.out().println("  and " + (summary.connections.size() - SHOWN) + " more connections");
-                break;
-            }
             main.out().println("  " + line);
+        }
+        if (summary.count > SHOWN) {
+            main.out().println("  and " + (summary.count - SHOWN) + " more connections");
         }
         final List<ViewFinding> views = outcome.views();
         for (int i = 0; i < Math.min(SHOWN, views.size()); i++) {

@@ -98,8 +98,8 @@ public final class Main implements Runnable {
             err.println("mrct " + (named == null ? "" : named + " ") + "ran out of heap (-Xmx "
                 + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB): the reports in the report directory are "
                 + "those of the last complete write. Run with a larger heap (MRCT_JAVA_OPTS=-Xmx... ./mrct, or "
-                + "java -Xmx... -jar), or, for `analyze` over very many connections, with --format MARKDOWN "
-                + "(bounded; report.json, report.html and junit.xml keep every case)");
+                + "java -Xmx... -jar); `analyze` keeps every connection until the end of the capture (about 3 KB "
+                + "each, more for long ones; the reports keep no case in memory)");
             status = ExitStatus.FAILURE;
         }
         out.flush();

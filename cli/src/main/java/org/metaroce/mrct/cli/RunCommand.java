@@ -20,7 +20,6 @@ import org.metaroce.mrct.harness.engine.Runner;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.result.CaseResult;
-import org.metaroce.mrct.harness.result.RootCause;
 import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.harness.result.RunListener;
 import org.metaroce.mrct.harness.result.Overall;
@@ -32,6 +31,7 @@ import org.metaroce.mrct.harness.yaml.YamlProblem;
 import org.metaroce.mrct.reference.ReferencePeer;
 import org.metaroce.mrct.reports.Baseline;
 import org.metaroce.mrct.reports.BaselineException;
+import org.metaroce.mrct.reports.CauseGroups;
 import org.metaroce.mrct.reports.EvidencePolicy;
 import org.metaroce.mrct.reports.ReportListener;
 import org.metaroce.mrct.reports.ReportWriteException;
@@ -201,13 +201,11 @@ final class RunCommand implements Callable<Integer> {
                 final Progress progress = new Progress(main.err(), main.errTerminal(), quiet)
                     .withFrameNumbers(written::pcapngFrame);
                 listeners.add(progress);
-                final List<CaseResult> failed = new ArrayList<>();
+                final CauseGroups failed = new CauseGroups();
                 listeners.add(new RunListener() {
                     @Override
                     public void caseFinished(final CaseResult result) {
-                        if (result.failure() != null) {
-                            failed.add(result);
-                        }
+                        failed.add(result);
                     }
                 });
                 final Runner runner = new Runner(context, listeners, Clock.systemUTC());
@@ -364,13 +362,13 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** The failures grouped by root cause (blamed rule, field, cause), largest group first. */
-    private void printRootCauses(final List<CaseResult> results) {
-        final List<RootCause> groups = RootCause.of(results, CaseResult::id, CaseResult::verdict, CaseResult::failure);
+    private void printRootCauses(final CauseGroups causes) {
+        final List<CauseGroups.Group> groups = causes.groups();
         if (groups.isEmpty()) {
             return;
         }
-        main.out().println("root causes (" + groups.size() + "):");
-        for (final RootCause group : groups.subList(0, Math.min(ROOT_CAUSES_SHOWN, groups.size()))) {
+        main.out().println("root causes (" + groups.size() + (causes.otherCases() > 0 ? "+" : "") + "):");
+        for (final CauseGroups.Group group : groups.subList(0, Math.min(ROOT_CAUSES_SHOWN, groups.size()))) {
             final List<String> lines = FailureLines.wrap(group.line(3), "    ", FailureLines.WIDTH);
             for (int i = 0; i < lines.size(); i++) {
                 main.out().println(i == 0 ? lines.get(i).substring(2) : lines.get(i));
@@ -378,6 +376,10 @@ final class RunCommand implements Callable<Integer> {
         }
         if (groups.size() > ROOT_CAUSES_SHOWN) {
             main.out().println("  and " + (groups.size() - ROOT_CAUSES_SHOWN) + " more in summary.md and report.html");
+        }
+        if (causes.otherCases() > 0) {
+            main.out().println("  and " + causes.otherCases() + " failing cases of other causes (only the first "
+                + CauseGroups.MAX_GROUPS + " causes are grouped)");
         }
     }
 

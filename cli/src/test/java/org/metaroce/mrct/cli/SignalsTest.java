@@ -19,7 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code mrct} in its own JVM, stopped by a signal (issue 11 items 7 and 8): {@code mrct serve} exits 0 on SIGTERM as
  * its help says, also while it warms up (and says that it does); {@code mrct run} stopped by Ctrl-C (SIGINT) names the
- * partial reports, which stay valid. The waits are guards against a hang, not timing assertions.
+ * partial reports, which stay valid. The report writers' hidden spill files (issue 12): gone after SIGTERM, left by
+ * SIGKILL and removed by the next run into the same directory. The waits are guards against a hang, not timing
+ * assertions.
  */
 class SignalsTest {
     private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -149,6 +151,67 @@ class SignalsTest {
         assertThat(report.path("complete").asBoolean(true)).as("complete").isFalse();
         assertThat(report.path("reason").asText()).isEqualTo("the run did not complete");
         assertThat(report.path("cases").size()).isPositive();
+    }
+
+    /** The hidden spill files the report writers keep beside the reports while a run writes them. */
+    private static List<String> spills(final Path reports) throws IOException {
+        if (!Files.isDirectory(reports)) {
+            return List.of();
+        }
+        try (var files = Files.list(reports)) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".spill")).sorted().toList();
+        }
+    }
+
+    /** Waits until the run has spilled a case (or ended); true when it has. */
+    private static boolean awaitSpill(final Mrct mrct, final Path reports) throws Exception {
+        final long until = System.nanoTime() + GUARD_NANOS;
+        while (spills(reports).isEmpty() && mrct.process.isAlive() && System.nanoTime() < until) {
+            Thread.sleep(50);
+        }
+        return !spills(reports).isEmpty();
+    }
+
+    @Test
+    void anAnalysisStoppedBySigtermLeavesNoSpillFile(@TempDir final Path dir) throws Exception {
+        assumeTrue(unix(), "needs kill(1)");
+        // 30,000 connections: 630,000 cases, minutes of report writing, so the signal comes mid-run
+        final Path capture = dir.resolve("c.pcap");
+        org.metaroce.mrct.analyzer.GenerateTraffic.main(new String[] {capture.toString(), "30000", "connections",
+            "1"});
+        final Path reports = dir.resolve("reports");
+        try (Mrct analyze = new Mrct(dir, "analyze", "--no-progress", "--report-dir", reports.toString(),
+            capture.toString())) {
+            assertThat(awaitSpill(analyze, reports)).as(String.join("\n", analyze.lines())).isTrue();
+
+            analyze.signal("TERM");
+
+            assertThat(analyze.exit()).as("stopped by the signal, mid-run").isEqualTo(143);
+        }
+        assertThat(spills(reports)).as("deleted as the JVM exited").isEmpty();
+        assertThat(reports.resolve("report.json")).exists();
+    }
+
+    @Test
+    void aRunKilledOutrightLeavesItsSpillFilesWhichTheNextRunThereRemoves(@TempDir final Path dir) throws Exception {
+        assumeTrue(unix(), "needs kill(1)");
+        final Path reports = dir.resolve("reports");
+        try (Mrct run = new Mrct(dir, "run", "--quiet", "--report-dir", reports.toString())) {
+            assertThat(awaitSpill(run, reports)).as(String.join("\n", run.lines())).isTrue();
+
+            run.signal("KILL");
+
+            assertThat(run.exit()).isEqualTo(137);
+        }
+        assertThat(spills(reports)).as("nothing runs at exit after SIGKILL")
+            .contains(".report.json.spill", ".report.html.spill");
+
+        // the next run into the directory, writing report.json only: the other writers' spill files are not its own
+        try (Mrct next = new Mrct(dir, "run", "--quiet", "--select", "HDR-007", "--format", "JSON",
+            "--report-dir", reports.toString())) {
+            assertThat(next.exit()).as(String.join("\n", next.lines())).isIn(0, 1);
+        }
+        assertThat(spills(reports)).as("swept when the next run started").isEmpty();
     }
 
     private static String hostPort(final java.net.InetSocketAddress address) {

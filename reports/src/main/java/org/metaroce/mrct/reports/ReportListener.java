@@ -11,7 +11,9 @@ public interface ReportListener extends RunListener {
     /**
      * The number Wireshark shows (from 1, {@code frame.number}) for frame {@code index} (0-based in the case's
      * evidence, as {@code Failure.frame()}) of case {@code caseId} (with its parameter row) in {@code evidence.pcapng};
-     * -1 when it is not known: no evidence file is written, the case has not finished, or {@code index} is negative.
+     * -1 when it is not known: no evidence file is written, the case has not finished, it is not among the last 1,024
+     * cases that finished (the numbers of older ones are not kept, so that a run of any size keeps a bounded heap: ask
+     * as the case finishes, as a terminal's FAIL line does), or {@code index} is negative.
      */
     long pcapngFrame(String caseId, int index);
 }

@@ -32,8 +32,9 @@ import org.metaroce.mrct.reports.internal.RunState;
  * second old); until {@code runFinished} each says that the run is incomplete. The exception is
  * {@code evidence.pcapng}, which is appended to (whole blocks, handed to the file after every case; a pcapng file cut
  * at a block boundary is valid). Each case is rendered once
- * when it finishes and kept in memory in rendered form, so a rewrite costs a copy of the bytes. Writing failures are
- * thrown as {@link ReportWriteException} naming the file.
+ * when it finishes and appended to a hidden spill file beside its report, so a rewrite costs a copy of the bytes, and
+ * what stays in memory is bounded whatever the run's size. Writing failures are thrown as
+ * {@link ReportWriteException} naming the file.
  */
 public final class Reports {
     private Reports() {

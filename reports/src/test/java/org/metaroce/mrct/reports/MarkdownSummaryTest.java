@@ -94,6 +94,24 @@ class MarkdownSummaryTest {
     }
 
     @Test
+    void pastAThousandCausesTheRestAreCounted() throws Exception {
+        final List<CaseResult> cases = new ArrayList<>();
+        final CaseResult template = Synthetic.fail();
+        for (int i = 0; i < CauseGroups.MAX_GROUPS + 2; i++) {
+            final String id = String.format("ORD-%04d", i);
+            final org.metaroce.mrct.harness.result.Failure failure = new org.metaroce.mrct.harness.result.Failure(
+                "MR-ORD-001", 1, "step", 1, 0, List.of(), null, null, "m", "bth.psn", "shape " + i, "");
+            cases.add(new CaseResult(id, id, template.title(), "ordering", template.rules(), Level.MUST, Role.RESPONDER,
+                template.file(), Map.of(), Verdict.FAIL, "r", failure, 1, 1, 1, List.of(), List.of(), Map.of()));
+        }
+        final String summary = run(cases, null);
+        assertThat(summary).contains("### Root causes (1000+)\n", "\nand 985 more\n",
+            "\nand 2 cases failing of other causes (only the first 1000 causes are grouped)\n",
+            "| 1 | MR-ORD-001 | bth.psn | shape 0 | ORD-0000 |", "### Failing cases (1002)");
+        assertThat(summary.lines().count()).isLessThanOrEqualTo(60);
+    }
+
+    @Test
     void resultTextCannotBreakTheTableOrInjectMarkup() throws Exception {
         final String summary = run(List.of(Synthetic.hostile()), null);
         final String row = summary.lines().filter(l -> l.startsWith("| ROB-666 |")).findFirst().orElseThrow();

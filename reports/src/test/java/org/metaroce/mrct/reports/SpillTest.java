@@ -110,6 +110,58 @@ class SpillTest {
         assertThat(report).as("the spilled cases, streamed into the report").contains(spilled);
     }
 
+    @Test
+    void aSweepRemovesTheSpillFilesNoProcessHoldsAndNothingElse() throws Exception {
+        for (final String stale : List.of(".report.json.spill", ".junit.xml.0.spill", ".junit.xml.1.warn.spill")) {
+            Files.writeString(dir.resolve(stale), "left by a killed run");
+        }
+        for (final String other : List.of("report.json", ".report.json.tmp", "notes.spill", "a.spill.txt")) {
+            Files.writeString(dir.resolve(other), "not a spill file");
+        }
+        final Spill held = Spill.beside(dir.resolve("report.html"), "");
+        held.append(utf8(""), utf8("{mine}"));
+
+        assertThat(Spill.sweep(dir)).extracting(p -> p.getFileName().toString())
+            .containsExactlyInAnyOrder(".report.json.spill", ".junit.xml.0.spill", ".junit.xml.1.warn.spill");
+
+        assertThat(spills()).containsExactly(".report.html.spill", "notes.spill");
+        assertThat(dir.resolve("report.json")).exists();
+        assertThat(dir.resolve(".report.json.tmp")).exists();
+        assertThat(copied(held)).as("this JVM's own spill file, still written and read").isEqualTo("{mine}");
+        held.append(utf8(","), utf8("{more}"));
+        assertThat(copied(held)).isEqualTo("{mine},{more}");
+        held.delete();
+        assertThat(Spill.sweep(dir.resolve("no such directory"))).isEmpty();
+    }
+
+    @Test
+    void anotherProcesssSpillIsLockedWhileItLivesLeftWhenItIsKilledAndGoneWhenItExits() throws Exception {
+        final Path file = dir.resolve(".report.json.spill");
+        final Process holder = holder(file, "hold");
+        try {
+            assertThat(new String(holder.getInputStream().readNBytes(4), StandardCharsets.US_ASCII)).isEqualTo("held");
+            assertThat(Spill.sweep(dir)).as("locked by a live process").isEmpty();
+            assertThat(file).hasContent("{held}");
+        } finally {
+            holder.destroyForcibly(); // SIGKILL: no exit hook runs
+        }
+        assertThat(holder.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(file).as("left by the killed process").exists();
+        assertThat(Spill.sweep(dir)).as("its lock went with it").containsExactly(file);
+        assertThat(file).doesNotExist();
+
+        final Process exiting = holder(file, "exit");
+        assertThat(exiting.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(new String(exiting.getInputStream().readAllBytes(), StandardCharsets.US_ASCII)).startsWith("held");
+        assertThat(file).as("deleted when that JVM exited").doesNotExist();
+    }
+
+    private static Process holder(final Path file, final String mode) throws IOException {
+        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+            SpillHolder.class.getName(), file.toString(), mode).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
     private List<String> spills() throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
             return new ArrayList<>(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".spill"))

@@ -9,9 +9,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.metaroce.mrct.harness.result.CaseResult;
@@ -34,24 +32,30 @@ public final class JunitXmlWriter implements ReportWriter {
         .withZone(ZoneOffset.UTC);
 
     private final Path file;
+    private static final byte[] SEPARATOR = ", ".getBytes(StandardCharsets.UTF_8);
+
     private final Map<String, Suite> suites = new LinkedHashMap<>();
 
     public JunitXmlWriter(final Path file) {
         this.file = file;
     }
 
-    /** The cases of one area, each {@code <testcase>} rendered once when its case finished, in a spill file. */
+    /**
+     * The cases of one area, each {@code <testcase>} rendered once when its case finished, in a spill file, and the IDs
+     * of its WARN cases (escaped, with the separators between them) in another.
+     */
     private static final class Suite {
         private final Spill cases;
+        private final Spill warnings;
         private int tests;
         private int failures;
         private int errors;
         private int skipped;
         private long nanos;
-        private final List<String> warnings = new ArrayList<>();
 
-        Suite(final Spill cases) {
-            this.cases = cases;
+        Suite(final Path file, final int index) {
+            this.cases = Spill.beside(file, "." + index);
+            this.warnings = Spill.beside(file, "." + index + ".warn");
         }
     }
 
@@ -69,7 +73,7 @@ public final class JunitXmlWriter implements ReportWriter {
     @Override
     public void caseAdded(final CaseResult result, final RunState state) {
         final String area = Text.orEmpty(result.area());
-        final Suite suite = suites.computeIfAbsent(area, a -> new Suite(Spill.beside(file, "." + suites.size())));
+        final Suite suite = suites.computeIfAbsent(area, a -> new Suite(file, suites.size()));
         suite.tests++;
         suite.nanos += Math.max(0, result.wallNanos());
         final StringBuilder out = new StringBuilder();
@@ -99,7 +103,8 @@ public final class JunitXmlWriter implements ReportWriter {
                 element(body, "skipped", "inconclusive: " + Text.orEmpty(result.reason()), null, detail);
                 break;
             case WARN:
-                suite.warnings.add(result.id());
+                suite.warnings.append(suite.warnings.entries() == 0 ? new byte[0] : SEPARATOR,
+                    Xml.text(result.id()).getBytes(StandardCharsets.UTF_8));
                 break;
             default:
                 break;
@@ -123,6 +128,7 @@ public final class JunitXmlWriter implements ReportWriter {
     private void deleteSpills() {
         for (final Suite suite : suites.values()) {
             suite.cases.delete();
+            suite.warnings.delete();
         }
     }
 
@@ -204,6 +210,7 @@ public final class JunitXmlWriter implements ReportWriter {
             if (last) {
                 for (final Suite suite : suites.values()) {
                     suite.cases.settled(file);
+                    suite.warnings.settled(file);
                 }
             }
         } finally {
@@ -242,9 +249,12 @@ public final class JunitXmlWriter implements ReportWriter {
                 timestamp, properties);
             out.flush();
             suite.cases.copyTo(stream);
-            if (!suite.warnings.isEmpty()) {
-                out.write("    <system-err>" + Xml.text(warnings(suite.warnings.size(), suite.tests)
-                    + String.join(", ", suite.warnings)) + "</system-err>\n");
+            if (suite.warnings.entries() > 0) {
+                // the text escaped in two parts is the text escaped whole: the escaping is character by character
+                out.write("    <system-err>" + Xml.text(warnings(suite.warnings.entries(), suite.tests)));
+                out.flush();
+                suite.warnings.copyTo(stream);
+                out.write("</system-err>\n");
             }
             out.write("  </testsuite>\n");
         }
@@ -266,7 +276,7 @@ public final class JunitXmlWriter implements ReportWriter {
 
     private static String incompleteMessage(final RunState state) {
         if (state.finished()) {
-            return "the run stopped early after " + state.cases().size() + " of " + state.info().caseCount()
+            return "the run stopped early after " + state.done() + " of " + state.info().caseCount()
                 + " cases: " + Text.orEmpty(state.reason());
         }
         return "the report is incomplete: " + state.reason();

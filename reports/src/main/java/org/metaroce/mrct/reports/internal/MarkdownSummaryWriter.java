@@ -3,14 +3,13 @@ package org.metaroce.mrct.reports.internal;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.metaroce.mrct.harness.result.BaselineComparison;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.RunInfo;
-import org.metaroce.mrct.harness.result.RootCause;
 import org.metaroce.mrct.harness.result.Verdict;
+import org.metaroce.mrct.reports.CauseGroups;
 
 /**
  * Maintains {@code summary.md}: the overall verdict, the counts, the failing cases and the baseline comparison, short
@@ -18,7 +17,7 @@ import org.metaroce.mrct.harness.result.Verdict;
  */
 public final class MarkdownSummaryWriter implements ReportWriter {
     /** Failing cases listed before "and N more". */
-    static final int MAX_FAILING = 15;
+    static final int MAX_FAILING = RunState.FAILING_KEPT;
     /** Case IDs listed per baseline line before "and N more". */
     static final int MAX_IDS = 10;
     private static final int REASON_WIDTH = 120;
@@ -67,7 +66,7 @@ public final class MarkdownSummaryWriter implements ReportWriter {
             .append("\n\n");
         out.append(Markdown.inline(device(info), 200)).append(" · adapter ").append(Markdown.inline(info.adapter(), 60))
             .append(" · spec ").append(Markdown.inline(info.specVersion(), 20)).append(" · seed ").append(info.seed())
-            .append(info.strict() ? " · strict" : "").append(" · ").append(state.cases().size()).append(" of ")
+            .append(info.strict() ? " · strict" : "").append(" · ").append(state.done()).append(" of ")
             .append(info.caseCount()).append(" cases\n\n");
         if (!state.complete()) {
             out.append("> **Incomplete:** ").append(state.finished()
@@ -78,30 +77,31 @@ public final class MarkdownSummaryWriter implements ReportWriter {
         for (final Map.Entry<Verdict, Integer> count : state.counts().entrySet()) {
             out.append("| ").append(count.getKey()).append(" | ").append(count.getValue()).append(" |\n");
         }
-        final List<CaseEntry> failing = new ArrayList<>();
-        for (final CaseEntry entry : state.cases()) {
-            if (entry.verdict() == Verdict.FAIL || entry.verdict() == Verdict.ERROR) {
-                failing.add(entry);
-            }
-        }
-        final List<RootCause> causes = RootCause.of(state.cases(), CaseEntry::id, CaseEntry::verdict,
-            CaseEntry::failure);
+        final List<CauseGroups.Group> causes = state.causes().groups();
+        final int otherCases = state.causes().otherCases();
         if (!causes.isEmpty()) {
-            out.append("\n### Root causes (").append(causes.size()).append(")\n\n");
+            out.append("\n### Root causes (").append(causes.size()).append(otherCases > 0 ? "+" : "").append(")\n\n");
             out.append("| cases | rule | field | cause | examples |\n| ---: | --- | --- | --- | --- |\n");
             for (int i = 0; i < Math.min(MAX_FAILING, causes.size()); i++) {
-                final RootCause cause = causes.get(i);
-                out.append("| ").append(cause.cases().size()).append(" | ").append(Markdown.inline(cause.rule(), 40))
+                final CauseGroups.Group cause = causes.get(i);
+                out.append("| ").append(cause.count()).append(" | ").append(Markdown.inline(cause.rule(), 40))
                     .append(" | ").append(Markdown.inline(cause.field(), 40)).append(" | ")
                     .append(Markdown.inline(cause.cause(), 100)).append(" | ").append(Markdown.inline(String.join(", ",
-                        cause.cases().subList(0, Math.min(3, cause.cases().size()))), 160)).append(" |\n");
+                        cause.examples()), 160)).append(" |\n");
             }
             if (causes.size() > MAX_FAILING) {
                 out.append("\nand ").append(causes.size() - MAX_FAILING).append(" more\n");
             }
+            if (otherCases > 0) {
+                out.append("\nand ").append(otherCases).append(otherCases == 1 ? " case" : " cases")
+                    .append(" failing of other causes (only the first ").append(CauseGroups.MAX_GROUPS)
+                    .append(" causes are grouped)\n");
+            }
         }
-        if (!failing.isEmpty()) {
-            out.append("\n### Failing cases (").append(failing.size()).append(")\n\n");
+        final List<CaseEntry> failing = state.failing();
+        final int failingCount = state.failingCount();
+        if (failingCount > 0) {
+            out.append("\n### Failing cases (").append(failingCount).append(")\n\n");
             out.append("| case | verdict | rule | frame | reason |\n| --- | --- | --- | ---: | --- |\n");
             for (int i = 0; i < Math.min(MAX_FAILING, failing.size()); i++) {
                 final CaseEntry entry = failing.get(i);
@@ -109,8 +109,8 @@ public final class MarkdownSummaryWriter implements ReportWriter {
                     .append(" | ").append(Markdown.inline(entry.mainRule(), 40)).append(" | ").append(frame(entry))
                     .append(" | ").append(Markdown.inline(entry.reason(), REASON_WIDTH)).append(" |\n");
             }
-            if (failing.size() > MAX_FAILING) {
-                out.append("\nand ").append(failing.size() - MAX_FAILING).append(" more\n");
+            if (failingCount > MAX_FAILING) {
+                out.append("\nand ").append(failingCount - MAX_FAILING).append(" more\n");
             }
         }
         final BaselineComparison baseline = state.baseline();

@@ -1,7 +1,10 @@
 package org.metaroce.mrct.reports.internal;
 
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.LongSupplier;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.RunInfo;
@@ -17,7 +20,8 @@ import org.metaroce.mrct.reports.ReportWriteException;
  * have gone by since their last write, and after {@code runFinished}: a crash loses no failure and at most that much
  * of the passes, and a run of many cases (an analysis of a long capture makes thousands) does not rewrite its reports
  * thousands of times. When a file cannot be written the other files are still written, then the first failure is
- * thrown (the others suppressed in it).
+ * thrown (the others suppressed in it). {@code runStarted} first removes the spill files a killed run left in the
+ * report directories ({@link Spill#sweep}).
  *
  * <p>Past {@link #GROWTH_CASES} cases a rewrite costs more the longer the run (the writers stream every case from
  * their spill files), so the interval grows with the cases done, {@code REWRITE_INTERVAL_NANOS} per
@@ -53,6 +57,14 @@ public final class ReportSet implements ReportListener {
 
     @Override
     public synchronized void runStarted(final RunInfo info) {
+        // the spill files a killed run left in these directories (none held by a live process)
+        final Set<Path> dirs = new LinkedHashSet<>();
+        for (final ReportWriter writer : writers) {
+            final Path dir = writer.file().toAbsolutePath().getParent();
+            if (dir != null && dirs.add(dir)) {
+                Spill.sweep(dir);
+            }
+        }
         state.start(info);
         for (final ReportWriter writer : writers) {
             writer.started(state);

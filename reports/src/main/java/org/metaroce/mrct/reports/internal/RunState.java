@@ -4,34 +4,57 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import org.metaroce.mrct.harness.result.BaselineComparison;
 import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.Overall;
 import org.metaroce.mrct.harness.result.RuleVerdict;
 import org.metaroce.mrct.harness.result.RunInfo;
-import org.metaroce.mrct.harness.result.Overall;
 import org.metaroce.mrct.harness.result.RunSummary;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
+import org.metaroce.mrct.reports.CauseGroups;
 
 /**
- * A run as the writers see it: its metadata, the cases done so far and, once it has finished, its summary. Until
- * {@code runFinished} the overall verdict is {@link Overall#INCOMPLETE} and the counts and rule matrix are computed
- * from the cases done; afterwards they are the harness's.
+ * A run as the writers see it: its metadata, what they need of the cases done so far and, once it has finished, its
+ * summary. Until {@code runFinished} the overall verdict is {@link Overall#INCOMPLETE} and the counts and rule matrix
+ * are those of the cases done; afterwards they are the harness's.
+ *
+ * <p>Bounded whatever the run's size (an analysis of a long capture makes hundreds of thousands of cases; the writers
+ * keep the cases themselves in their spill files): counts per verdict, the first {@link #FAILING_KEPT} failing cases
+ * and the number of the others, the failures grouped by root cause ({@link CauseGroups}, at most
+ * {@link CauseGroups#MAX_GROUPS} groups), the rule matrix of the run in progress built case by case
+ * ({@link RuleMatrix}, at most {@link RuleMatrix#LISTED} case IDs per list of a row), the case added last, and the
+ * evidence frame numbers of the last {@link #FRAMES_KEPT} cases. A passing case leaves nothing behind.
  */
 public final class RunState {
+    /** Failing (FAIL or ERROR) cases kept, the first ones in run order: {@code summary.md} lists this many. */
+    public static final int FAILING_KEPT = 15;
+    /** Cases, the last ones, whose frame numbers in {@code evidence.pcapng} {@link #pcapngFrame} still tells. */
+    public static final int FRAMES_KEPT = 1_024;
 
     private final Specification spec;
-    private final List<CaseEntry> cases = new ArrayList<>();
     private RunInfo info;
     private RunSummary summary;
-    private List<RuleVerdict> matrix;
-    private int matrixCases = -1;
+    private int done;
+    private final int[] counts = new int[Verdict.values().length];
+    private final List<CaseEntry> failing = new ArrayList<>();
+    private int failingCount;
+    private final CauseGroups causes = new CauseGroups();
+    private RuleMatrix matrix;
+    private CaseEntry last;
     private boolean evidence;
     private long evidencePackets;
-    private final Map<String, Long> bases = new java.util.HashMap<>();
+    /** The evidence bases of the last {@link #FRAMES_KEPT} cases, by ID. */
+    private final Map<String, Long> bases = new LinkedHashMap<>(64, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(final Map.Entry<String, Long> eldest) {
+            return size() > FRAMES_KEPT;
+        }
+    };
 
     public RunState(final Specification spec) {
         this.spec = spec;
@@ -41,8 +64,13 @@ public final class RunState {
     public void start(final RunInfo runInfo) {
         this.info = runInfo;
         this.summary = null;
-        this.cases.clear();
-        this.matrix = null;
+        this.done = 0;
+        java.util.Arrays.fill(counts, 0);
+        this.failing.clear();
+        this.failingCount = 0;
+        this.causes.clear();
+        this.matrix = new RuleMatrix(spec, new LinkedHashSet<>(runInfo.pics()), RuleMatrix.LISTED);
+        this.last = null;
         this.evidence = false;
         this.evidencePackets = 0;
         this.bases.clear();
@@ -61,7 +89,7 @@ public final class RunState {
         evidencePackets += packets;
     }
 
-    /** {@code caseFinished}: records the case. */
+    /** {@code caseFinished}: counts the case and keeps what the writers need of it. */
     public CaseEntry add(final CaseResult result) {
         if (info == null) {
             throw new IllegalStateException("caseFinished(" + result.id() + ") before runStarted");
@@ -71,14 +99,25 @@ public final class RunState {
         }
         // the evidence writer appends after every case, so every earlier case is in the file by now
         final CaseEntry entry = CaseEntry.of(result, evidence ? evidencePackets : -1);
-        cases.add(entry);
+        done++;
+        counts[entry.verdict().ordinal()]++;
+        if (entry.verdict() == Verdict.FAIL || entry.verdict() == Verdict.ERROR) {
+            failingCount++;
+            if (failing.size() < FAILING_KEPT) {
+                failing.add(entry);
+            }
+        }
+        causes.add(entry.id(), entry.verdict(), entry.failure());
+        matrix.add(entry);
+        last = entry;
         bases.put(entry.id(), entry.pcapngBase());
         return entry;
     }
 
     /**
      * The number in evidence.pcapng of frame {@code index} of the finished case {@code caseId}, or -1
-     * ({@link org.metaroce.mrct.reports.ReportListener#pcapngFrame}).
+     * ({@link org.metaroce.mrct.reports.ReportListener#pcapngFrame}): known for the last {@link #FRAMES_KEPT} cases
+     * that finished.
      */
     public long pcapngFrame(final String caseId, final int index) {
         final Long base = bases.get(caseId);
@@ -87,7 +126,10 @@ public final class RunState {
 
     /** The entry of the case added last (the one the writers' {@code caseAdded} is about). */
     public CaseEntry last() {
-        return cases.get(cases.size() - 1);
+        if (last == null) {
+            throw new IllegalStateException("no case was added");
+        }
+        return last;
     }
 
     /** {@code runFinished}. */
@@ -115,14 +157,24 @@ public final class RunState {
         return spec;
     }
 
-    /** Cases done so far, in run order. */
-    public List<CaseEntry> cases() {
-        return Collections.unmodifiableList(cases);
+    /** The first {@link #FAILING_KEPT} cases that failed (FAIL or ERROR), in run order. */
+    public List<CaseEntry> failing() {
+        return Collections.unmodifiableList(failing);
+    }
+
+    /** The number of cases that failed (FAIL or ERROR) so far, listed by {@link #failing()} or not. */
+    public int failingCount() {
+        return failingCount;
+    }
+
+    /** The failures (FAIL, WARN) of the cases done so far, grouped by root cause. */
+    public CauseGroups causes() {
+        return causes;
     }
 
     /** The number of cases done so far. */
     public int done() {
-        return cases.size();
+        return done;
     }
 
     /** True once {@code runFinished} was seen. */
@@ -145,7 +197,7 @@ public final class RunState {
         if (summary != null) {
             return summary.reason();
         }
-        return "the run has not finished: " + cases.size() + " of " + info.caseCount() + " cases done so far";
+        return "the run has not finished: " + done + " of " + info.caseCount() + " cases done so far";
     }
 
     /** When the run ended, or null. */
@@ -155,31 +207,28 @@ public final class RunState {
 
     /** Cases per verdict, every verdict present, in verdict order. */
     public Map<Verdict, Integer> counts() {
-        final Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
+        final Map<Verdict, Integer> out = new EnumMap<>(Verdict.class);
         for (final Verdict verdict : Verdict.values()) {
-            counts.put(verdict, 0);
+            out.put(verdict, counts[verdict.ordinal()]);
         }
         if (summary != null) {
-            counts.putAll(summary.counts());
-        } else {
-            for (final CaseEntry entry : cases) {
-                counts.merge(entry.verdict(), 1, Integer::sum);
+            for (final Verdict verdict : Verdict.values()) {
+                out.put(verdict, 0);
             }
+            out.putAll(summary.counts());
         }
-        return counts;
+        return out;
     }
 
-    /** The rule matrix: the harness's once finished, else computed from the cases done. */
+    /**
+     * The rule matrix: the harness's once finished, else the one of the cases done (listing at most
+     * {@link RuleMatrix#LISTED} cases per row, counting the others).
+     */
     public List<RuleVerdict> rules() {
         if (summary != null) {
             return summary.rules();
         }
-        // every writer asks after every case: computed once per case added, not once per writer
-        if (matrix == null || matrixCases != cases.size()) {
-            matrix = RuleMatrix.of(cases, spec, new LinkedHashSet<>(info.pics()));
-            matrixCases = cases.size();
-        }
-        return matrix;
+        return matrix.rows();
     }
 
     /** The baseline comparison, or null (there is none before the run finishes). */

@@ -4,22 +4,52 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An append-only hidden file beside a report ({@code .<name>.spill}) holding the report's rendered case entries, each
  * serialised once when its case finished: the writer keeps a count and a length, not the entries, and every rewrite of
  * the report streams them from here. The file is truncated when a run starts and deleted after the run's last write
  * ({@link #settled}): the entries are then read from the report itself, where that write put them, should the report
- * be written again. One left by a killed process is overwritten by the next run into the same directory.
+ * be written again.
+ *
+ * <p>While a run writes it, the file is locked (an advisory lock on the whole file, which the system drops when the
+ * process ends, however it ends) and an exit hook deletes it when the JVM exits (SIGTERM, Ctrl-C, {@code System.exit},
+ * out of heap), even while a run is still writing (it goes on through the open file): a stopped run leaves no spill
+ * file. Only a process killed outright (SIGKILL, a crash of the JVM) does; the next run
+ * into the same directory removes it ({@link #sweep}: every spill file there that no live process holds locked).
  *
  * <p>{@link #append} cannot throw (a writer's {@code caseAdded} does not): a failure to append is kept and thrown by
  * the next {@link #copyTo}, so that it surfaces as a failure to write that report.
  */
 public final class Spill {
+    /** The spill files this JVM holds open: {@link #sweep} leaves them (a lock is per process, not per channel). */
+    private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
+    /** Guards {@link #exiting} against a file being created while the exit hook deletes the others. */
+    private static final Object EXIT = new Object();
+    /** True once the JVM has begun to exit: a spill file created from then on is unlinked at once. */
+    private static boolean exiting;
+
+    static {
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(Spill::exit, "mrct-spill-files"));
+        } catch (IllegalStateException e) {
+            exiting = true; // first used while the JVM exits
+        }
+    }
+
     private final Path file;
+    private FileChannel channel;
     private OutputStream out;
     private long bytes;
     private int entries;
@@ -74,8 +104,7 @@ public final class Spill {
         }
         try {
             if (out == null) {
-                out = new BufferedOutputStream(Files.newOutputStream(file, StandardOpenOption.CREATE,
-                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE), 1 << 16);
+                open();
             }
             out.write(prefix);
             out.write(entry);
@@ -104,17 +133,109 @@ public final class Spill {
         }
         final byte[] buffer = new byte[1 << 16];
         long left = bytes;
-        try (InputStream in = Files.newInputStream(source != null ? source : file)) {
-            in.skipNBytes(source != null ? start : 0);
+        if (source == null) {
+            // through the channel that holds the lock: closing another descriptor of the file would drop the lock
+            final ByteBuffer view = ByteBuffer.wrap(buffer);
+            long position = 0;
+            while (left > 0) {
+                view.clear().limit((int) Math.min(buffer.length, left));
+                final int n = channel.read(view, position);
+                if (n < 0) {
+                    throw new IOException(file + " ended " + left + " bytes early");
+                }
+                target.write(buffer, 0, n);
+                position += n;
+                left -= n;
+            }
+            return;
+        }
+        try (InputStream in = Files.newInputStream(source)) {
+            in.skipNBytes(start);
             while (left > 0) {
                 final int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
                 if (n < 0) {
-                    throw new IOException(file + " ended " + left + " bytes early");
+                    throw new IOException(source + " ended " + left + " bytes early");
                 }
                 target.write(buffer, 0, n);
                 left -= n;
             }
         }
+    }
+
+    /** Creates (or truncates) the file, locks it and registers it for deletion at exit. */
+    private void open() throws IOException {
+        final FileChannel opened = FileChannel.open(file, StandardOpenOption.CREATE,
+            StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            // null: another live process holds it (two runs into one directory at once); written anyway, as before
+            opened.tryLock();
+        } catch (IOException | OverlappingFileLockException e) {
+            // the lock only guards against a sweep; the file is written all the same
+        }
+        synchronized (EXIT) {
+            if (exiting) {
+                // the exit hook has run: the file lives on as this open channel only (read and written through it)
+                Files.deleteIfExists(file);
+            } else {
+                HELD.add(key(file));
+            }
+        }
+        channel = opened;
+        out = new BufferedOutputStream(Channels.newOutputStream(opened), 1 << 16);
+    }
+
+    /**
+     * The JVM exits (SIGTERM, Ctrl-C, {@code System.exit}, out of heap): every spill file is unlinked; a run still
+     * finishing (the cli's interrupt hook lets it end its case and write its reports) reads and writes them through
+     * their open channels, and any it creates from now on is unlinked at once.
+     */
+    private static void exit() {
+        synchronized (EXIT) {
+            exiting = true;
+            for (final Path held : HELD) {
+                try {
+                    Files.deleteIfExists(held);
+                } catch (IOException e) {
+                    // left: the next run's sweep removes it
+                }
+            }
+        }
+    }
+
+    private static Path key(final Path path) {
+        return path.toAbsolutePath().normalize();
+    }
+
+    /**
+     * Removes the spill files a killed run left in {@code dir}: every hidden {@code .<name>.spill} there (the writers'
+     * {@code .<report>[.N][.warn].spill}) that neither this JVM nor another live process holds (locked). Returns the
+     * files removed; a file that cannot be examined or removed is left (it is hidden, and harmless).
+     */
+    public static java.util.List<Path> sweep(final Path dir) {
+        final java.util.List<Path> removed = new java.util.ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return removed;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, ".*.spill")) {
+            for (final Path candidate : files) {
+                if (HELD.contains(key(candidate)) || !Files.isRegularFile(candidate)) {
+                    continue;
+                }
+                try (FileChannel probe = FileChannel.open(candidate, StandardOpenOption.WRITE)) {
+                    final FileLock lock = probe.tryLock();
+                    if (lock != null) {
+                        Files.deleteIfExists(candidate);
+                        removed.add(candidate);
+                        lock.release();
+                    }
+                } catch (IOException | OverlappingFileLockException e) {
+                    // held, or gone meanwhile: left
+                }
+            }
+        } catch (IOException e) {
+            // an unreadable directory: nothing swept; the writers report on it when they write there
+        }
+        return removed;
     }
 
     /**
@@ -133,18 +254,20 @@ public final class Spill {
     public void delete() {
         deleted = true;
         try {
-            if (out != null) {
-                out.close();
-            }
-        } catch (IOException e) {
-            // the file goes anyway
-        } finally {
-            out = null;
-        }
-        try {
             Files.deleteIfExists(file);
         } catch (IOException e) {
-            // a hidden leftover, overwritten by the next run
+            // a hidden leftover, removed by the next run's sweep
+        }
+        try {
+            if (out != null) {
+                out.close(); // closes the channel, which releases the lock
+            }
+        } catch (IOException e) {
+            // the file is gone anyway
+        } finally {
+            out = null;
+            channel = null;
+            HELD.remove(key(file));
         }
     }
 
