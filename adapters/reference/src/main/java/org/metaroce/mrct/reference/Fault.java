@@ -103,6 +103,8 @@ public enum Fault {
         "compares only the packet's payload length, not pleth.offset plus it, with the receive buffer"),
     READ_SPAN_FIRST_PSN_ONLY("MR-ORD-004", "checks V10 on the first PSN of a new READ's span only"),
     RD_ATOMIC_LIMIT_OFF_BY_ONE("MR-RD-008", "admits max_dest_rd_atomic + 1 outstanding READ and atomic requests"),
+    ATOMIC_SLOT_NOT_FREED("MR-RD-008", "does not free an atomic's max_dest_rd_atomic slot when it answers it, so "
+        + "later READ and atomic requests are rejected once max_dest_rd_atomic atomics were executed"),
     ATOMIC_ALIGN_4("MR-ATM-007", "checks atomiceth.va for 4-byte alignment instead of 8"),
     ZERO_LENGTH_KEY_CHECKED("MR-SEC-008", "checks the R_Key of RDMA WRITE and READ requests with reth.dmalen 0"),
     QP_ACCESS_UNCHECKED("MR-SEC-003", "checks the region's rights but not the QP's access attribute"),

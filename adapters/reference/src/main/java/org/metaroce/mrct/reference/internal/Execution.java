@@ -180,7 +180,9 @@ final class Execution {
             qp.replayCache.pollFirst();
         }
         sendAtomicAck(qp, p.psn, original);
-        qp.rdAtomicOutstanding = Math.max(0, qp.rdAtomicOutstanding - 1);
+        if (!device.has(Fault.ATOMIC_SLOT_NOT_FREED)) {
+            qp.rdAtomicOutstanding = Math.max(0, qp.rdAtomicOutstanding - 1);
+        }
         return true;
     }
 
