@@ -157,6 +157,10 @@ public enum Fault {
     LEGACY_MIDDLE_WITHOUT_FIRST("MR-LEG-006", "accepts a TVer 0 MIDDLE or LAST packet when no message is open"),
     LEGACY_NAK_FLAG_NOT_RESET("MR-LEG-003",
         "does not re-arm its NAK 0x60 after an in-order acceptance, so a second gap gets no NAK"),
+    LEGACY_NAK_PSN_RECEIVED("MR-LEG-003",
+        "puts the received packet's PSN in a TVer 0 NAK 0x60's bth.psn instead of ePSN"),
+    LEGACY_ACCEPTS_AFTER_HOLE("MR-LEG-002", "tests a TVer 0 request's PSN for at or after ePSN instead of equal to it, "
+        + "so a packet after a hole is accepted and placed as if in order"),
 
     // requester: packet building (section 12), a field from the wrong source, a header bit set after the ICRC
     LAST_PACKET_OFF_BY_ONE("MR-REQ-006",

@@ -75,6 +75,16 @@ public final class Blame {
             return choice.cause(List.of("MR-ACK-012", "MR-QP-009"), "aeth.syndrome",
                 "an RNR NAK whose timer code is not the QP's min_rnr_timer", Cause.Basis.FIELD);
         }
+        if (syndrome != null && syndrome.intValue() == AethSyndrome.NAK_PSN_SEQUENCE_ERROR.value() && c.tver() == 0
+            && (c.differs("aeth.syndrome") || c.differs("bth.opcode"))) {
+            // appendix D: a TVer 0 responder discards a packet after a hole and answers the first with NAK 0x60. An
+            // ACK in the NAK's place says the packet was taken (MR-LEG-002); another frame, that the NAK was not sent
+            return Values.isAck(c.actual())
+                ? choice.cause(List.of("MR-LEG-002"), "aeth.syndrome", "a TVer 0 request after a hole taken (an ACK "
+                    + "where NAK 0x60 was due)", Cause.Basis.FIELD)
+                : choice.cause(List.of("MR-LEG-003"), "aeth.syndrome", "no NAK 0x60 for a TVer 0 request after a hole",
+                    Cause.Basis.FIELD);
+        }
         if (syndrome != null && AethSyndrome.valueOf(syndrome.intValue()).type() != AethSyndrome.Type.ACK
             && (c.differs("aeth.syndrome") || c.differs("bth.opcode"))) {
             // the device did not reject what it had to: the rule of the failed check, by the NAK code expected
@@ -352,6 +362,12 @@ public final class Blame {
             } catch (NumberFormatException e) {
                 return dflt;
             }
+        }
+
+        /** True for an ACKNOWLEDGE frame whose syndrome is a plain ACK, with a SACKETH (TVer 1) or without. */
+        static boolean isAck(final DecodedFrame f) {
+            return f != null && f.isRoce() && f.opcode().kind() == OpKind.ACKNOWLEDGE && f.has(HeaderKind.AETH)
+                && AethSyndrome.valueOf(f.aeth().syndromeValue()).type() == AethSyndrome.Type.ACK;
         }
 
         /** True for an ACKNOWLEDGE frame whose syndrome is a plain ACK. */

@@ -157,6 +157,36 @@ class BlameTest {
             .isEqualTo("MR-CC-004");
     }
 
+    /**
+     * Appendix D: where a TVer 0 NAK 0x60 was due for a packet after a hole, an ACK in its place says the packet was
+     * taken (MR-LEG-002); a NAK naming the wrong PSN breaks the NAK's own rule (MR-LEG-003), the case citing it, and
+     * not MR-ACK-011 (the TVer 1 NAK's PSN).
+     */
+    @Test
+    void aTver0SequenceNakDueBlamesTheLegacyRules() {
+        final List<String> rules = List.of("MR-LEG-003", "MR-LEG-002", "MR-LEG-005");
+        final List<SentPacket> sent = List.of(write(0, false), write(2, false), write(3, true));
+        final DecodedFrame ack = decode(FrameBuilder.of(Encapsulation.ipv4("198.51.100.2", "198.51.100.1"),
+            Opcode.ACKNOWLEDGE).tver(0).psn(BASE + 3).with("aeth.syndrome", 0x1F).build());
+        final List<FieldDiff> syndrome = List.of(new FieldDiff("aeth.syndrome", "96 (0x60)", "31 (0x1f)"));
+        assertThat(BLAME.cause(tver0(syndrome, ack, sent, rules), Level.MUST).rule())
+            .as("an ACK where NAK 0x60 was due").isEqualTo("MR-LEG-002");
+        final DecodedFrame nak = decode(FrameBuilder.of(Encapsulation.ipv4("198.51.100.2", "198.51.100.1"),
+            Opcode.ACKNOWLEDGE).tver(0).psn(BASE + 2).with("aeth.syndrome", 0x60).build());
+        final List<FieldDiff> psn = List.of(new FieldDiff("bth.psn", "1 (0x1)", "2 (0x2)"));
+        assertThat(BLAME.cause(tver0(psn, nak, sent, rules), Level.MUST).rule())
+            .as("NAK 0x60 naming the received PSN, not ePSN").isEqualTo("MR-LEG-003");
+        assertThat(BLAME.cause(tver0(psn, nak, sent, List.of("MR-ORD-002")), Level.MUST).rule())
+            .as("a case citing neither: the NAK PSN's default rule").isEqualTo("MR-ACK-011");
+    }
+
+    private static FailureContext tver0(final List<FieldDiff> diffs, final DecodedFrame actual,
+                                        final List<SentPacket> sent, final List<String> rules) {
+        return new FailureContext(FailureShape.FRAME_MISMATCH, null, diffs, List.of("ACKNOWLEDGE"),
+            Map.of("aeth.syndrome", 0x60L), actual, sent, sent.size(), 1, BASE, null, rules, false,
+            java.util.Set.of(), null, List.of(), null, 0);
+    }
+
     @Test
     void aFieldIsBlamedOnTheRuleGoverningItTheCasesOwnPreferred() {
         final DecodedFrame f = ack(1, 1, 0);
