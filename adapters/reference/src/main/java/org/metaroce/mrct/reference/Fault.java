@@ -148,6 +148,8 @@ public enum Fault {
         "queues a receive WQE posted to a QP in ERROR instead of completing it FLUSHED"),
     MODIFY_APPLIED_BEFORE_CHECK("MR-QP-009",
         "applies each attribute as it checks it, so a rejected modification leaves the earlier ones changed"),
+    INIT_TO_RTS_ACCEPTED("MR-QP-009", "accepts a modification from INIT straight to RTS, skipping RTR (a transition "
+        + "Table 3-2 does not list)"),
 
     // TVer 0 responder (appendix D)
     LEGACY_GAP_COUNTED_AS_DUPLICATE("MR-LEG-002",
