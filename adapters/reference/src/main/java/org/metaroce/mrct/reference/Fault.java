@@ -191,6 +191,8 @@ public enum Fault {
     RETRIES_NOT_RESET_ON_PROGRESS("MR-RTX-011", "does not reset the retry counter when una moves"),
     RNR_WAIT_OWN_TIMER("MR-RTX-012", "waits its own min_rnr_timer after an RNR NAK instead of the NAK's timer code"),
     RNR_RETRY_OFF_BY_ONE("MR-RTX-014", "allows rnr_retry + 1 RNR waits without progress before giving up"),
+    RNR_RETRIES_NOT_RESET_ON_PROGRESS("MR-RTX-014", "does not reset the RNR retry counter when una moves, so RNR "
+        + "waits separated by progress add up to rnr_retry"),
     RNR_NAK_RESTARTS_WAIT("MR-RTX-015", "restarts the RNR wait, and counts an RNR retry, on an RNR NAK received "
         + "during the wait"),
     RNR_RESUME_NOT_LOWERED("MR-RTX-013", "keeps the first RNR NAK's resume PSN when a later one during the wait "
@@ -200,6 +202,8 @@ public enum Fault {
     TIMEOUT_RESENDS_ALL("MR-RTX-009", "on a timeout of a TVer 1 QP resends every in-flight PSN from una, go-back-N"),
     TIMER_NOT_RESTARTED_ON_PROGRESS("MR-RTX-008", "keeps the retransmission timer of the old una running after "
         + "progress"),
+    RNR_END_TIMER_NOT_STARTED("MR-RTX-008", "does not start the retransmission timer again at the end of an RNR "
+        + "wait, so a lost resend is never retransmitted"),
     READ_RECOVERY_FROM_START("MR-RTX-016",
         "recovers a READ from its first PSN even when a response or SACK bit shows its request arrived"),
     REORDER_TIMER_RESTARTED("MR-RTX-004",

@@ -363,7 +363,7 @@ final class Requester {
         if (una != before) {
             awaitingTimerResend = false;
             retries = device.has(Fault.RETRIES_NOT_RESET_ON_PROGRESS) ? retries : 0;
-            rnrRetries = 0;
+            rnrRetries = device.has(Fault.RNR_RETRIES_NOT_RESET_ON_PROGRESS) ? rnrRetries : 0;
             if (flight.isEmpty()) {
                 if (awaitedPsn() >= 0 && !rnrWaiting) {
                     startProbeTimer();
@@ -580,7 +580,7 @@ final class Requester {
             return;
         }
         PsnState.sortByPsn(retransmit, una);
-        if (!flight.isEmpty()) {
+        if (!flight.isEmpty() && !device.has(Fault.RNR_END_TIMER_NOT_STARTED)) {
             startTimer();
         }
         device.kick(qp);
