@@ -44,6 +44,8 @@ public enum Fault {
     RTO_HIGH_ALWAYS("MR-RTX-007", "uses rto_high_ns even when at most n_low PSNs are in flight"),
     NO_RATE_CUT("MR-CC-010", "ignores CNPs: its rate never drops"),
     WRONG_CUT_FACTOR("MR-CC-010", "cuts its rate by alpha instead of alpha / 2 on a CNP"),
+    ALPHA_RAISED_BEFORE_CUT("MR-CC-010", "raises alpha before cutting its rate on a CNP, so the cut uses the new alpha "
+        + "instead of the one it found"),
     NO_ALPHA_DECAY("MR-CC-012", "never decays alpha when no CNP comes"),
     RATE_ABOVE_LINE("MR-CC-015", "lets its rate recover above line_rate_mbps"),
     CONSTANT_SPORT_WITH_SPRAY("MR-MP-002", "keeps one UDP source port although spraying is on"),
