@@ -183,6 +183,12 @@ public enum Fault {
     MIGREQ_SET("MR-WIRE-013", "sends every request with bth.m 1, copied from a template"),
     SPORT_WITHOUT_HIGH_BITS("MR-WIRE-010", "derives udp.sport from the QPN without setting bits 15 and 14"),
     CNP_TO_OWN_QPN("MR-MP-007", "addresses CNPs to its own QPN instead of the QP's dest_qpn"),
+    PLETH_FLAG_BIT_SET("MR-HDR-003", "leaves bit 0 of pleth.flags set in the requests it sends, a reserved bit copied "
+        + "from the descriptor"),
+    PAD_FROM_MEMORY("MR-WIRE-019", "copies a request's payload from memory in 4-byte words, so its pad bytes hold the "
+        + "bytes that follow the message instead of 0"),
+    SPORT_SPRAYED_WITHOUT_SPRAY("MR-MP-001", "varies udp.sport packet by packet on a QP whose spray attribute is "
+        + "false, following the device's multipath-spraying claim instead of the QP's attribute"),
 
     // requester: sequencing, limits and retransmission (sections 12, 13)
     MSN_ONLY_FOR_WQE_MESSAGES("MR-REQ-007", "increments pleth.msn only for messages that consume a receive WQE"),

@@ -183,7 +183,9 @@ public final class Device implements ControlPlane {
      * 0xC000-0xFFFF, so every 16 consecutive packets use 16 different ports and all are used equally (section 15).
      */
     int dataSourcePort(final QueuePair qp) {
-        if (!qp.spray || has(Fault.CONSTANT_SPORT_WITH_SPRAY)) {
+        final boolean spray = qp.spray || has(Fault.SPORT_SPRAYED_WITHOUT_SPRAY)
+            && config.claims("multipath-spraying");
+        if (!spray || has(Fault.CONSTANT_SPORT_WITH_SPRAY)) {
             return sourcePort(qp);
         }
         final int index = qp.sprayIndex++;

@@ -8,6 +8,7 @@ import org.metaroce.mrct.wire.Opcode;
 import org.metaroce.mrct.wire.header.AtomicEthFlyweight;
 import org.metaroce.mrct.wire.header.IethFlyweight;
 import org.metaroce.mrct.wire.header.ImmDtFlyweight;
+import org.metaroce.mrct.wire.header.PlethFlyweight;
 import org.metaroce.mrct.wire.header.RethFlyweight;
 
 /**
@@ -96,6 +97,10 @@ final class RequestWriter {
                     w.pleth(d, work.msn, opcode.position().isFirst() || whole, opcode.position().isLast() || whole,
                         offset, work.consumesWqe() && (index == 0 || !device.has(Fault.RSN_ON_FIRST_PACKET_ONLY))
                         ? work.rsn : 0);
+                    if (device.has(Fault.PLETH_FLAG_BIT_SET)) {
+                        final int flags = d.cursor - HeaderKind.PLETH.length() + PlethFlyweight.FLAGS_OFFSET;
+                        d.buffer.put(flags, (byte) (d.buffer.get(flags) | 0x01));
+                    }
                 }
                 case RETH -> {
                     // a tver 0 READ REQUEST after the first PSN asks for the rest of the read (MR-LEG-010)
@@ -132,6 +137,12 @@ final class RequestWriter {
             final long at = work.wqe.localVa() + (long) index * qp.pmtu;
             if (mr != null && mr.contains(at, size)) {
                 w.payload(d, mr.data, (int) (at - mr.va), size);
+                final int pad = (-size) & 3;
+                if (pad > 0 && device.has(Fault.PAD_FROM_MEMORY)) { // the last word copied whole, past the message
+                    final int from = (int) (at - mr.va) + size;
+                    final int copied = Math.max(0, Math.min(pad, mr.data.length - from));
+                    System.arraycopy(mr.data, from, d.bytes, d.cursor, copied);
+                }
             } else {
                 w.skip(d, size);
             }
