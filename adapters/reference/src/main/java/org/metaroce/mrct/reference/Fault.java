@@ -191,6 +191,8 @@ public enum Fault {
         + "false, following the device's multipath-spraying claim instead of the QP's attribute"),
 
     // requester: sequencing, limits and retransmission (sections 12, 13)
+    FIRST_PSN_AFTER_SQ_PSN("MR-REQ-001", "starts its send queue at sq_psn + 1 (the attribute taken as the last PSN "
+        + "used rather than the next one)"),
     MSN_ONLY_FOR_WQE_MESSAGES("MR-REQ-007", "increments pleth.msn only for messages that consume a receive WQE"),
     ACKREQ_INTERVAL_PLUS_ONE("MR-REQ-011", "sets AckReq after ack_req_interval + 1 packets instead of "
         + "ack_req_interval"),

@@ -86,10 +86,11 @@ final class Requester {
     Requester(final Device device, final QueuePair qp) {
         this.device = device;
         this.qp = qp;
-        this.nextPsn = qp.sqPsn;
-        this.una = qp.sqPsn;
-        this.cumulative = qp.sqPsn;
-        this.respondedBefore = qp.sqPsn;
+        final int first = Psn.add(qp.sqPsn, device.plus(Fault.FIRST_PSN_AFTER_SQ_PSN));
+        this.nextPsn = first;
+        this.una = first;
+        this.cumulative = first;
+        this.respondedBefore = first;
     }
 
     // ------------------------------------------------------------------ posting
