@@ -142,6 +142,8 @@ public enum Fault {
         + "multi-packet read ends with a MIDDLE"),
 
     // control plane and QP state (section 3)
+    READ_RESPONSE_CREDIT_SYNDROME("MR-HDR-008", "puts an InfiniBand credit count (syndrome 0x00) in the AETH of "
+        + "read responses instead of 0x1F"),
     READ_RESPONSE_FIXED_SPORT("MR-MP-004", "sends read responses from the QP's fixed UDP source port although "
         + "spraying is on"),
     CNP_PSN_FROM_QP("MR-HDR-012", "puts the QP's ePSN in a CNP's bth.psn instead of 0"),
@@ -183,6 +185,9 @@ public enum Fault {
     MIGREQ_SET("MR-WIRE-013", "sends every request with bth.m 1, copied from a template"),
     SPORT_WITHOUT_HIGH_BITS("MR-WIRE-010", "derives udp.sport from the QPN without setting bits 15 and 14"),
     CNP_TO_OWN_QPN("MR-MP-007", "addresses CNPs to its own QPN instead of the QP's dest_qpn"),
+    PLETH_OFFSET_IN_PACKETS("MR-HDR-004", "writes a request's pleth.offset in PMTU units (the packet's index in its "
+        + "message) instead of bytes"),
+    IPV4_DF_CLEARED("MR-WIRE-004", "sends its IPv4 requests with ip.df 0, the default of a UDP stack"),
     PLETH_FLAG_BIT_SET("MR-HDR-003", "leaves bit 0 of pleth.flags set in the requests it sends, a reserved bit copied "
         + "from the descriptor"),
     PAD_FROM_MEMORY("MR-WIRE-019", "copies a request's payload from memory in 4-byte words, so its pad bytes hold the "

@@ -146,7 +146,8 @@ final class Execution {
             w.pleth(d, msn, opcode.position().isFirst(), opcode.position().isLast(), offset, 0);
         }
         if (opcode != Opcode.RDMA_READ_RESPONSE_MIDDLE) {
-            w.aeth(d, AethSyndrome.ACK.value(), device.reportedMsn(qp));
+            w.aeth(d, device.has(Fault.READ_RESPONSE_CREDIT_SYNDROME) ? 0 : AethSyndrome.ACK.value(),
+                device.reportedMsn(qp));
         }
         w.payload(d, data, from, size);
         return w.finish(d);
