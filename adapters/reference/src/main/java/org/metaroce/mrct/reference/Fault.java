@@ -169,6 +169,7 @@ public enum Fault {
         + "so a packet after a hole is accepted and placed as if in order"),
 
     // requester: packet building (section 12), a field from the wrong source, a header bit set after the ICRC
+    UDP_LENGTH_WITHOUT_ICRC("MR-WIRE-009", "sets udp.length of its requests without the 4 ICRC bytes"),
     LAST_PACKET_OFF_BY_ONE("MR-REQ-006",
         "tests for a message's last packet with index == packets, so multi-packet messages end with a MIDDLE"),
     IMMEDIATE_BYTE_SWAPPED("MR-HDR-010", "writes the immediate data in host (little-endian) byte order"),

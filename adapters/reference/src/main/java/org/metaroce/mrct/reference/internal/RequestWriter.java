@@ -83,6 +83,9 @@ final class RequestWriter {
         final boolean solicited = work.wqe.solicited() && opcode.position().isLast();
         final FrameWriter.Draft d = w.begin(qp.encapsulation, opcode, qp.tver, size, FrameWriter.ECT0,
             device.dataSourcePort(qp), qp.destQpn, qp.pkey, psn, ackReq && !device.has(Fault.ACKREQ_AFTER_ICRC));
+        if (device.has(Fault.UDP_LENGTH_WITHOUT_ICRC)) { // udp.length: bytes 4-5 of the UDP header, before the BTH
+            d.buffer.putShort(d.bth - 4, (short) (d.buffer.getShort(d.bth - 4) - 4));
+        }
         if (device.has(Fault.IPV4_DF_CLEARED) && qp.encapsulation.network() == Encapsulation.Network.IPV4) {
             clearDf(d.buffer, d.bth - 28); // the IPv4 header (20 bytes, no options) before the UDP header
         }
