@@ -156,6 +156,8 @@ public enum Fault {
         + "Table 3-2 does not list)"),
 
     // TVer 0 responder (appendix D)
+    LEGACY_ACK_WITH_SACKETH("MR-LEG-001", "sends TVer 0 acknowledgements in the TVer 1 layout, with a SACKETH after "
+        + "the AETH"),
     LEGACY_GAP_COUNTED_AS_DUPLICATE("MR-LEG-002",
         "counts a TVer 0 request after ePSN in duplicate_received instead of drop_outside_window"),
     LEGACY_DUPLICATE_ACK_ONLY_ON_ACKREQ("MR-LEG-004", "answers a TVer 0 duplicate only when it carries AckReq"),

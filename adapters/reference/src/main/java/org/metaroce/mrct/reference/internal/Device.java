@@ -217,11 +217,12 @@ public final class Device implements ControlPlane {
         if (!qp.isActive()) {
             return;
         }
-        final boolean legacy = qp.tver == 0;
-        final FrameWriter.Draft d = writer.begin(qp.encapsulation, Opcode.ACKNOWLEDGE, qp.tver, 0,
+        final boolean sacketh = qp.tver == 1 || has(Fault.LEGACY_ACK_WITH_SACKETH);
+        final FrameWriter.Draft d = writer.begin(qp.encapsulation, Opcode.ACKNOWLEDGE, sacketh ? 1 : 0, 0,
             FrameWriter.NOT_ECT, sourcePort(qp), qp.destQp(), qp.pkey, psn, false);
+        d.buffer.put(d.bth + 1, (byte) (d.buffer.get(d.bth + 1) & 0xF0 | qp.tver)); // bth.tver: the QP's
         writer.aeth(d, syndrome, reportedMsn(qp));
-        if (!legacy) {
+        if (sacketh) {
             int base = qp.ePsn;
             long bitmap = qp.window == null ? 0 : qp.window.bitmap(qp.ePsn);
             if (has(Fault.STALE_SACK_BASE)) {
