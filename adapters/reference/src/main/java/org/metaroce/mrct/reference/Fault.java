@@ -12,6 +12,8 @@ public enum Fault {
     COMPLETIONS_OUT_OF_ORDER("MR-CMP-003",
         "completes a receive message as soon as its own packets are in, without waiting for earlier messages"),
     NO_SACK("MR-ACK-002", "sends every ACKNOWLEDGE with an empty SACK bitmap"),
+    ACK_WITHOUT_SACKETH("MR-HDR-001", "leaves the SACKETH out of a TVer 1 acknowledgement whose SACK bitmap is empty, "
+        + "as in the TVer 0 layout"),
     STALE_SACK_BASE("MR-ACK-002", "puts the ePSN of the previous acknowledgement frame in sacketh.base"),
     DUPLICATE_ATOMIC_EXECUTED("MR-ATM-003", "executes a duplicate atomic request again instead of replaying it"),
     NO_CNP("MR-CC-003", "never sends a CNP"),

@@ -217,7 +217,8 @@ public final class Device implements ControlPlane {
         if (!qp.isActive()) {
             return;
         }
-        final boolean sacketh = qp.tver == 1 || has(Fault.LEGACY_ACK_WITH_SACKETH);
+        final boolean sacketh = qp.tver == 1 && !(has(Fault.ACK_WITHOUT_SACKETH) && (qp.window == null
+            || qp.window.bitmap(qp.ePsn) == 0)) || qp.tver == 0 && has(Fault.LEGACY_ACK_WITH_SACKETH);
         final FrameWriter.Draft d = writer.begin(qp.encapsulation, Opcode.ACKNOWLEDGE, sacketh ? 1 : 0, 0,
             FrameWriter.NOT_ECT, sourcePort(qp), qp.destQp(), qp.pkey, psn, false);
         d.buffer.put(d.bth + 1, (byte) (d.buffer.get(d.bth + 1) & 0xF0 | qp.tver)); // bth.tver: the QP's
