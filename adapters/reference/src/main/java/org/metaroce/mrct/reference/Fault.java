@@ -190,6 +190,9 @@ public enum Fault {
     MIGREQ_SET("MR-WIRE-013", "sends every request with bth.m 1, copied from a template"),
     SPORT_WITHOUT_HIGH_BITS("MR-WIRE-010", "derives udp.sport from the QPN without setting bits 15 and 14"),
     CNP_TO_OWN_QPN("MR-MP-007", "addresses CNPs to its own QPN instead of the QP's dest_qpn"),
+    ETH_SRC_FROM_DEST("MR-WIRE-001", "writes the destination MAC address in eth.src of its requests as well, both "
+        + "taken from the QP's address entry"),
+    IPV6_LENGTH_WITH_HEADER("MR-WIRE-007", "counts the 40-byte IPv6 header in ip6.payload_length of its requests"),
     PLETH_OFFSET_IN_PACKETS("MR-HDR-004", "writes a request's pleth.offset in PMTU units (the packet's index in its "
         + "message) instead of bytes"),
     IPV4_DF_CLEARED("MR-WIRE-004", "sends its IPv4 requests with ip.df 0, the default of a UDP stack"),

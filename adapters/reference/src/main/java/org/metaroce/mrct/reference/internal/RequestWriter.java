@@ -83,6 +83,13 @@ final class RequestWriter {
         final boolean solicited = work.wqe.solicited() && opcode.position().isLast();
         final FrameWriter.Draft d = w.begin(qp.encapsulation, opcode, qp.tver, size, FrameWriter.ECT0,
             device.dataSourcePort(qp), qp.destQpn, qp.pkey, psn, ackReq && !device.has(Fault.ACKREQ_AFTER_ICRC));
+        if (device.has(Fault.ETH_SRC_FROM_DEST)) {
+            System.arraycopy(d.bytes, 0, d.bytes, 6, 6);
+        }
+        if (device.has(Fault.IPV6_LENGTH_WITH_HEADER) && qp.encapsulation.network() == Encapsulation.Network.IPV6) {
+            final int length = d.bth - 8 - 40 + 4; // ip6.payload_length: bytes 4-5 of the IPv6 header
+            d.buffer.putShort(length, (short) (d.buffer.getShort(length) + 40));
+        }
         if (device.has(Fault.UDP_LENGTH_WITHOUT_ICRC)) { // udp.length: bytes 4-5 of the UDP header, before the BTH
             d.buffer.putShort(d.bth - 4, (short) (d.buffer.getShort(d.bth - 4) - 4));
         }
