@@ -57,6 +57,8 @@ public enum Fault {
     // receive checks (Table 11-1): a field taken from the wrong header or width, a check on one path only
     UDP_CHECKSUM_IPV6_ONLY("MR-WIRE-012", "verifies a non-zero udp.checksum on IPv6 frames only, so IPv4 frames with a "
         + "wrong one are taken"),
+    NONZERO_UDP_CHECKSUM_DROPPED("MR-WIRE-011", "drops every frame with a non-zero udp.checksum as bad, without "
+        + "verifying it (an offload that accepts only the RoCEv2 zero)"),
     TVER_LOW_BIT_ONLY("MR-WIRE-017", "reads bth.tver as one bit, so TVer 2 and 3 pass as 0 and 1"),
     PAD_REGION_UNCHECKED("MR-WIRE-021", "does not check that the data region is a multiple of 4 bytes long"),
     TAGGED_FRAGMENT_UNCOUNTED("MR-WIRE-006",
