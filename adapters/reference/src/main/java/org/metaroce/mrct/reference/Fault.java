@@ -242,6 +242,8 @@ public enum Fault {
         "on a timeout of a TVer 0 QP resends una only instead of every in-flight PSN"),
     LEGACY_READ_GAP_ACCEPTED("MR-LEG-010", "places a TVer 0 read response that follows a missing one"),
     LEGACY_NAK_SEQ_ERR_AS_ERROR("MR-LEG-008", "takes NAK 0x60 for a fatal NAK instead of resending from its PSN"),
+    READ_RESPONSE_PLACED_IN_ARRIVAL_ORDER("MR-PLC-003", "places each read response after the bytes of its READ "
+        + "received so far (a write pointer), not at its pleth.offset"),
     DUPLICATE_READ_RESPONSE_PLACED("MR-ROB-010", "places a read response for an already delivered PSN again"),
     READ_RESPONSE_OPCODE_UNCHECKED("MR-ROB-009", "accepts a read response whose opcode does not fit its place in the "
         + "read (a FIRST, MIDDLE, LAST or ONLY where another is due)"),

@@ -193,6 +193,13 @@ public final class Blame {
             return choice.cause(List.of("MR-QP-006"), region, "memory written on behalf of a frame a QP in ERROR "
                 + "received", Cause.Basis.CASE);
         }
+        if (c.requester()) {
+            // the requester writes its own memory only with read responses' payloads (Table 6-1, MR-PLC-003; appendix
+            // D for TVer 0, and never twice, MR-ROB-010) and atomics' original values (MR-CMP-014): the case's own
+            // rule among them, else the placement of read responses
+            return choice.cause(List.of("MR-PLC-003", "MR-CMP-014", "MR-LEG-010", "MR-ROB-010", "MR-ROB-009"), region,
+                "memory the requester wrote differs", Cause.Basis.FIELD);
+        }
         final Cause arrival = Rejections.placedPastArrivalCheck(c, choice, region);
         if (arrival != null) {
             return arrival;

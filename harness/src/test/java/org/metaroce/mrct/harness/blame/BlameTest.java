@@ -180,6 +180,25 @@ class BlameTest {
             .as("a case citing neither: the NAK PSN's default rule").isEqualTo("MR-ACK-011");
     }
 
+    /**
+     * A requester writes its own memory only with read responses and atomic results: memory that differs in a
+     * requester case blames the placement of read responses (MR-PLC-003), or the case's own rule among those that
+     * govern what a requester writes (an atomic's original value, MR-CMP-014), never the case's first rule.
+     */
+    @Test
+    void requesterMemoryBlamesWhatTheRequesterWrites() {
+        final List<FieldDiff> memory = List.of(new FieldDiff("dst[100]", "0x11...", "0x22..."));
+        assertThat(BLAME.cause(requesterMemory(memory, List.of("MR-CMP-013", "MR-CMP-011")), Level.MUST).rule())
+            .isEqualTo("MR-PLC-003");
+        assertThat(BLAME.cause(requesterMemory(memory, List.of("MR-CMP-011", "MR-CMP-014")), Level.MUST).rule())
+            .isEqualTo("MR-CMP-014");
+    }
+
+    private static FailureContext requesterMemory(final List<FieldDiff> diffs, final List<String> rules) {
+        return new FailureContext(FailureShape.MEMORY, null, diffs, List.of(), Map.of(), null, List.of(), 0, WINDOW,
+            BASE, null, rules, true, java.util.Set.of(), null, List.of(), null, 1);
+    }
+
     private static FailureContext tver0(final List<FieldDiff> diffs, final DecodedFrame actual,
                                         final List<SentPacket> sent, final List<String> rules) {
         return new FailureContext(FailureShape.FRAME_MISMATCH, null, diffs, List.of("ACKNOWLEDGE"),
