@@ -244,6 +244,8 @@ public enum Fault {
     LEGACY_NAK_SEQ_ERR_AS_ERROR("MR-LEG-008", "takes NAK 0x60 for a fatal NAK instead of resending from its PSN"),
     READ_RESPONSE_PLACED_IN_ARRIVAL_ORDER("MR-PLC-003", "places each read response after the bytes of its READ "
         + "received so far (a write pointer), not at its pleth.offset"),
+    ATOMIC_RESULT_WIRE_ORDER("MR-CMP-014", "writes an atomic's original value to its local buffer in wire (big-endian) "
+        + "order, whatever atomic_memory_order"),
     DUPLICATE_READ_RESPONSE_PLACED("MR-ROB-010", "places a read response for an already delivered PSN again"),
     READ_RESPONSE_OPCODE_UNCHECKED("MR-ROB-009", "accepts a read response whose opcode does not fit its place in the "
         + "read (a FIRST, MIDDLE, LAST or ONLY where another is due)"),

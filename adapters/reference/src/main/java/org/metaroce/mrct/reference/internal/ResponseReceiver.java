@@ -179,7 +179,8 @@ final class ResponseReceiver {
         work.original = f.atomicAckEth().original();
         final MemoryRegionState mr = device.memory.byLkey(work.wqe.lkey());
         if (mr != null && mr.contains(work.wqe.localVa(), 8)) {
-            final ByteOrder order = "big-endian".equals(device.config.word("atomic_memory_order", "little-endian"))
+            final ByteOrder order = device.has(Fault.ATOMIC_RESULT_WIRE_ORDER)
+                || "big-endian".equals(device.config.word("atomic_memory_order", "little-endian"))
                 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
             ByteBuffer.wrap(mr.data).order(order).putLong((int) (work.wqe.localVa() - mr.va), work.original);
         }
