@@ -142,6 +142,8 @@ public enum Fault {
     INVALIDATE_ON_ARRIVAL("MR-CMP-009",
         "invalidates the R_Key of a SEND WITH INVALIDATE when its last packet arrives, not when it completes"),
     REEXECUTED_READ_COUNTS_MSN("MR-RD-011", "increments the responder MSN when it re-executes a duplicate READ"),
+    READ_LAST_RESPONSE_FIRST("MR-RD-006", "sends the last response of a multi-packet read before the others (the end "
+        + "of the buffer fetched first)"),
     READ_LAST_OFF_BY_ONE("MR-RD-003", "tests for the last response with k == n instead of k == n - 1, so a "
         + "multi-packet read ends with a MIDDLE"),
 

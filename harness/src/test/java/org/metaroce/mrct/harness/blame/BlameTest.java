@@ -199,6 +199,19 @@ class BlameTest {
             BASE, null, rules, true, java.util.Set.of(), null, List.of(), null, 1);
     }
 
+    /** A READ's LAST response where its FIRST was due (a higher PSN while a lower one is owed): MR-RD-006. */
+    @Test
+    void aReadResponseAheadOfALowerPsnBlamesMrRd006() {
+        final DecodedFrame last = decode(FrameBuilder.of(Encapsulation.ipv4("198.51.100.2", "198.51.100.1"),
+            Opcode.RDMA_READ_RESPONSE_LAST).tver(1).psn(BASE + 3).payload(new byte[4]).build());
+        final List<FieldDiff> diffs = List.of(new FieldDiff("bth.opcode", "RDMA_READ_RESPONSE_FIRST",
+            "RDMA_READ_RESPONSE_LAST"), new FieldDiff("bth.psn", "0 (0x0)", "3 (0x3)"));
+        final SentPacket read = new SentPacket(0, Opcode.RDMA_READ_REQUEST, false, false, 4, true);
+        assertThat(BLAME.cause(new FailureContext(FailureShape.FRAME_MISMATCH, null, diffs,
+            List.of("RDMA_READ_RESPONSE_FIRST"), Map.of("bth.psn", 0L), last, List.of(read), 1, WINDOW, BASE, null,
+            List.of("MR-RD-002", "MR-RD-006")), Level.MUST).rule()).isEqualTo("MR-RD-006");
+    }
+
     private static FailureContext tver0(final List<FieldDiff> diffs, final DecodedFrame actual,
                                         final List<SentPacket> sent, final List<String> rules) {
         return new FailureContext(FailureShape.FRAME_MISMATCH, null, diffs, List.of("ACKNOWLEDGE"),

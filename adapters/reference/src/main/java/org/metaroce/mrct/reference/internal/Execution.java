@@ -123,7 +123,9 @@ final class Execution {
             System.arraycopy(mr.data, (int) (p.rethVa + (long) from * qp.pmtu - mr.va), data, 0, data.length);
         }
         final int lastK = n - (device.has(Fault.READ_LAST_OFF_BY_ONE) ? 0 : 1);
-        for (int k = from; k < n; k++) {
+        final boolean lastFirst = device.has(Fault.READ_LAST_RESPONSE_FIRST) && n - from > 1;
+        for (int i = from; i < n; i++) {
+            final int k = lastFirst ? (i == from ? n - 1 : i - 1) : i;
             final Opcode opcode = n == 1 ? Opcode.RDMA_READ_RESPONSE_ONLY : k == 0 ? Opcode.RDMA_READ_RESPONSE_FIRST
                 : k == lastK ? Opcode.RDMA_READ_RESPONSE_LAST : Opcode.RDMA_READ_RESPONSE_MIDDLE;
             final int size = (int) Math.min(qp.pmtu, length - (long) k * qp.pmtu);
