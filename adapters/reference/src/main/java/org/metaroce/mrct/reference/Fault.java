@@ -90,6 +90,8 @@ public enum Fault {
         + "attribute"),
     NAK_SEQ_ERR_BEYOND_WINDOW("MR-ACK-013",
         "answers a packet beyond the window with NAK 0x60, the TVer 0 sequence error, on a TVer 1 QP"),
+    DUPLICATE_ACKED_AT_ITS_PSN("MR-ACK-010", "answers a duplicate SEND or WRITE packet before ePSN with an ACK whose "
+        + "cumulative point is the duplicate's PSN + 1, so the acknowledged point moves back"),
     DUPLICATE_COUNTED_AS_DROP("MR-ORD-011",
         "counts a duplicate SEND or WRITE packet before ePSN in drop_outside_window as well as duplicate_received"),
     BITMAP_CLEARED_BEYOND_WINDOW("MR-ORD-006", "clears its receive bitmap when a packet beyond the window arrives"),

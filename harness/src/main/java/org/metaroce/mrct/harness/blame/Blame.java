@@ -39,6 +39,12 @@ public final class Blame {
         Cause cause = first(first(Initial.diagnose(c, choice), Discards.validDropped(c, choice)),
             Rejections.wrongRight(c, choice));
         cause = cause != null || c.shape() == FailureShape.FRAME_MISMATCH ? cause : Discards.diagnose(c, choice);
+        if (cause == null && "MR-ACK-010".equals(c.checkRule()) && choice.allowed("MR-ACK-010")) {
+            // the oracle saw the cumulative point move back below one already reported: that is the fault, and the
+            // PSNs it leaves unreported are its consequence (not recorded packets discarded, MR-ORD-006)
+            cause = new Cause("MR-ACK-010", c.diffs().isEmpty() ? "" : c.diffs().get(0).field(),
+                "the cumulative acknowledgement moved back", Cause.Basis.CHECK);
+        }
         cause = cause != null ? cause : switch (c.shape()) {
             case FRAME_MISMATCH -> first(first(Acknowledgements.diagnose(c, choice), Execution.diagnose(c, choice)),
                 c.expectedOpcodes().contains("ACKNOWLEDGE") ? null : Owed.answeredResponse(c, choice));

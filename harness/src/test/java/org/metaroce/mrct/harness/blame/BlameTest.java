@@ -212,6 +212,22 @@ class BlameTest {
             List.of("MR-RD-002", "MR-RD-006")), Level.MUST).rule()).isEqualTo("MR-RD-006");
     }
 
+    /**
+     * An ACK whose cumulative point moved back below one already reported (the oracle's MR-ACK-010 check fired on
+     * it): that is the fault, though the PSNs it leaves unreported would read as recorded packets discarded.
+     */
+    @Test
+    void aCumulativePointMovingBackBlamesMrAck010() {
+        final List<SentPacket> sent = new ArrayList<>();
+        for (int psn = 0; psn < 8; psn++) {
+            sent.add(write(psn, true));
+        }
+        sent.add(write(1, true)); // a duplicate, answered with an ACK naming its own PSN + 1
+        final List<FieldDiff> base = List.of(new FieldDiff("sacketh.base", "8 (0x8)", "2 (0x2)"));
+        assertThat(BLAME.cause(mismatch(ack(2, 2, 0), sent, base, "MR-ACK-010", Map.of("sacketh.base", 8L),
+            () -> Map.of()), Level.MUST).rule()).isEqualTo("MR-ACK-010");
+    }
+
     private static FailureContext tver0(final List<FieldDiff> diffs, final DecodedFrame actual,
                                         final List<SentPacket> sent, final List<String> rules) {
         return new FailureContext(FailureShape.FRAME_MISMATCH, null, diffs, List.of("ACKNOWLEDGE"),

@@ -194,9 +194,13 @@ public final class Device implements ControlPlane {
 
     // ------------------------------------------------------------------ acknowledgement frames
 
+    /** The cumulative point the next ACK names instead of ePSN (the fault DUPLICATE_ACKED_AT_ITS_PSN), or -1. */
+    int duplicateAckPoint = -1;
+
     /** Sends the current ACK of a TVer 1 QP (Table 5-1, column ACK). */
     void sendAck(final QueuePair qp) {
-        sendAcknowledge(qp, Psn.add(qp.ePsn, has(Fault.ACK_PSN_EPSN) ? 0 : -1), AethSyndrome.ACK.value());
+        final int point = duplicateAckPoint >= 0 ? duplicateAckPoint : qp.ePsn;
+        sendAcknowledge(qp, Psn.add(point, has(Fault.ACK_PSN_EPSN) ? 0 : -1), AethSyndrome.ACK.value());
         count(Counter.ACK_SENT, qp);
     }
 
@@ -224,7 +228,8 @@ public final class Device implements ControlPlane {
         d.buffer.put(d.bth + 1, (byte) (d.buffer.get(d.bth + 1) & 0xF0 | qp.tver)); // bth.tver: the QP's
         writer.aeth(d, syndrome, reportedMsn(qp));
         if (sacketh) {
-            int base = qp.ePsn;
+            int base = duplicateAckPoint >= 0 ? duplicateAckPoint : qp.ePsn;
+            duplicateAckPoint = -1;
             long bitmap = qp.window == null ? 0 : qp.window.bitmap(qp.ePsn);
             if (has(Fault.STALE_SACK_BASE)) {
                 base = qp.lastReportedBase;
