@@ -196,11 +196,15 @@ public final class ReactionPoint {
         return max;
     }
 
-    /** The point whose Rc is the smallest in force during [from, to] (the earliest of equals). */
+    /**
+     * The point whose Rc is the smallest in force during [from, to]; of equals the latest, the event that last set that
+     * Rc (a CNP that cuts by nothing, alpha being 0, sets the Rc the QP had since RTS: a QP slower than it after the CNP
+     * reacted to the CNP, not to entering RTS).
+     */
     public Point lowest(final long from, final long to) {
         Point min = at(from);
         for (final Point point : points) {
-            if (point.time() > from && point.time() <= to && point.rc() < min.rc()) {
+            if (point.time() > from && point.time() <= to && point.rc() <= min.rc()) {
                 min = point;
             }
         }

@@ -37,6 +37,24 @@ class ReactionPointTest {
     }
 
     /**
+     * With alpha 0 a CNP cuts by nothing (Rc x (1 - 0 / 2)) and then raises alpha to g: Rc stays at the line rate, and
+     * the lowest point of a span holding RTS and that CNP is the CNP (the later of equal Rc), so that a QP slower than
+     * the line rate right after it is judged against MR-CC-010, not MR-CC-011. The second CNP cuts by g / 2.
+     */
+    @Test
+    void aCnpThatCutsByNothingIsTheLowestPointAfterIt() {
+        final DcqcnConstants k = new DcqcnConstants(100_000, 0.5, 0.0, 10_000_000, 10_000_000, 1L << 30, 5, 40, 400,
+            10);
+        final ReactionPoint model = Models.exact(k, 0, List.of(1_000L, 2_000L), List.of(), 3_000);
+        assertThat(model.at(1_000).rc()).isEqualTo(100_000);
+        assertThat(model.at(1_000).alpha()).isEqualTo(0.5);
+        assertThat(model.lowest(500, 1_500).rule()).isEqualTo("MR-CC-010");
+        assertThat(model.lowest(500, 1_500).time()).isEqualTo(1_000);
+        assertThat(model.lowest(0, 900).rule()).isEqualTo("MR-CC-011");
+        assertThat(model.at(2_000).rc()).isEqualTo(75_000);
+    }
+
+    /**
      * The model of a QP whose rate timer counts from its last packet (MR-CC-013 broken): packets 500 ns apart keep a
      * 1 us timer from expiring; a 1.5 us gap lets it expire once, 1 us after the packet before the gap. The exact model
      * steps at 1, 2 and 3 us.

@@ -12,6 +12,8 @@ public enum Fault {
     COMPLETIONS_OUT_OF_ORDER("MR-CMP-003",
         "completes a receive message as soon as its own packets are in, without waiting for earlier messages"),
     NO_SACK("MR-ACK-002", "sends every ACKNOWLEDGE with an empty SACK bitmap"),
+    ACK_WITHOUT_SACKETH("MR-HDR-001", "leaves the SACKETH out of a TVer 1 acknowledgement whose SACK bitmap is empty, "
+        + "as in the TVer 0 layout"),
     STALE_SACK_BASE("MR-ACK-002", "puts the ePSN of the previous acknowledgement frame in sacketh.base"),
     DUPLICATE_ATOMIC_EXECUTED("MR-ATM-003", "executes a duplicate atomic request again instead of replaying it"),
     NO_CNP("MR-CC-003", "never sends a CNP"),
@@ -44,6 +46,8 @@ public enum Fault {
     RTO_HIGH_ALWAYS("MR-RTX-007", "uses rto_high_ns even when at most n_low PSNs are in flight"),
     NO_RATE_CUT("MR-CC-010", "ignores CNPs: its rate never drops"),
     WRONG_CUT_FACTOR("MR-CC-010", "cuts its rate by alpha instead of alpha / 2 on a CNP"),
+    ALPHA_RAISED_BEFORE_CUT("MR-CC-010", "raises alpha before cutting its rate on a CNP, so the cut uses the new alpha "
+        + "instead of the one it found"),
     NO_ALPHA_DECAY("MR-CC-012", "never decays alpha when no CNP comes"),
     RATE_ABOVE_LINE("MR-CC-015", "lets its rate recover above line_rate_mbps"),
     CONSTANT_SPORT_WITH_SPRAY("MR-MP-002", "keeps one UDP source port although spraying is on"),
@@ -53,6 +57,8 @@ public enum Fault {
     // receive checks (Table 11-1): a field taken from the wrong header or width, a check on one path only
     UDP_CHECKSUM_IPV6_ONLY("MR-WIRE-012", "verifies a non-zero udp.checksum on IPv6 frames only, so IPv4 frames with a "
         + "wrong one are taken"),
+    NONZERO_UDP_CHECKSUM_DROPPED("MR-WIRE-011", "drops every frame with a non-zero udp.checksum as bad, without "
+        + "verifying it (an offload that accepts only the RoCEv2 zero)"),
     TVER_LOW_BIT_ONLY("MR-WIRE-017", "reads bth.tver as one bit, so TVer 2 and 3 pass as 0 and 1"),
     PAD_REGION_UNCHECKED("MR-WIRE-021", "does not check that the data region is a multiple of 4 bytes long"),
     TAGGED_FRAGMENT_UNCOUNTED("MR-WIRE-006",
@@ -84,6 +90,8 @@ public enum Fault {
         + "attribute"),
     NAK_SEQ_ERR_BEYOND_WINDOW("MR-ACK-013",
         "answers a packet beyond the window with NAK 0x60, the TVer 0 sequence error, on a TVer 1 QP"),
+    DUPLICATE_ACKED_AT_ITS_PSN("MR-ACK-010", "answers a duplicate SEND or WRITE packet before ePSN with an ACK whose "
+        + "cumulative point is the duplicate's PSN + 1, so the acknowledged point moves back"),
     DUPLICATE_COUNTED_AS_DROP("MR-ORD-011",
         "counts a duplicate SEND or WRITE packet before ePSN in drop_outside_window as well as duplicate_received"),
     BITMAP_CLEARED_BEYOND_WINDOW("MR-ORD-006", "clears its receive bitmap when a packet beyond the window arrives"),
@@ -103,6 +111,8 @@ public enum Fault {
         "compares only the packet's payload length, not pleth.offset plus it, with the receive buffer"),
     READ_SPAN_FIRST_PSN_ONLY("MR-ORD-004", "checks V10 on the first PSN of a new READ's span only"),
     RD_ATOMIC_LIMIT_OFF_BY_ONE("MR-RD-008", "admits max_dest_rd_atomic + 1 outstanding READ and atomic requests"),
+    ATOMIC_SLOT_NOT_FREED("MR-RD-008", "does not free an atomic's max_dest_rd_atomic slot when it answers it, so "
+        + "later READ and atomic requests are rejected once max_dest_rd_atomic atomics were executed"),
     ATOMIC_ALIGN_4("MR-ATM-007", "checks atomiceth.va for 4-byte alignment instead of 8"),
     ZERO_LENGTH_KEY_CHECKED("MR-SEC-008", "checks the R_Key of RDMA WRITE and READ requests with reth.dmalen 0"),
     QP_ACCESS_UNCHECKED("MR-SEC-003", "checks the region's rights but not the QP's access attribute"),
@@ -134,10 +144,14 @@ public enum Fault {
     INVALIDATE_ON_ARRIVAL("MR-CMP-009",
         "invalidates the R_Key of a SEND WITH INVALIDATE when its last packet arrives, not when it completes"),
     REEXECUTED_READ_COUNTS_MSN("MR-RD-011", "increments the responder MSN when it re-executes a duplicate READ"),
+    READ_LAST_RESPONSE_FIRST("MR-RD-006", "sends the last response of a multi-packet read before the others (the end "
+        + "of the buffer fetched first)"),
     READ_LAST_OFF_BY_ONE("MR-RD-003", "tests for the last response with k == n instead of k == n - 1, so a "
         + "multi-packet read ends with a MIDDLE"),
 
     // control plane and QP state (section 3)
+    READ_RESPONSE_CREDIT_SYNDROME("MR-HDR-008", "puts an InfiniBand credit count (syndrome 0x00) in the AETH of "
+        + "read responses instead of 0x1F"),
     READ_RESPONSE_FIXED_SPORT("MR-MP-004", "sends read responses from the QP's fixed UDP source port although "
         + "spraying is on"),
     CNP_PSN_FROM_QP("MR-HDR-012", "puts the QP's ePSN in a CNP's bth.psn instead of 0"),
@@ -146,8 +160,12 @@ public enum Fault {
         "queues a receive WQE posted to a QP in ERROR instead of completing it FLUSHED"),
     MODIFY_APPLIED_BEFORE_CHECK("MR-QP-009",
         "applies each attribute as it checks it, so a rejected modification leaves the earlier ones changed"),
+    INIT_TO_RTS_ACCEPTED("MR-QP-009", "accepts a modification from INIT straight to RTS, skipping RTR (a transition "
+        + "Table 3-2 does not list)"),
 
     // TVer 0 responder (appendix D)
+    LEGACY_ACK_WITH_SACKETH("MR-LEG-001", "sends TVer 0 acknowledgements in the TVer 1 layout, with a SACKETH after "
+        + "the AETH"),
     LEGACY_GAP_COUNTED_AS_DUPLICATE("MR-LEG-002",
         "counts a TVer 0 request after ePSN in duplicate_received instead of drop_outside_window"),
     LEGACY_DUPLICATE_ACK_ONLY_ON_ACKREQ("MR-LEG-004", "answers a TVer 0 duplicate only when it carries AckReq"),
@@ -155,8 +173,13 @@ public enum Fault {
     LEGACY_MIDDLE_WITHOUT_FIRST("MR-LEG-006", "accepts a TVer 0 MIDDLE or LAST packet when no message is open"),
     LEGACY_NAK_FLAG_NOT_RESET("MR-LEG-003",
         "does not re-arm its NAK 0x60 after an in-order acceptance, so a second gap gets no NAK"),
+    LEGACY_NAK_PSN_RECEIVED("MR-LEG-003",
+        "puts the received packet's PSN in a TVer 0 NAK 0x60's bth.psn instead of ePSN"),
+    LEGACY_ACCEPTS_AFTER_HOLE("MR-LEG-002", "tests a TVer 0 request's PSN for at or after ePSN instead of equal to it, "
+        + "so a packet after a hole is accepted and placed as if in order"),
 
     // requester: packet building (section 12), a field from the wrong source, a header bit set after the ICRC
+    UDP_LENGTH_WITHOUT_ICRC("MR-WIRE-009", "sets udp.length of its requests without the 4 ICRC bytes"),
     LAST_PACKET_OFF_BY_ONE("MR-REQ-006",
         "tests for a message's last packet with index == packets, so multi-packet messages end with a MIDDLE"),
     IMMEDIATE_BYTE_SWAPPED("MR-HDR-010", "writes the immediate data in host (little-endian) byte order"),
@@ -173,8 +196,22 @@ public enum Fault {
     MIGREQ_SET("MR-WIRE-013", "sends every request with bth.m 1, copied from a template"),
     SPORT_WITHOUT_HIGH_BITS("MR-WIRE-010", "derives udp.sport from the QPN without setting bits 15 and 14"),
     CNP_TO_OWN_QPN("MR-MP-007", "addresses CNPs to its own QPN instead of the QP's dest_qpn"),
+    ETH_SRC_FROM_DEST("MR-WIRE-001", "writes the destination MAC address in eth.src of its requests as well, both "
+        + "taken from the QP's address entry"),
+    IPV6_LENGTH_WITH_HEADER("MR-WIRE-007", "counts the 40-byte IPv6 header in ip6.payload_length of its requests"),
+    PLETH_OFFSET_IN_PACKETS("MR-HDR-004", "writes a request's pleth.offset in PMTU units (the packet's index in its "
+        + "message) instead of bytes"),
+    IPV4_DF_CLEARED("MR-WIRE-004", "sends its IPv4 requests with ip.df 0, the default of a UDP stack"),
+    PLETH_FLAG_BIT_SET("MR-HDR-003", "leaves bit 0 of pleth.flags set in the requests it sends, a reserved bit copied "
+        + "from the descriptor"),
+    PAD_FROM_MEMORY("MR-WIRE-019", "copies a request's payload from memory in 4-byte words, so its pad bytes hold the "
+        + "bytes that follow the message instead of 0"),
+    SPORT_SPRAYED_WITHOUT_SPRAY("MR-MP-001", "varies udp.sport packet by packet on a QP whose spray attribute is "
+        + "false, following the device's multipath-spraying claim instead of the QP's attribute"),
 
     // requester: sequencing, limits and retransmission (sections 12, 13)
+    FIRST_PSN_AFTER_SQ_PSN("MR-REQ-001", "starts its send queue at sq_psn + 1 (the attribute taken as the last PSN "
+        + "used rather than the next one)"),
     MSN_ONLY_FOR_WQE_MESSAGES("MR-REQ-007", "increments pleth.msn only for messages that consume a receive WQE"),
     ACKREQ_INTERVAL_PLUS_ONE("MR-REQ-011", "sets AckReq after ack_req_interval + 1 packets instead of "
         + "ack_req_interval"),
@@ -183,6 +220,8 @@ public enum Fault {
     RETRIES_NOT_RESET_ON_PROGRESS("MR-RTX-011", "does not reset the retry counter when una moves"),
     RNR_WAIT_OWN_TIMER("MR-RTX-012", "waits its own min_rnr_timer after an RNR NAK instead of the NAK's timer code"),
     RNR_RETRY_OFF_BY_ONE("MR-RTX-014", "allows rnr_retry + 1 RNR waits without progress before giving up"),
+    RNR_RETRIES_NOT_RESET_ON_PROGRESS("MR-RTX-014", "does not reset the RNR retry counter when una moves, so RNR "
+        + "waits separated by progress add up to rnr_retry"),
     RNR_NAK_RESTARTS_WAIT("MR-RTX-015", "restarts the RNR wait, and counts an RNR retry, on an RNR NAK received "
         + "during the wait"),
     RNR_RESUME_NOT_LOWERED("MR-RTX-013", "keeps the first RNR NAK's resume PSN when a later one during the wait "
@@ -192,6 +231,8 @@ public enum Fault {
     TIMEOUT_RESENDS_ALL("MR-RTX-009", "on a timeout of a TVer 1 QP resends every in-flight PSN from una, go-back-N"),
     TIMER_NOT_RESTARTED_ON_PROGRESS("MR-RTX-008", "keeps the retransmission timer of the old una running after "
         + "progress"),
+    RNR_END_TIMER_NOT_STARTED("MR-RTX-008", "does not start the retransmission timer again at the end of an RNR "
+        + "wait, so a lost resend is never retransmitted"),
     READ_RECOVERY_FROM_START("MR-RTX-016",
         "recovers a READ from its first PSN even when a response or SACK bit shows its request arrived"),
     REORDER_TIMER_RESTARTED("MR-RTX-004",
@@ -205,6 +246,10 @@ public enum Fault {
         "on a timeout of a TVer 0 QP resends una only instead of every in-flight PSN"),
     LEGACY_READ_GAP_ACCEPTED("MR-LEG-010", "places a TVer 0 read response that follows a missing one"),
     LEGACY_NAK_SEQ_ERR_AS_ERROR("MR-LEG-008", "takes NAK 0x60 for a fatal NAK instead of resending from its PSN"),
+    READ_RESPONSE_PLACED_IN_ARRIVAL_ORDER("MR-PLC-003", "places each read response after the bytes of its READ "
+        + "received so far (a write pointer), not at its pleth.offset"),
+    ATOMIC_RESULT_WIRE_ORDER("MR-CMP-014", "writes an atomic's original value to its local buffer in wire (big-endian) "
+        + "order, whatever atomic_memory_order"),
     DUPLICATE_READ_RESPONSE_PLACED("MR-ROB-010", "places a read response for an already delivered PSN again"),
     READ_RESPONSE_OPCODE_UNCHECKED("MR-ROB-009", "accepts a read response whose opcode does not fit its place in the "
         + "read (a FIRST, MIDDLE, LAST or ONLY where another is due)"),

@@ -39,6 +39,12 @@ public final class Blame {
         Cause cause = first(first(Initial.diagnose(c, choice), Discards.validDropped(c, choice)),
             Rejections.wrongRight(c, choice));
         cause = cause != null || c.shape() == FailureShape.FRAME_MISMATCH ? cause : Discards.diagnose(c, choice);
+        if (cause == null && "MR-ACK-010".equals(c.checkRule()) && choice.allowed("MR-ACK-010")) {
+            // the oracle saw the cumulative point move back below one already reported: that is the fault, and the
+            // PSNs it leaves unreported are its consequence (not recorded packets discarded, MR-ORD-006)
+            cause = new Cause("MR-ACK-010", c.diffs().isEmpty() ? "" : c.diffs().get(0).field(),
+                "the cumulative acknowledgement moved back", Cause.Basis.CHECK);
+        }
         cause = cause != null ? cause : switch (c.shape()) {
             case FRAME_MISMATCH -> first(first(Acknowledgements.diagnose(c, choice), Execution.diagnose(c, choice)),
                 c.expectedOpcodes().contains("ACKNOWLEDGE") ? null : Owed.answeredResponse(c, choice));
@@ -74,6 +80,16 @@ public final class Blame {
             // (MR-ACK-012) or, where the case is about it, a QP attribute that a rejected modification changed
             return choice.cause(List.of("MR-ACK-012", "MR-QP-009"), "aeth.syndrome",
                 "an RNR NAK whose timer code is not the QP's min_rnr_timer", Cause.Basis.FIELD);
+        }
+        if (syndrome != null && syndrome.intValue() == AethSyndrome.NAK_PSN_SEQUENCE_ERROR.value() && c.tver() == 0
+            && (c.differs("aeth.syndrome") || c.differs("bth.opcode"))) {
+            // appendix D: a TVer 0 responder discards a packet after a hole and answers the first with NAK 0x60. An
+            // ACK in the NAK's place says the packet was taken (MR-LEG-002); another frame, that the NAK was not sent
+            return Values.isAck(c.actual())
+                ? choice.cause(List.of("MR-LEG-002"), "aeth.syndrome", "a TVer 0 request after a hole taken (an ACK "
+                    + "where NAK 0x60 was due)", Cause.Basis.FIELD)
+                : choice.cause(List.of("MR-LEG-003"), "aeth.syndrome", "no NAK 0x60 for a TVer 0 request after a hole",
+                    Cause.Basis.FIELD);
         }
         if (syndrome != null && AethSyndrome.valueOf(syndrome.intValue()).type() != AethSyndrome.Type.ACK
             && (c.differs("aeth.syndrome") || c.differs("bth.opcode"))) {
@@ -182,6 +198,13 @@ public final class Blame {
         if (!c.caseRules().isEmpty() && "MR-QP-006".equals(c.caseRules().get(0))) {
             return choice.cause(List.of("MR-QP-006"), region, "memory written on behalf of a frame a QP in ERROR "
                 + "received", Cause.Basis.CASE);
+        }
+        if (c.requester()) {
+            // the requester writes its own memory only with read responses' payloads (Table 6-1, MR-PLC-003; appendix
+            // D for TVer 0, and never twice, MR-ROB-010) and atomics' original values (MR-CMP-014): the case's own
+            // rule among them, else the placement of read responses
+            return choice.cause(List.of("MR-PLC-003", "MR-CMP-014", "MR-LEG-010", "MR-ROB-010", "MR-ROB-009"), region,
+                "memory the requester wrote differs", Cause.Basis.FIELD);
         }
         final Cause arrival = Rejections.placedPastArrivalCheck(c, choice, region);
         if (arrival != null) {
@@ -352,6 +375,12 @@ public final class Blame {
             } catch (NumberFormatException e) {
                 return dflt;
             }
+        }
+
+        /** True for an ACKNOWLEDGE frame whose syndrome is a plain ACK, with a SACKETH (TVer 1) or without. */
+        static boolean isAck(final DecodedFrame f) {
+            return f != null && f.isRoce() && f.opcode().kind() == OpKind.ACKNOWLEDGE && f.has(HeaderKind.AETH)
+                && AethSyndrome.valueOf(f.aeth().syndromeValue()).type() == AethSyndrome.Type.ACK;
         }
 
         /** True for an ACKNOWLEDGE frame whose syndrome is a plain ACK. */

@@ -83,6 +83,11 @@ final class Discards {
             return choice.cause(List.of("MR-WIRE-020"), "", "a packet whose pad bytes are not zero dropped",
                 Cause.Basis.COUNTERS);
         }
+        if (Values.change(changes, "drop_bad_udp_checksum") > 0) {
+            // every frame sent had a udp.checksum of 0 or a correct one (valid): one dropped as bad was refused
+            return choice.cause(List.of("MR-WIRE-011"), "udp.checksum",
+                "a frame with a zero or correct udp.checksum dropped as bad", Cause.Basis.COUNTERS);
+        }
         if (last.lowSport() && SILENT_DROPS.stream().anyMatch(counter -> Values.change(changes, counter) > 0)) {
             // a silent drop of a packet that passes every check of Table 11-1 blame can see, whose one trait outside
             // what a device sends is its udp.sport below 0xC000 (MR-WIRE-010 binds senders only)

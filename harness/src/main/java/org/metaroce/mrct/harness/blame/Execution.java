@@ -230,6 +230,13 @@ final class Execution {
     private static Cause readSegments(final FailureContext c, final Blame.Choice choice,
                                       final List<SentPacket> before) {
         final DecodedFrame f = c.actual();
+        final Long psn = c.expectedValues().get("bth.psn");
+        if (f.opcode().kind() == OpKind.RDMA_READ_RESPONSE && psn != null && c.differs("bth.psn")
+            && Psn.diff(Values.relative(f.bth().psn(), c.psnBase()), psn.intValue()) > 0) {
+            // a response for a later PSN where a lower one was due: the read's responses out of PSN order
+            return choice.cause(List.of("MR-RD-006"), "bth.psn", "a READ response sent ahead of a lower PSN still owed",
+                Cause.Basis.MODEL);
+        }
         if (f.opcode().kind() != OpKind.RDMA_READ_RESPONSE || !c.differs("bth.opcode")
             || c.expectedOpcodes().size() != 1 || !c.expectedOpcodes().get(0).startsWith("RDMA_READ_RESPONSE_")) {
             return null;

@@ -202,7 +202,8 @@ final class RequesterChecker {
         if (p.legacy() && work.isRead()) {
             legacyReadFrom.put(work.firstPsn, psn);
         }
-        final List<SendQueueModel.Violation> content = model.check(f, work, psn, retransmission);
+        final List<SendQueueModel.Violation> content = !retransmission && psn != nextFirst ? List.of() // a skip: the
+            : model.check(f, work, psn, retransmission); // order is the fault (below), not another packet's content
         if (!content.isEmpty()) {
             final SendQueueModel.Violation v = content.get(0);
             return failure(v.rule(), evidence, (retransmission ? "retransmission of PSN " : "PSN ") + psn + " of "

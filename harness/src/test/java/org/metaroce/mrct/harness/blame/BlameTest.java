@@ -157,6 +157,84 @@ class BlameTest {
             .isEqualTo("MR-CC-004");
     }
 
+    /**
+     * Appendix D: where a TVer 0 NAK 0x60 was due for a packet after a hole, an ACK in its place says the packet was
+     * taken (MR-LEG-002); a NAK naming the wrong PSN breaks the NAK's own rule (MR-LEG-003), the case citing it, and
+     * not MR-ACK-011 (the TVer 1 NAK's PSN).
+     */
+    @Test
+    void aTver0SequenceNakDueBlamesTheLegacyRules() {
+        final List<String> rules = List.of("MR-LEG-003", "MR-LEG-002", "MR-LEG-005");
+        final List<SentPacket> sent = List.of(write(0, false), write(2, false), write(3, true));
+        final DecodedFrame ack = decode(FrameBuilder.of(Encapsulation.ipv4("198.51.100.2", "198.51.100.1"),
+            Opcode.ACKNOWLEDGE).tver(0).psn(BASE + 3).with("aeth.syndrome", 0x1F).build());
+        final List<FieldDiff> syndrome = List.of(new FieldDiff("aeth.syndrome", "96 (0x60)", "31 (0x1f)"));
+        assertThat(BLAME.cause(tver0(syndrome, ack, sent, rules), Level.MUST).rule())
+            .as("an ACK where NAK 0x60 was due").isEqualTo("MR-LEG-002");
+        final DecodedFrame nak = decode(FrameBuilder.of(Encapsulation.ipv4("198.51.100.2", "198.51.100.1"),
+            Opcode.ACKNOWLEDGE).tver(0).psn(BASE + 2).with("aeth.syndrome", 0x60).build());
+        final List<FieldDiff> psn = List.of(new FieldDiff("bth.psn", "1 (0x1)", "2 (0x2)"));
+        assertThat(BLAME.cause(tver0(psn, nak, sent, rules), Level.MUST).rule())
+            .as("NAK 0x60 naming the received PSN, not ePSN").isEqualTo("MR-LEG-003");
+        assertThat(BLAME.cause(tver0(psn, nak, sent, List.of("MR-ORD-002")), Level.MUST).rule())
+            .as("a case citing neither: the NAK PSN's default rule").isEqualTo("MR-ACK-011");
+    }
+
+    /**
+     * A requester writes its own memory only with read responses and atomic results: memory that differs in a
+     * requester case blames the placement of read responses (MR-PLC-003), or the case's own rule among those that
+     * govern what a requester writes (an atomic's original value, MR-CMP-014), never the case's first rule.
+     */
+    @Test
+    void requesterMemoryBlamesWhatTheRequesterWrites() {
+        final List<FieldDiff> memory = List.of(new FieldDiff("dst[100]", "0x11...", "0x22..."));
+        assertThat(BLAME.cause(requesterMemory(memory, List.of("MR-CMP-013", "MR-CMP-011")), Level.MUST).rule())
+            .isEqualTo("MR-PLC-003");
+        assertThat(BLAME.cause(requesterMemory(memory, List.of("MR-CMP-011", "MR-CMP-014")), Level.MUST).rule())
+            .isEqualTo("MR-CMP-014");
+    }
+
+    private static FailureContext requesterMemory(final List<FieldDiff> diffs, final List<String> rules) {
+        return new FailureContext(FailureShape.MEMORY, null, diffs, List.of(), Map.of(), null, List.of(), 0, WINDOW,
+            BASE, null, rules, true, java.util.Set.of(), null, List.of(), null, 1);
+    }
+
+    /** A READ's LAST response where its FIRST was due (a higher PSN while a lower one is owed): MR-RD-006. */
+    @Test
+    void aReadResponseAheadOfALowerPsnBlamesMrRd006() {
+        final DecodedFrame last = decode(FrameBuilder.of(Encapsulation.ipv4("198.51.100.2", "198.51.100.1"),
+            Opcode.RDMA_READ_RESPONSE_LAST).tver(1).psn(BASE + 3).payload(new byte[4]).build());
+        final List<FieldDiff> diffs = List.of(new FieldDiff("bth.opcode", "RDMA_READ_RESPONSE_FIRST",
+            "RDMA_READ_RESPONSE_LAST"), new FieldDiff("bth.psn", "0 (0x0)", "3 (0x3)"));
+        final SentPacket read = new SentPacket(0, Opcode.RDMA_READ_REQUEST, false, false, 4, true);
+        assertThat(BLAME.cause(new FailureContext(FailureShape.FRAME_MISMATCH, null, diffs,
+            List.of("RDMA_READ_RESPONSE_FIRST"), Map.of("bth.psn", 0L), last, List.of(read), 1, WINDOW, BASE, null,
+            List.of("MR-RD-002", "MR-RD-006")), Level.MUST).rule()).isEqualTo("MR-RD-006");
+    }
+
+    /**
+     * An ACK whose cumulative point moved back below one already reported (the oracle's MR-ACK-010 check fired on
+     * it): that is the fault, though the PSNs it leaves unreported would read as recorded packets discarded.
+     */
+    @Test
+    void aCumulativePointMovingBackBlamesMrAck010() {
+        final List<SentPacket> sent = new ArrayList<>();
+        for (int psn = 0; psn < 8; psn++) {
+            sent.add(write(psn, true));
+        }
+        sent.add(write(1, true)); // a duplicate, answered with an ACK naming its own PSN + 1
+        final List<FieldDiff> base = List.of(new FieldDiff("sacketh.base", "8 (0x8)", "2 (0x2)"));
+        assertThat(BLAME.cause(mismatch(ack(2, 2, 0), sent, base, "MR-ACK-010", Map.of("sacketh.base", 8L),
+            () -> Map.of()), Level.MUST).rule()).isEqualTo("MR-ACK-010");
+    }
+
+    private static FailureContext tver0(final List<FieldDiff> diffs, final DecodedFrame actual,
+                                        final List<SentPacket> sent, final List<String> rules) {
+        return new FailureContext(FailureShape.FRAME_MISMATCH, null, diffs, List.of("ACKNOWLEDGE"),
+            Map.of("aeth.syndrome", 0x60L), actual, sent, sent.size(), 1, BASE, null, rules, false,
+            java.util.Set.of(), null, List.of(), null, 0);
+    }
+
     @Test
     void aFieldIsBlamedOnTheRuleGoverningItTheCasesOwnPreferred() {
         final DecodedFrame f = ack(1, 1, 0);

@@ -110,6 +110,9 @@ class ResponderFaultBlameTest {
             List.of(empty), length, List.of()))).isEqualTo("MR-CMP-007");
         assertThat(rule(context(FailureShape.FRAME_MISSING, List.of(), List.of("ACKNOWLEDGE"), Map.of(), null,
             List.of(padded), pad, List.of()))).isEqualTo("MR-WIRE-020");
+        // every frame sent valid (its udp.checksum 0 or correct), yet one counted as a bad checksum (MR-WIRE-011)
+        assertThat(rule(context(FailureShape.FRAME_MISSING, List.of(), List.of("ACKNOWLEDGE"), Map.of(), null,
+            List.of(plain), () -> Map.of("drop_bad_udp_checksum", 1L), List.of()))).isEqualTo("MR-WIRE-011");
         // a packet of another shape, or no drop counted: the missing ACK itself
         assertThat(rule(context(FailureShape.FRAME_MISSING, List.of(), List.of("ACKNOWLEDGE"), Map.of(), null,
             List.of(plain), length, List.of()))).isEqualTo("MR-ACK-005");

@@ -52,8 +52,14 @@ final class Dcqcn {
             return;
         }
         rt = rc;
+        final boolean raisedFirst = faults.contains(org.metaroce.mrct.reference.Fault.ALPHA_RAISED_BEFORE_CUT);
+        if (raisedFirst) { // the bug: the order of Table 14-2's steps swapped
+            alpha = (1 - p.g()) * alpha + p.g();
+        }
         rc = rc * (1 - (faults.contains(org.metaroce.mrct.reference.Fault.WRONG_CUT_FACTOR) ? alpha : alpha / 2));
-        alpha = (1 - p.g()) * alpha + p.g();
+        if (!raisedFirst) {
+            alpha = (1 - p.g()) * alpha + p.g();
+        }
         timerEvents = 0;
         byteEvents = 0;
         bytes = 0;

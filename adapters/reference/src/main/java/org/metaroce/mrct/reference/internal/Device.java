@@ -183,7 +183,9 @@ public final class Device implements ControlPlane {
      * 0xC000-0xFFFF, so every 16 consecutive packets use 16 different ports and all are used equally (section 15).
      */
     int dataSourcePort(final QueuePair qp) {
-        if (!qp.spray || has(Fault.CONSTANT_SPORT_WITH_SPRAY)) {
+        final boolean spray = qp.spray || has(Fault.SPORT_SPRAYED_WITHOUT_SPRAY)
+            && config.claims("multipath-spraying");
+        if (!spray || has(Fault.CONSTANT_SPORT_WITH_SPRAY)) {
             return sourcePort(qp);
         }
         final int index = qp.sprayIndex++;
@@ -192,9 +194,13 @@ public final class Device implements ControlPlane {
 
     // ------------------------------------------------------------------ acknowledgement frames
 
+    /** The cumulative point the next ACK names instead of ePSN (the fault DUPLICATE_ACKED_AT_ITS_PSN), or -1. */
+    int duplicateAckPoint = -1;
+
     /** Sends the current ACK of a TVer 1 QP (Table 5-1, column ACK). */
     void sendAck(final QueuePair qp) {
-        sendAcknowledge(qp, Psn.add(qp.ePsn, has(Fault.ACK_PSN_EPSN) ? 0 : -1), AethSyndrome.ACK.value());
+        final int point = duplicateAckPoint >= 0 ? duplicateAckPoint : qp.ePsn;
+        sendAcknowledge(qp, Psn.add(point, has(Fault.ACK_PSN_EPSN) ? 0 : -1), AethSyndrome.ACK.value());
         count(Counter.ACK_SENT, qp);
     }
 
@@ -215,12 +221,15 @@ public final class Device implements ControlPlane {
         if (!qp.isActive()) {
             return;
         }
-        final boolean legacy = qp.tver == 0;
-        final FrameWriter.Draft d = writer.begin(qp.encapsulation, Opcode.ACKNOWLEDGE, qp.tver, 0,
+        final boolean sacketh = qp.tver == 1 && !(has(Fault.ACK_WITHOUT_SACKETH) && (qp.window == null
+            || qp.window.bitmap(qp.ePsn) == 0)) || qp.tver == 0 && has(Fault.LEGACY_ACK_WITH_SACKETH);
+        final FrameWriter.Draft d = writer.begin(qp.encapsulation, Opcode.ACKNOWLEDGE, sacketh ? 1 : 0, 0,
             FrameWriter.NOT_ECT, sourcePort(qp), qp.destQp(), qp.pkey, psn, false);
+        d.buffer.put(d.bth + 1, (byte) (d.buffer.get(d.bth + 1) & 0xF0 | qp.tver)); // bth.tver: the QP's
         writer.aeth(d, syndrome, reportedMsn(qp));
-        if (!legacy) {
-            int base = qp.ePsn;
+        if (sacketh) {
+            int base = duplicateAckPoint >= 0 ? duplicateAckPoint : qp.ePsn;
+            duplicateAckPoint = -1;
             long bitmap = qp.window == null ? 0 : qp.window.bitmap(qp.ePsn);
             if (has(Fault.STALE_SACK_BASE)) {
                 base = qp.lastReportedBase;

@@ -123,7 +123,9 @@ final class Execution {
             System.arraycopy(mr.data, (int) (p.rethVa + (long) from * qp.pmtu - mr.va), data, 0, data.length);
         }
         final int lastK = n - (device.has(Fault.READ_LAST_OFF_BY_ONE) ? 0 : 1);
-        for (int k = from; k < n; k++) {
+        final boolean lastFirst = device.has(Fault.READ_LAST_RESPONSE_FIRST) && n - from > 1;
+        for (int i = from; i < n; i++) {
+            final int k = lastFirst ? (i == from ? n - 1 : i - 1) : i;
             final Opcode opcode = n == 1 ? Opcode.RDMA_READ_RESPONSE_ONLY : k == 0 ? Opcode.RDMA_READ_RESPONSE_FIRST
                 : k == lastK ? Opcode.RDMA_READ_RESPONSE_LAST : Opcode.RDMA_READ_RESPONSE_MIDDLE;
             final int size = (int) Math.min(qp.pmtu, length - (long) k * qp.pmtu);
@@ -146,7 +148,8 @@ final class Execution {
             w.pleth(d, msn, opcode.position().isFirst(), opcode.position().isLast(), offset, 0);
         }
         if (opcode != Opcode.RDMA_READ_RESPONSE_MIDDLE) {
-            w.aeth(d, AethSyndrome.ACK.value(), device.reportedMsn(qp));
+            w.aeth(d, device.has(Fault.READ_RESPONSE_CREDIT_SYNDROME) ? 0 : AethSyndrome.ACK.value(),
+                device.reportedMsn(qp));
         }
         w.payload(d, data, from, size);
         return w.finish(d);
@@ -180,7 +183,9 @@ final class Execution {
             qp.replayCache.pollFirst();
         }
         sendAtomicAck(qp, p.psn, original);
-        qp.rdAtomicOutstanding = Math.max(0, qp.rdAtomicOutstanding - 1);
+        if (!device.has(Fault.ATOMIC_SLOT_NOT_FREED)) {
+            qp.rdAtomicOutstanding = Math.max(0, qp.rdAtomicOutstanding - 1);
+        }
         return true;
     }
 

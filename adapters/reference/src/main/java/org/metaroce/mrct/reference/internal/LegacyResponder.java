@@ -31,12 +31,17 @@ final class LegacyResponder {
             duplicate(f, qp);
             return;
         }
+        if (d != 0 && device.has(Fault.LEGACY_ACCEPTS_AFTER_HOLE)) {
+            inOrder(f, qp, psn);
+            return;
+        }
         if (d != 0) {
             device.count(device.has(Fault.LEGACY_GAP_COUNTED_AS_DUPLICATE) ? Counter.DUPLICATE_RECEIVED
                 : Counter.DROP_OUTSIDE_WINDOW, qp);
             if (!qp.legacyNakSent) {
                 qp.legacyNakSent = true;
-                device.sendNak(qp, qp.ePsn, AethSyndrome.NAK_PSN_SEQUENCE_ERROR.value());
+                device.sendNak(qp, device.has(Fault.LEGACY_NAK_PSN_RECEIVED) ? psn : qp.ePsn,
+                    AethSyndrome.NAK_PSN_SEQUENCE_ERROR.value());
             }
             return;
         }

@@ -24,7 +24,8 @@ final class QpControl {
             case RESET -> true;
             case INIT -> from == QpState.RESET || from == QpState.INIT;
             case RTR -> from == QpState.INIT;
-            case RTS -> from == QpState.RTR || from == QpState.RTS;
+            case RTS -> from == QpState.RTR || from == QpState.RTS
+                || from == QpState.INIT && device.has(org.metaroce.mrct.reference.Fault.INIT_TO_RTS_ACCEPTED);
             case ERROR -> from == QpState.INIT || from == QpState.RTR || from == QpState.RTS
                 || from == QpState.ERROR;
         };

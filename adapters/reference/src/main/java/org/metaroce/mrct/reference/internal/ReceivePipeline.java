@@ -52,8 +52,9 @@ final class ReceivePipeline {
             return;
         }
         // step 4: UDP checksum
-        if (f.has(HeaderKind.UDP) && !f.udpChecksumValid()
-            && !(device.has(Fault.UDP_CHECKSUM_IPV6_ONLY) && f.has(HeaderKind.IPV4))) {
+        if (f.has(HeaderKind.UDP) && (!f.udpChecksumValid()
+            && !(device.has(Fault.UDP_CHECKSUM_IPV6_ONLY) && f.has(HeaderKind.IPV4))
+            || device.has(Fault.NONZERO_UDP_CHECKSUM_DROPPED) && f.udp().checksum() != 0)) {
             drop(Counter.DROP_BAD_UDP_CHECKSUM, null);
             return;
         }

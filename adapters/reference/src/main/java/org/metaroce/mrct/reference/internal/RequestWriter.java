@@ -2,12 +2,14 @@ package org.metaroce.mrct.reference.internal;
 
 import org.metaroce.mrct.reference.Fault;
 import org.metaroce.mrct.spi.WorkOpcode;
+import org.metaroce.mrct.wire.Encapsulation;
 import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.HeaderLayout;
 import org.metaroce.mrct.wire.Opcode;
 import org.metaroce.mrct.wire.header.AtomicEthFlyweight;
 import org.metaroce.mrct.wire.header.IethFlyweight;
 import org.metaroce.mrct.wire.header.ImmDtFlyweight;
+import org.metaroce.mrct.wire.header.PlethFlyweight;
 import org.metaroce.mrct.wire.header.RethFlyweight;
 
 /**
@@ -81,6 +83,19 @@ final class RequestWriter {
         final boolean solicited = work.wqe.solicited() && opcode.position().isLast();
         final FrameWriter.Draft d = w.begin(qp.encapsulation, opcode, qp.tver, size, FrameWriter.ECT0,
             device.dataSourcePort(qp), qp.destQpn, qp.pkey, psn, ackReq && !device.has(Fault.ACKREQ_AFTER_ICRC));
+        if (device.has(Fault.ETH_SRC_FROM_DEST)) {
+            System.arraycopy(d.bytes, 0, d.bytes, 6, 6);
+        }
+        if (device.has(Fault.IPV6_LENGTH_WITH_HEADER) && qp.encapsulation.network() == Encapsulation.Network.IPV6) {
+            final int length = d.bth - 8 - 40 + 4; // ip6.payload_length: bytes 4-5 of the IPv6 header
+            d.buffer.putShort(length, (short) (d.buffer.getShort(length) + 40));
+        }
+        if (device.has(Fault.UDP_LENGTH_WITHOUT_ICRC)) { // udp.length: bytes 4-5 of the UDP header, before the BTH
+            d.buffer.putShort(d.bth - 4, (short) (d.buffer.getShort(d.bth - 4) - 4));
+        }
+        if (device.has(Fault.IPV4_DF_CLEARED) && qp.encapsulation.network() == Encapsulation.Network.IPV4) {
+            clearDf(d.buffer, d.bth - 28); // the IPv4 header (20 bytes, no options) before the UDP header
+        }
         if (device.has(Fault.MIGREQ_SET)) {
             d.buffer.put(d.bth + 1, (byte) (d.buffer.get(d.bth + 1) | 0x40));
         }
@@ -94,8 +109,12 @@ final class RequestWriter {
                     final boolean whole = (read || work.isAtomic())
                         && !device.has(Fault.READ_PLETH_FLAGS_FROM_POSITION);
                     w.pleth(d, work.msn, opcode.position().isFirst() || whole, opcode.position().isLast() || whole,
-                        offset, work.consumesWqe() && (index == 0 || !device.has(Fault.RSN_ON_FIRST_PACKET_ONLY))
+                        device.has(Fault.PLETH_OFFSET_IN_PACKETS) && !read ? offset / qp.pmtu : offset, work.consumesWqe() && (index == 0 || !device.has(Fault.RSN_ON_FIRST_PACKET_ONLY))
                         ? work.rsn : 0);
+                    if (device.has(Fault.PLETH_FLAG_BIT_SET)) {
+                        final int flags = d.cursor - HeaderKind.PLETH.length() + PlethFlyweight.FLAGS_OFFSET;
+                        d.buffer.put(flags, (byte) (d.buffer.get(flags) | 0x01));
+                    }
                 }
                 case RETH -> {
                     // a tver 0 READ REQUEST after the first PSN asks for the rest of the read (MR-LEG-010)
@@ -132,6 +151,12 @@ final class RequestWriter {
             final long at = work.wqe.localVa() + (long) index * qp.pmtu;
             if (mr != null && mr.contains(at, size)) {
                 w.payload(d, mr.data, (int) (at - mr.va), size);
+                final int pad = (-size) & 3;
+                if (pad > 0 && device.has(Fault.PAD_FROM_MEMORY)) { // the last word copied whole, past the message
+                    final int from = (int) (at - mr.va) + size;
+                    final int copied = Math.max(0, Math.min(pad, mr.data.length - from));
+                    System.arraycopy(mr.data, from, d.bytes, d.cursor, copied);
+                }
             } else {
                 w.skip(d, size);
             }
@@ -142,5 +167,19 @@ final class RequestWriter {
             frame[d.bth + org.metaroce.mrct.wire.header.BthFlyweight.ACKREQ_OFFSET] |= (byte) 0x80;
         }
         return frame;
+    }
+
+    /** Clears ip.df of the IPv4 header at {@code ip} and recomputes its header checksum (the fault IPV4_DF_CLEARED). */
+    private static void clearDf(final java.nio.ByteBuffer b, final int ip) {
+        b.put(ip + 6, (byte) (b.get(ip + 6) & ~0x40));
+        b.putShort(ip + 10, (short) 0);
+        int sum = 0;
+        for (int i = 0; i < 20; i += 2) {
+            sum += (b.get(ip + i) & 0xFF) << 8 | b.get(ip + i + 1) & 0xFF;
+        }
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        b.put(ip + 10, (byte) (~sum >>> 8));
+        b.put(ip + 11, (byte) ~sum);
     }
 }

@@ -86,10 +86,11 @@ final class Requester {
     Requester(final Device device, final QueuePair qp) {
         this.device = device;
         this.qp = qp;
-        this.nextPsn = qp.sqPsn;
-        this.una = qp.sqPsn;
-        this.cumulative = qp.sqPsn;
-        this.respondedBefore = qp.sqPsn;
+        final int first = Psn.add(qp.sqPsn, device.plus(Fault.FIRST_PSN_AFTER_SQ_PSN));
+        this.nextPsn = first;
+        this.una = first;
+        this.cumulative = first;
+        this.respondedBefore = first;
     }
 
     // ------------------------------------------------------------------ posting
@@ -363,7 +364,7 @@ final class Requester {
         if (una != before) {
             awaitingTimerResend = false;
             retries = device.has(Fault.RETRIES_NOT_RESET_ON_PROGRESS) ? retries : 0;
-            rnrRetries = 0;
+            rnrRetries = device.has(Fault.RNR_RETRIES_NOT_RESET_ON_PROGRESS) ? rnrRetries : 0;
             if (flight.isEmpty()) {
                 if (awaitedPsn() >= 0 && !rnrWaiting) {
                     startProbeTimer();
@@ -580,7 +581,7 @@ final class Requester {
             return;
         }
         PsnState.sortByPsn(retransmit, una);
-        if (!flight.isEmpty()) {
+        if (!flight.isEmpty() && !device.has(Fault.RNR_END_TIMER_NOT_STARTED)) {
             startTimer();
         }
         device.kick(qp);

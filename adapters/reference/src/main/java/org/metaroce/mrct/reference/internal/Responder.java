@@ -122,6 +122,9 @@ final class Responder {
                     Recorded.of(f, 1));
             }
         }
+        if (device.has(Fault.DUPLICATE_ACKED_AT_ITS_PSN)) {
+            device.duplicateAckPoint = Psn.add(f.bth().psn(), 1); // the bug: the duplicate's own PSN acknowledged
+        }
         device.sendAck(qp);
     }
 

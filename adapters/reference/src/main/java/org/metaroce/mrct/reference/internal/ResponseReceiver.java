@@ -131,8 +131,15 @@ final class ResponseReceiver {
         }
         final MemoryRegionState mr = device.memory.byLkey(work.wqe.lkey());
         if (mr != null && expectedLength > 0) {
-            f.buffer().get(f.payloadOffset(), mr.data, (int) (work.wqe.localVa() + offset - mr.va),
-                expectedLength);
+            long at = offset;
+            if (device.has(Fault.READ_RESPONSE_PLACED_IN_ARRIVAL_ORDER)) { // the bug: a write pointer per READ
+                at = 0;
+                for (final boolean responded : work.responded) {
+                    at += responded ? qp.pmtu : 0;
+                }
+                at = Math.min(at, work.wqe.length() - expectedLength);
+            }
+            f.buffer().get(f.payloadOffset(), mr.data, (int) (work.wqe.localVa() + at - mr.va), expectedLength);
         }
         work.responded[k] = true;
         requester.markDelivered(state);
@@ -172,7 +179,8 @@ final class ResponseReceiver {
         work.original = f.atomicAckEth().original();
         final MemoryRegionState mr = device.memory.byLkey(work.wqe.lkey());
         if (mr != null && mr.contains(work.wqe.localVa(), 8)) {
-            final ByteOrder order = "big-endian".equals(device.config.word("atomic_memory_order", "little-endian"))
+            final ByteOrder order = device.has(Fault.ATOMIC_RESULT_WIRE_ORDER)
+                || "big-endian".equals(device.config.word("atomic_memory_order", "little-endian"))
                 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
             ByteBuffer.wrap(mr.data).order(order).putLong((int) (work.wqe.localVa() - mr.va), work.original);
         }
