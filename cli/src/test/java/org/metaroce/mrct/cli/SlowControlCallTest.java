@@ -174,4 +174,14 @@ class SlowControlCallTest {
         final CaseResult quick = run(id, Set.of(), 0, 1, 3, null);
         assertThat(quick.verdict()).as(quick.reason()).isEqualTo(Verdict.PASS);
     }
+
+    @Test
+    void aWindowAfterASlowModifyQpStartsWhenTheCallReturned() throws Exception {
+        // QP-002 moves the QP to RTS with two WQEs held since RTR and expects them within the run's 2 ms window: an
+        // agent that takes 5 ms to hand the modification to the device makes them come 5 ms after the previous step
+        // ended, which, counted from there, is beyond the window (plus the 1 ms tolerance)
+        final String id = "QP-002-rtr-holds-sends";
+        final CaseResult slow = run(id, Set.of(), 5 * MS, 1, 0, QpState.RTS);
+        assertThat(slow.verdict()).as(slow.reason()).isEqualTo(Verdict.PASS);
+    }
 }
