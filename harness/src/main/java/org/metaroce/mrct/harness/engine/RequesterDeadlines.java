@@ -25,7 +25,7 @@ final class RequesterDeadlines {
         return CaseRun.nanos(time - origin);
     }
 
-    /** A latest moment: "by 35.2 ms (37.2 ms with the run's tolerance of 2 ms)". */
+    /** A latest moment: "by 35202 us (37202 us with the run's tolerance of 2 ms)". */
     String by(final long nominal) {
         return "by " + at(nominal) + widened(nominal + tolerance);
     }
