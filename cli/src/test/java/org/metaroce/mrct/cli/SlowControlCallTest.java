@@ -20,6 +20,8 @@ import org.metaroce.mrct.reference.ReferenceAdapter;
 import org.metaroce.mrct.spi.CapturedFrame;
 import org.metaroce.mrct.spi.ControlPlane;
 import org.metaroce.mrct.spi.ForwardingControlPlane;
+import org.metaroce.mrct.spi.QpAttributes;
+import org.metaroce.mrct.spi.QpState;
 import org.metaroce.mrct.spi.SendWqe;
 
 /**
@@ -48,13 +50,19 @@ class SlowControlCallTest {
      */
     private static final class SlowAgent extends RealTimeReference {
         final long callNanos;
+        /** Which post_send of a case returns late (1-based; 0: none). */
+        final int slowPost;
+        /** The modify_qp to this state reaches the device only {@code callNanos} after it began (null: none). */
+        final QpState slowModifyTo;
         final ArrayDeque<CapturedFrame> held = new ArrayDeque<>();
         int postSends;
         int slowCalls;
 
-        SlowAgent(final ReferenceAdapter inner, final long callNanos) {
+        SlowAgent(final ReferenceAdapter inner, final long callNanos, final int slowPost, final QpState slowModifyTo) {
             super(inner);
             this.callNanos = callNanos;
+            this.slowPost = slowPost;
+            this.slowModifyTo = slowModifyTo;
         }
 
         @Override
@@ -89,9 +97,17 @@ class SlowControlCallTest {
                 @Override
                 public void postSend(final int qpn, final SendWqe wqe) {
                     device.postSend(qpn, wqe);
-                    if (++postSends == 2) {
+                    if (++postSends == slowPost) {
                         callTakes();
                     }
+                }
+
+                @Override
+                public void modifyQp(final int qpn, final QpState state, final QpAttributes attributes) {
+                    if (state == slowModifyTo) {
+                        callTakes();
+                    }
+                    device.modifyQp(qpn, state, attributes);
                 }
             };
         }
@@ -104,14 +120,21 @@ class SlowControlCallTest {
 
     private static CaseResult run(final String id, final Set<Fault> faults, final long callNanos,
                                   final long minRnrTimer) throws Exception {
+        return run(id, faults, callNanos, minRnrTimer, 2, null);
+    }
+
+    private static CaseResult run(final String id, final Set<Fault> faults, final long callNanos,
+                                  final long minRnrTimer, final int slowPost, final QpState slowModifyTo)
+        throws Exception {
         final DeviceProfile declared = ReferenceServer.profile(null, SPEC);
         final Map<String, Object> parameters = new java.util.LinkedHashMap<>(declared.parameters());
         parameters.put("min_rnr_timer", minRnrTimer);
         final DeviceProfile profile = new DeviceProfile(declared.name(), declared.vendor(), declared.model(),
             declared.firmware(), declared.pics(), parameters, declared.sha256());
         final Runner.Planned planned = Runner.plan(new CaseLoader(SPEC).loadBundled()).stream()
-            .filter(p -> p.id().equals(id)).findFirst().orElseThrow();
-        try (SlowAgent adapter = new SlowAgent(ReferenceAdapter.fromProfile(profile, SPEC, faults), callNanos)) {
+            .filter(p -> p.id().equals(id) || p.id().startsWith(id + "[")).findFirst().orElseThrow();
+        try (SlowAgent adapter = new SlowAgent(ReferenceAdapter.fromProfile(profile, SPEC, faults), callNanos,
+            slowPost, slowModifyTo)) {
             final CaseResult result = new Runner(new RunContext(adapter, SPEC, profile, 1, false, 2 * MS, TOLERANCE, 0),
                 List.of(), Clock.systemUTC()).runOne(planned);
             assertThat(adapter.slowCalls).as("post_send calls that took their time").isPositive();
@@ -136,5 +159,29 @@ class SlowControlCallTest {
         assertThat(early.verdict()).as(early.reason()).isEqualTo(Verdict.FAIL);
         assertThat(early.reason()).startsWith("MR-RTX-012").contains("a request was sent at").contains("for the RNR wait that began at");
         assertThat(run(LONG_WAIT, Set.of(), CALL, 19).verdict()).as("the long wait kept, min_rnr_timer 19 or not").isEqualTo(Verdict.PASS);
+    }
+
+    @Test
+    void aPostSendThatReturnsAfterTheDeviceTimedOutIsTheHarnessesLatenessNotAFailure() throws Exception {
+        // REQ-001's third post_send returns 500 ms after the device began sending: its retransmission timer (rto_low_ns
+        // scaled to 4 ms) runs out again and again before the harness can answer the READ with its responses, until
+        // the device rightly gives up (retry_cnt) and the work completes in error. The harness was late by the call,
+        // not the device: INCONCLUSIVE, saying so, never FAIL; with quick calls the case passes
+        final String id = "REQ-001-first-psn-and-wrap";
+        final CaseResult slow = run(id, Set.of(), 500 * MS, 1, 3, null);
+        assertThat(slow.verdict()).as(slow.reason()).isEqualTo(Verdict.INCONCLUSIVE);
+        assertThat(slow.reason()).contains("a control-plane call was under way");
+        final CaseResult quick = run(id, Set.of(), 0, 1, 3, null);
+        assertThat(quick.verdict()).as(quick.reason()).isEqualTo(Verdict.PASS);
+    }
+
+    @Test
+    void aWindowAfterASlowModifyQpStartsWhenTheCallReturned() throws Exception {
+        // QP-002 moves the QP to RTS with two WQEs held since RTR and expects them within the run's 2 ms window: an
+        // agent that takes 5 ms to hand the modification to the device makes them come 5 ms after the previous step
+        // ended, which, counted from there, is beyond the window (plus the 1 ms tolerance)
+        final String id = "QP-002-rtr-holds-sends";
+        final CaseResult slow = run(id, Set.of(), 5 * MS, 1, 0, QpState.RTS);
+        assertThat(slow.verdict()).as(slow.reason()).isEqualTo(Verdict.PASS);
     }
 }

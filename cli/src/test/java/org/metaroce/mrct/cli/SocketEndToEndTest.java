@@ -120,9 +120,6 @@ class SocketEndToEndTest {
      * network from real captures; every case that runs gives its in-process verdict.
      */
     @Test
-    @org.junit.jupiter.api.Disabled("not yet proven stable: the false MR-RTX-007 on ACKs and requests that crossed on the wire is "
-        + "fixed (RequesterTimer.mayHaveCounted), but this test has not yet passed ten runs in a row on a loaded "
-        + "host; see docs/real-time-requester.md, Known gaps")
     void requesterCasesGiveTheInProcessVerdictsOverUdp(@TempDir final Path dir) throws IOException {
         final Mrct.Run socket = Mrct.run("run", "--adapter", "socket", "--udp",
             hostPort(new InetSocketAddress(server.port().ipv4(), ((org.metaroce.mrct.socket.link.UdpLink)

@@ -201,16 +201,22 @@ final class CaseRun {
     }
 
     /**
-     * After a control-plane call: on real time a {@code postSend}, which starts the device's frames, makes the next
-     * window start when it returned at the latest (the device's frames cannot come before it was asked). Other calls
-     * (polling completions, reading memory or counters) leave the case's timeline alone: an expiry the case expects
-     * {@code after: rto_low_ns} is timed from the frame that started the timer, not from a poll in between.
+     * After a control-plane call: on real time a call the device acts on ({@code postSend}, {@code modifyQp},
+     * {@code postReceive}, ...), which may start or release the device's frames, makes the next window start when it
+     * returned at the latest (the device's frames cannot be required before it was asked), and an {@code after} bound
+     * when it began. Calls that only read (polling completions, reading memory, counters or a QP's state) leave the
+     * case's timeline alone: an expiry the case expects {@code after: rto_low_ns} is timed from the frame that started
+     * the timer, not from a poll in between.
      */
     private void afterControlCall(final String op) {
-        if (!virtualTime() && "postSend".equals(op)) {
+        if (!virtualTime() && !READING_CALLS.contains(op)) {
             cursor.controlCallReturned(controlCallBegan, data.now());
         }
     }
+
+    /** The control-plane operations that only read the device's state (they never start a window). */
+    private static final java.util.Set<String> READING_CALLS = java.util.Set.of("queryQp", "pollCompletions",
+        "readMemory", "counters", "qpCounters");
 
     private boolean virtualTime() {
         return run.adapter().capabilities().contains(Capability.VIRTUAL_TIME);

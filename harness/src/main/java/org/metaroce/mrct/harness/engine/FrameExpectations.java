@@ -84,7 +84,7 @@ final class FrameExpectations {
             if (diffs.isEmpty()) {
                 checkTiming(e, received, earliest);
                 evidence.note(received.evidence(), cursor.index(), "matched");
-                cursor.endedAt(received.frame().timestampNanos());
+                pump.matchedAt(received.frame().timestampNanos());
                 return;
             }
             if (!e.skipOthers()) {
@@ -152,7 +152,7 @@ final class FrameExpectations {
             evidence.note(received.evidence(), cursor.index(), "matched");
             latest = Math.max(latest, received.frame().timestampNanos());
         }
-        cursor.endedAt(latest);
+        pump.matchedAt(latest);
     }
 
     void expectNone(final Step.ExpectNone e) {

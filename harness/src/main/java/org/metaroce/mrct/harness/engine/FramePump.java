@@ -80,6 +80,17 @@ final class FramePump {
         }
     }
 
+    /**
+     * An expectation of the current step matched the device's frame captured at {@code time}: the step ends there (a
+     * window after it never starts before the latest control call returned, {@link Cursor#endedAt}); a frame that came
+     * while such a call was under way counts the rest of the call as the harness's lateness
+     * ({@link HarnessLateness#workPosted}).
+     */
+    void matchedAt(final long time) {
+        cursor.endedAt(time);
+        lateness.workPosted(cursor.index(), time, cursor.lastTime());
+    }
+
     /** The device's clock. */
     long now() {
         return data.now();

@@ -52,6 +52,22 @@ final class HarnessLateness {
     }
 
     /**
+     * A frame from the device that step {@code step} waited for was captured at {@code frameAt}, while a control-plane
+     * call the device acts on (a {@code post_send}, one of the several calls of a {@code post_send} with {@code count},
+     * a {@code modify_qp}) was under way until {@code returned}: the device acted as soon as the call reached it, but
+     * the harness could answer that frame, or judge what follows it, only once the call(s) returned. The part of the
+     * calls' duration beyond the frame is the harness's lateness: a device timer the case means the harness to beat
+     * may run out meanwhile, and a window that the calls ate then says nothing about the device.
+     */
+    void workPosted(final int step, final long frameAt, final long returned) {
+        if (!measured || returned <= frameAt) {
+            return;
+        }
+        note(new Late(step, "the device's frame came while a control-plane call was under way (the harness could "
+            + "answer it only when the call returned), late by", returned - frameAt, budget));
+    }
+
+    /**
      * An expectation of step {@code step} found nothing by its deadline while the receive path had not looked for
      * {@code pauseNanos} around that deadline: a frame stamped after the deadline may have arrived before it.
      */

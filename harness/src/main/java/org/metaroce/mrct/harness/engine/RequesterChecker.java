@@ -68,8 +68,6 @@ final class RequesterChecker {
     private static final Basis LIVE = Basis.configured("the QP's attributes and the answers the harness sent");
 
     private final Connection connection;
-    /** The case's start: times in messages count from it. */
-    private final long origin;
     private final SendQueueModel model;
     /** The first transmissions, as the oracle compares retransmissions with them (MR-RTX-006). */
     private final RequestOriginals originals = new RequestOriginals();
@@ -102,10 +100,12 @@ final class RequesterChecker {
     private final RequesterGoBack.Psns owed = this::owedByGoBack;
     /** The frames sent to the device, taken in timestamp order with its requests (see {@link HeldAnswers}). */
     private final HeldAnswers answers = new HeldAnswers();
+    /** Timing failures with their nominal and effective bounds. */
+    private final RequesterDeadlines deadlines;
 
     RequesterChecker(final Connection connection, final SendQueueModel model, final Parameters parameters,
                      final long origin) {
-        this.origin = origin;
+        this.deadlines = new RequesterDeadlines(origin, parameters.toleranceNs());
         this.connection = connection;
         this.model = model;
         this.p = parameters;
@@ -139,10 +139,7 @@ final class RequesterChecker {
         answers.release(now, this::took);
         if (!p.legacy() && rnr.held()) {
             final Finding overdue = rnr.overdue(now, p.toleranceNs(), evidence, LIVE);
-            return overdue == null ? null : failure(overdue.rule(), evidence, "no request was sent at the end of the "
-                + "RNR wait that began at " + at(rnr.started()) + " and ended at " + at(rnr.until()),
-                new FieldDiff(overdue.field(), "a request by " + at(rnr.latest(p.toleranceNs())), "none by "
-                    + at(now)));
+            return overdue == null ? null : deadlines.rnrOverdue(overdue, rnr, now, evidence);
         }
         if (p.legacy() || !timer.running()) {
             return null;
@@ -161,17 +158,7 @@ final class RequesterChecker {
             timer.stop();
             return null;
         }
-        if (una >= nextFirst) {
-            return failure(RequesterTimer.PROBE_RULE, evidence, "no PSN is in flight and the acknowledgement of PSN "
-                + awaited(true) + " is awaited, but no acknowledgement probe was sent when the timer started at "
-                + at(timer.started()) + " for rto_low_ns expired", new FieldDiff("acknowledgement probe (PSN "
-                    + awaited(true) + ")", "by " + at(due), "none by " + at(now)));
-        }
-        return failure(timer.lateRule(), evidence, "una (PSN " + una + ") was not sent again when the retransmission "
-            + "timer started at " + at(timer.started()) + " for " + CaseRun.nanos(timer.duration()) + " ("
-            + (timer.low() ? "rto_low_ns: at most n_low = " : "rto_high_ns: more than n_low = ") + p.nLow()
-            + " PSNs in flight) expired", new FieldDiff("retransmission of PSN " + una, "by "
-                + at(due), "none by " + at(now)));
+        return deadlines.timeout(timer, una, awaited(true), una >= nextFirst, due, now, p.nLow(), evidence);
     }
 
     /** Checks a request the device sent at {@code time}; returns the broken rule or null. */
@@ -249,7 +236,8 @@ final class RequesterChecker {
         final Finding r = rnr.request(time, p.toleranceNs(), evidence, LIVE);
         if (r != null) {
             final String when = rnr.exhausted() ? "after an RNR NAK exhausted rnr_retry = " + p.rnrRetry()
-                : "for the RNR wait that began at " + at(rnr.started()) + " and ends at " + at(rnr.until());
+                : "for the RNR wait that began at " + at(rnr.started()) + " and ends at "
+                    + deadlines.earliest(rnr.until());
             return failure(r.rule(), evidence, "a request was sent at " + at(time) + " " + when,
                 new FieldDiff(r.field(), r.expected(), r.actual()));
         }
@@ -322,8 +310,8 @@ final class RequesterChecker {
             // an acknowledgement probe (section 13.4): allowed once its timer could have expired
             if (timer.probeEarly(time, p.toleranceNs())) {
                 return failure(RequesterTimer.PROBE_RULE, evidence, "acknowledgement probe (PSN " + psn + ") sent "
-                    + "before rto_low_ns passed since " + at(timer.started()), new FieldDiff("time", "at least "
-                        + at(timer.started() + p.rtoLowNs()), at(time)));
+                    + "before rto_low_ns passed since " + at(timer.started()), new FieldDiff("time",
+                        deadlines.atLeast(timer.started() + p.rtoLowNs()), at(time)));
             }
             timer.retry();
             loss.resent(psn, time);
@@ -375,7 +363,7 @@ final class RequesterChecker {
                     p.toleranceNs()) ? "MR-RTX-005" : early;
                 return failure(rule, evidence, "PSN " + psn + " is retransmitted without cause: " + lossState(psn,
                     time), new FieldDiff("retransmission", "a loss event, the expiry of the retransmission timer "
-                        + "(una " + una + (!timer.running() ? "" : ", due at " + at(timer.expiry()))
+                        + "(una " + una + (!timer.running() ? "" : ", due " + deadlines.atLeast(timer.expiry()))
                         + ") or the end of an RNR wait", "PSN " + psn + " at " + at(time)));
             }
             if (psn == una && !rnrEnd) {
@@ -695,6 +683,6 @@ final class RequesterChecker {
     }
 
     private String at(final long time) {
-        return CaseRun.nanos(time - origin);
+        return deadlines.at(time);
     }
 }

@@ -210,6 +210,34 @@ class RequesterCheckerTest {
     }
 
     @Test
+    void aLateTimeoutGivesTheNominalAndTheEffectiveBound() {
+        // the same QP on a real-time adapter with a tolerance of 1 ms: the resend is due by 112 us, and the device is
+        // given until 1112 us; the failure says both, as a responder window does ("8 us (1008 us with ...)")
+        checker = new RequesterChecker(connection, model, new RequesterChecker.Parameters(PMTU, 8, 64, 3, 10_000,
+            100_000, 300_000, 2, 7, 4, false, 1_000_000, 100_000, 10, 7), 0);
+        postWrite(1);
+        assertThat(send(writePacket(0, 0, 1, 0), 0)).isNull();
+        assertThat(checker.timers(1_111_999, -1)).as("inside the window widened by the tolerance").isNull();
+        final StepFailure late = checker.timers(1_112_001, -1);
+        assertThat(late.rule).isEqualTo("MR-RTX-007");
+        assertThat(late.getMessage()).contains("for 100 us (rto_low_ns").contains(
+            "expired: due by 112 us (1112 us with the run's tolerance of 1 ms)");
+        assertThat(late.diffs).singleElement().satisfies(d -> {
+            assertThat(d.expected()).isEqualTo("by 112 us (1112 us with the run's tolerance of 1 ms)");
+            assertThat(d.actual()).isEqualTo("none by 1112001 ns");
+        });
+    }
+
+    @Test
+    void onVirtualTimeATimingFailureGivesTheNominalBoundAlone() {
+        postWrite(1);
+        assertThat(send(writePacket(0, 0, 1, 0), 0)).isNull();
+        final StepFailure late = checker.timers(112_001, -1);
+        assertThat(late.getMessage()).endsWith("expired: due by 112 us").doesNotContain("tolerance");
+        assertThat(late.diffs).singleElement().satisfies(d -> assertThat(d.expected()).isEqualTo("by 112 us"));
+    }
+
+    @Test
     void resendingUnaBeforeTheTimerBreaksRtx002() {
         postWrite(1);
         assertThat(send(writePacket(0, 0, 1, 0), 0)).isNull();
