@@ -43,6 +43,20 @@ class HarnessLatenessTest {
     }
 
     @Test
+    void theHarnessShareOfTheToleranceIsItsWorstWayOutPlusItsWorstWayBack() {
+        // issue 10, RNR resends judged from the harness's NAK: the NAK's send took 0.8 ms and the resend was stamped
+        // after the receive path had not looked for 0.7 ms; both are on the way of the one judgement, so the device
+        // has 0.5 ms of a 2 ms tolerance left, not 1.2 ms (until 2026-12-03 the larger alone counted)
+        final HarnessLateness lateness = new HarnessLateness(true, 2 * MS);
+        lateness.frameSent(4, Long.MIN_VALUE, 0, 800_000);
+        lateness.stampedAfterPause(5, 700_000);
+        lateness.blindAtDeadline(6, 300_000);
+        lateness.frameSent(7, Long.MIN_VALUE, 0, 500_000);
+        assertThat(lateness.worstNanos()).isEqualTo(1_500_000);
+        assertThat(lateness.beyondBudget()).as("each within the tolerance").isNull();
+    }
+
+    @Test
     void theWorstLatenessIsKeptAndNamedWithItsStep() {
         final HarnessLateness lateness = new HarnessLateness(true, MS);
         lateness.frameSent(2, 0, 0, 3 * MS);
