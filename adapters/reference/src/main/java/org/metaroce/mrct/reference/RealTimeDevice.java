@@ -49,7 +49,19 @@ public final class RealTimeDevice implements AutoCloseable {
 
     private final Device device;
     private final Consumer<byte[]> transmitter;
-    private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<Task> tasks = new LinkedBlockingQueue<>();
+    /**
+     * When the device's earliest scheduled work falls due (epoch nanoseconds; Long.MAX_VALUE: none), and the lag it
+     * inherited, as the device thread last published them (before it answers a control call, and before it waits):
+     * read by {@link #timeline()} on another thread, which so sees work left undone while the device thread was not
+     * running (lateness measured only once the work ran would be missed by a question asked meanwhile).
+     */
+    private volatile long dueAt = Long.MAX_VALUE;
+    private volatile long dueLag;
+
+    /** Work for the device thread: a received frame (captured {@code lateNanos} before {@code handed}) or a call. */
+    private record Task(Runnable work, long handed, long lateNanos, boolean frame) {
+    }
     private final long epochOffset = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
     private final Thread thread;
     private final AtomicLong received = new AtomicLong();
@@ -122,17 +134,23 @@ public final class RealTimeDevice implements AutoCloseable {
     public void receive(final byte[] frame, final long lateNanos) {
         received.incrementAndGet();
         final long handed = System.nanoTime();
-        tasks.add(() -> {
+        final long late = Math.max(0, lateNanos);
+        tasks.add(new Task(() -> {
             final long began = System.nanoTime();
-            timeline.late(Math.max(0, lateNanos) + began - handed, OwnTimeline.Kind.FRAME);
+            final long waited = late + began - handed;
+            timeline.late(waited, OwnTimeline.Kind.FRAME);
+            // what the frame makes the device do counts from now: it is as late as the frame waited
+            device.scheduler().context(waited);
             try {
                 device.receive(frame);
             } catch (RuntimeException e) {
                 failure(e);
             }
             // a frame takes microseconds; longer, the thread lost its CPU meanwhile and its answer left late
-            timeline.late(System.nanoTime() - began, OwnTimeline.Kind.PROCESSING);
-        });
+            final long processing = System.nanoTime() - began;
+            timeline.late(processing, OwnTimeline.Kind.PROCESSING);
+            transmit(waited + processing);
+        }, handed, late, true));
     }
 
     /**
@@ -179,13 +197,40 @@ public final class RealTimeDevice implements AutoCloseable {
 
     /** What {@link Timeline} says now, for the time since the last reset (any thread). */
     public Timeline timeline() {
+        final long behind = behind(System.nanoTime(), now());
         final OwnTimeline.Snapshot snapshot = timeline.snapshot();
         final long drops;
         synchronized (timeline) {
             drops = captureDrops.getAsLong() - captureDropsAtReset;
         }
-        return new Timeline(snapshot.worstNanos(), snapshot.worst() == null ? "" : snapshot.worst().text(),
-            snapshot.events(), Math.max(0, drops));
+        final boolean stalled = behind > snapshot.worstNanos();
+        return new Timeline(stalled ? behind : snapshot.worstNanos(), stalled ? OwnTimeline.Kind.BEHIND.text()
+            : snapshot.worst() == null ? "" : snapshot.worst().text(),
+            snapshot.events() + (behind >= OwnTimeline.EVENT_FLOOR_NANOS ? 1 : 0), Math.max(0, drops));
+    }
+
+    /**
+     * How far behind the device is right now with work it has not done (0 when none is overdue): the earliest
+     * scheduled work past due (with the lag it inherited), or a received frame still waiting for the device thread.
+     */
+    private long behind(final long monotonic, final long epoch) {
+        long worst = 0;
+        final long due = dueAt;
+        if (due != Long.MAX_VALUE && epoch > due) {
+            worst = epoch - due + dueLag;
+        }
+        final Task waiting = tasks.peek();
+        if (waiting != null && waiting.frame()) {
+            worst = Math.max(worst, waiting.lateNanos() + monotonic - waiting.handed());
+        }
+        return worst;
+    }
+
+    /** On the device thread: publishes when its earliest scheduled work falls due, for {@link #behind}. */
+    private void publishDue() {
+        final long next = device.scheduler().next();
+        dueLag = device.scheduler().nextLag();
+        dueAt = next;
     }
 
     /** Where the link counts the frames its capture lost, so that {@link #timeline()} can say how many a case lost. */
@@ -206,10 +251,14 @@ public final class RealTimeDevice implements AutoCloseable {
         try {
             while (running) {
                 step();
-                final Runnable task = waitForWork();
+                publishDue();
+                final Task task = waitForWork();
                 if (task != null) {
                     device.scheduler().advanceTo(now());
-                    task.run();
+                    device.scheduler().context(0);
+                    task.work().run();
+                    device.scheduler().context(0);
+                    publishDue();
                 }
             }
         } catch (RuntimeException | Error e) {
@@ -224,13 +273,23 @@ public final class RealTimeDevice implements AutoCloseable {
         device.scheduler().advanceTo(now);
         for (long due = device.scheduler().next(); due <= now; due = device.scheduler().next()) {
             timeline.late(now - due, OwnTimeline.Kind.TIMER);
+            // the timer is as late as it ran after its due time, plus the lag of what set it (its due time counted
+            // from a late moment)
+            final long lag = device.scheduler().nextLag() + now - due;
+            device.scheduler().context(lag);
             device.scheduler().runNext(now);
-            transmit();
+            transmit(lag);
         }
-        transmit();
+        device.scheduler().context(0);
+        transmit(0);
     }
 
-    private void transmit() {
+    /**
+     * Hands every frame the device emitted to the link; {@code lagNanos} is how late the action that emitted them ran
+     * against the device's ideal timeline: each frame's own lateness is that plus its wait here and its hand-over.
+     */
+    private void transmit(final long lagNanos) {
+        final long from = System.nanoTime();
         CapturedFrame frame;
         while ((frame = device.outbox().pollFirst()) != null) {
             transmitted.incrementAndGet();
@@ -240,11 +299,15 @@ public final class RealTimeDevice implements AutoCloseable {
             } catch (RuntimeException e) {
                 failure(e);
             }
-            timeline.late(System.nanoTime() - began, OwnTimeline.Kind.TRANSMIT);
+            final long end = System.nanoTime();
+            timeline.late(end - began, OwnTimeline.Kind.TRANSMIT);
+            if (lagNanos > 0) {
+                timeline.late(lagNanos + end - from, OwnTimeline.Kind.CHAIN);
+            }
         }
     }
 
-    private Runnable waitForWork() {
+    private Task waitForWork() {
         final long next = device.scheduler().next();
         final long wait = next == Long.MAX_VALUE ? MAX_SLEEP_NANOS : Math.min(MAX_SLEEP_NANOS, next - now());
         if (wait <= 0) {
@@ -252,7 +315,7 @@ public final class RealTimeDevice implements AutoCloseable {
         }
         if (wait < SPIN_NANOS) {
             final long until = now() + wait;
-            Runnable task;
+            Task task;
             while ((task = tasks.poll()) == null && now() < until) {
                 Thread.onSpinWait();
             }
@@ -271,13 +334,17 @@ public final class RealTimeDevice implements AutoCloseable {
             throw new AdapterException("the reference device has stopped" + (crash == null ? "" : ": " + crash));
         }
         final CompletableFuture<T> answer = new CompletableFuture<>();
-        tasks.add(() -> {
+        tasks.add(new Task(() -> {
             try {
-                answer.complete(action.call());
+                final T result = action.call();
+                // before the caller learns of it (it may take this thread's CPU): what the call scheduled, such as
+                // the first transmission of a post_send, is then known to be due should this thread not run again
+                publishDue();
+                answer.complete(result);
             } catch (Exception | Error e) {
                 answer.completeExceptionally(e);
             }
-        });
+        }, System.nanoTime(), 0, false));
         try {
             return answer.get(30, TimeUnit.SECONDS);
         } catch (ExecutionException e) {

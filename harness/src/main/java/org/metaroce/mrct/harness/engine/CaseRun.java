@@ -81,6 +81,7 @@ final class CaseRun {
             run.adapter().beginCase(id);
             control.reset();
             start = data.now();
+            control.startAt(start);
             cursor.endedAt(start);
             evidence = new Evidence(start);
             runCase(start);

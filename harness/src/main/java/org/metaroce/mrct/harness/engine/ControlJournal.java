@@ -30,7 +30,7 @@ import org.metaroce.mrct.spi.SendWqe;
 final class ControlJournal implements ControlPlane {
     private final ControlPlane delegate;
     private final DataPlane clock;
-    private final long start;
+    private long start;
     private final IntSupplier frames;
     private final java.util.function.Consumer<String> onCall;
     private final java.util.function.Consumer<String> returned;
@@ -56,6 +56,20 @@ final class ControlJournal implements ControlPlane {
 
     List<ControlRecord> records() {
         return records;
+    }
+
+    /**
+     * The case's time zero is {@code caseStart} (the adapter's clock), not the moment the journal was made: the case
+     * starts after its reset, and its frames are timed from there. The calls recorded so far (the reset) are moved to
+     * that base, so a call before time zero has a negative time; every call's time is comparable with the frames'
+     * (until 2026-12-03 they were not: a report's post_send seemed to come up to milliseconds after the frames it
+     * caused).
+     */
+    void startAt(final long caseStart) {
+        final long shift = caseStart - start;
+        start = caseStart;
+        records.replaceAll(r -> new ControlRecord(r.index(), r.timestampNanos() - shift, r.op(), r.args(),
+            r.result(), r.error(), r.framesBefore()));
     }
 
     private <T> T call(final String op, final Map<String, Object> args, final Supplier<T> action,

@@ -24,7 +24,9 @@ final class HarnessLateness {
     private final boolean measured;
     private final long budget;
     private Late worst;
-    private long worstWithin;
+    /** The worst lateness on the way to the device (frames sent, answers held by a call) and on the way back. */
+    private long worstOut;
+    private long worstIn;
 
     /**
      * @param measured whether the adapter runs in real time (on virtual time the harness is never late)
@@ -44,11 +46,15 @@ final class HarnessLateness {
         if (!measured) {
             return;
         }
-        if (intended != Long.MIN_VALUE) {
-            note(new Late(step, "its frame began to leave later than the case meant by", began - intended,
-                budget));
+        if (intended != Long.MIN_VALUE && began > intended) {
+            // both delays are on the frame's way: it reached the device as late as they add up (until 2026-12-03
+            // only the larger counted, so a frame begun 1.2 ms late whose send took 1.2 ms was within 2 ms)
+            note(new Late(step, "its frame left later than the case meant (it began " + Timing.measured(began
+                - intended) + " late, and sending it took " + Timing.measured(returned - began) + ") by",
+                returned - intended, budget), true);
+            return;
         }
-        note(new Late(step, "sending its frame took", returned - began, budget));
+        note(new Late(step, "sending its frame took", returned - began, budget), true);
     }
 
     /**
@@ -64,7 +70,7 @@ final class HarnessLateness {
             return;
         }
         note(new Late(step, "the device's frame came while a control-plane call was under way (the harness could "
-            + "answer it only when the call returned), late by", returned - frameAt, budget));
+            + "answer it only when the call returned), late by", returned - frameAt, budget), true);
     }
 
     /**
@@ -75,7 +81,7 @@ final class HarnessLateness {
         if (!measured || pauseNanos < PAUSE_FLOOR_NANOS) {
             return;
         }
-        note(new Late(step, "the receive path did not look across the deadline for", pauseNanos, budget));
+        note(new Late(step, "the receive path did not look across the deadline for", pauseNanos, budget), false);
     }
 
     /**
@@ -88,11 +94,15 @@ final class HarnessLateness {
             return;
         }
         note(new Late(step, "a frame from the device was stamped after the receive path had not looked for",
-            pauseNanos, budget));
+            pauseNanos, budget), false);
     }
 
-    private void note(final Late late) {
-        worstWithin = Math.max(worstWithin, late.nanos());
+    private void note(final Late late, final boolean out) {
+        if (out) {
+            worstOut = Math.max(worstOut, late.nanos());
+        } else {
+            worstIn = Math.max(worstIn, late.nanos());
+        }
         if (late.nanos() > budget && (worst == null || late.nanos() > worst.nanos())) {
             worst = late;
         }
@@ -104,11 +114,13 @@ final class HarnessLateness {
     }
 
     /**
-     * The worst lateness measured so far, within the tolerance or not (0 on virtual time): what is left of the
-     * tolerance for the device's own lateness ({@link DeviceLateness}).
+     * The harness's share of the tolerance, within it or not (0 on virtual time): the worst lateness on the way to the
+     * device plus the worst on the way back, since a judgement of the device's answer to the harness's frame meets one
+     * of each (a NAK sent late and the resend it asks for read late); what is left of the tolerance is the device's
+     * ({@link DeviceLateness}). Until 2026-12-03 the larger of the two alone.
      */
     long worstNanos() {
-        return worstWithin;
+        return worstOut + worstIn;
     }
 
     /** The tolerance the lateness is judged against. */

@@ -82,6 +82,7 @@ public final class Device implements ControlPlane {
     /** Sends a frame now, outside the pacer (acknowledgements, CNPs). */
     void emit(final byte[] frame) {
         outbox.addLast(new CapturedFrame(frame, scheduler.now()));
+        scheduler.transmitted();
     }
 
     /** Queues a data frame behind the QP's pacer; {@code onSent} runs when it leaves. */

@@ -22,7 +22,17 @@ public final class OwnTimeline {
          * The link's reader did not look for frames (a link that stamps frames when it reads them, such as a UDP socket,
          * cannot tell how long a frame waited in the kernel; a pause of its reader bounds that wait).
          */
-        READER("the link's reader did not look for frames for");
+        READER("the link's reader did not look for frames for"),
+        /**
+         * A frame the device sent left late by the delays along its way added up: the frame or timer that caused it
+         * waited, the timers in between ran late, the hand-over to the link took long (each alone may be small).
+         */
+        CHAIN("a frame it sent was late, its cause's delays and its own added up, by"),
+        /**
+         * When asked, the device had work due that it had not done yet (a timer past due, a received frame waiting):
+         * its thread was not running, so nothing it was late for had been measured yet.
+         */
+        BEHIND("when asked, it had work due and not yet done (its thread was not running) for");
 
         private final String text;
 

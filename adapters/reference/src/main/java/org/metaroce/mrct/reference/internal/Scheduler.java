@@ -13,6 +13,8 @@ public final class Scheduler {
         final long seq;
         final Runnable action;
         boolean cancelled;
+        /** How late its cause ran (real time only, see {@link Scheduler#context}); 0 on virtual time. */
+        long lag;
 
         Event(final long time, final long seq, final Runnable action) {
             this.time = time;
@@ -39,6 +41,10 @@ public final class Scheduler {
     private final PriorityQueue<Event> queue = new PriorityQueue<>();
     private long now;
     private long seq;
+    /** How late the action running now is against the device's ideal timeline (real time only; 0 on virtual time). */
+    private long lag;
+    /** Events the running action scheduled while it was late (their lag is dropped when it transmits). */
+    private final java.util.List<Event> scheduledLate = new java.util.ArrayList<>();
 
     /** Current virtual time, nanoseconds. */
     public long now() {
@@ -48,8 +54,50 @@ public final class Scheduler {
     /** Schedules {@code action} at {@code time} (not before now). */
     public Event at(final long time, final Runnable action) {
         final Event event = new Event(Math.max(time, now), seq++, action);
+        event.lag = lag;
+        if (lag > 0) {
+            scheduledLate.add(event);
+        }
         queue.add(event);
         return event;
+    }
+
+    /**
+     * Real time only: the action about to run is {@code lagNanos} behind the device's ideal timeline (a received frame
+     * that waited before the device took it, a timer that ran after it fell due, plus the lag of what scheduled it).
+     * Every event it schedules inherits that lag, since its due time counts from the late moment: an RNR wait begun by
+     * a NAK the device took 1 ms late ends 1 ms late even when its timer runs on time. The lag is dropped by
+     * {@link #transmitted()}: the device's later timers then count from a frame the other end sees when it leaves.
+     */
+    public void context(final long lagNanos) {
+        lag = Math.max(0, lagNanos);
+        scheduledLate.clear();
+    }
+
+    /** The lag of the action running now (see {@link #context}). */
+    public long lag() {
+        return lag;
+    }
+
+    /**
+     * The running action sent a frame: the other end judges what follows from that frame's own timestamp, so the
+     * events this action scheduled (a retransmission timer started with the frame) and any it schedules from now on
+     * carry no lag of their own cause.
+     */
+    public void transmitted() {
+        if (lag == 0) {
+            return;
+        }
+        for (final Event event : scheduledLate) {
+            event.lag = 0;
+        }
+        scheduledLate.clear();
+        lag = 0;
+    }
+
+    /** The lag the next live event inherited from what scheduled it (0 when none is scheduled). */
+    public long nextLag() {
+        return next() == Long.MAX_VALUE ? 0 : queue.peek().lag;
     }
 
     /** Time of the next live event, or {@link Long#MAX_VALUE}. */
