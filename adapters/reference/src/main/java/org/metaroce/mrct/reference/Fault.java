@@ -182,6 +182,8 @@ public enum Fault {
     UDP_LENGTH_WITHOUT_ICRC("MR-WIRE-009", "sets udp.length of its requests without the 4 ICRC bytes"),
     LAST_PACKET_OFF_BY_ONE("MR-REQ-006",
         "tests for a message's last packet with index == packets, so multi-packet messages end with a MIDDLE"),
+    PACKET_COUNT_FLOOR_PLUS_ONE("MR-REQ-005", "counts a SEND's or RDMA WRITE's packets as length / pmtu + 1, so a "
+        + "message of a multiple of pmtu bytes ends with an empty LAST packet after a full MIDDLE"),
     IMMEDIATE_BYTE_SWAPPED("MR-HDR-010", "writes the immediate data in host (little-endian) byte order"),
     IETH_FROM_RKEY_FIELD("MR-HDR-011", "puts the WQE's remote R_Key in ieth.rkey instead of the key to invalidate"),
     ATOMIC_OPERANDS_SWAPPED("MR-HDR-009", "puts the compare operand of a COMPARE SWAP in atomiceth.swap and the swap "

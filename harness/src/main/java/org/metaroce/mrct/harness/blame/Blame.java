@@ -45,6 +45,9 @@ public final class Blame {
             cause = new Cause("MR-ACK-010", c.diffs().isEmpty() ? "" : c.diffs().get(0).field(),
                 "the cumulative acknowledgement moved back", Cause.Basis.CHECK);
         }
+        if (cause == null && "MR-REQ-006".equals(c.checkRule())) {
+            cause = Requests.extraPacket(c, choice);
+        }
         cause = cause != null ? cause : switch (c.shape()) {
             case FRAME_MISMATCH -> first(first(Acknowledgements.diagnose(c, choice), Execution.diagnose(c, choice)),
                 c.expectedOpcodes().contains("ACKNOWLEDGE") ? null : Owed.answeredResponse(c, choice));
