@@ -73,6 +73,8 @@ public enum Fault {
     ZERO_LENGTH_ONLY_DROPPED("MR-CMP-007", "drops a SEND or RDMA WRITE ONLY packet with an empty payload as truncated"),
     ERROR_QP_STILL_PLACES("MR-QP-006",
         "places the payload of an RDMA WRITE for a QP in ERROR before its state check drops the frame"),
+    CNP_FROM_ERROR_QP("MR-QP-005", "sends a CNP for a CE-marked request to a QP in ERROR: the congestion indication "
+        + "is taken before the QP state check drops the frame"),
     LOW_SPORT_DROPPED("MR-MP-005", "drops requests whose udp.sport is below 0xC000 (in drop_wrong_peer), applying a "
         + "rule on sending on receive"),
 

@@ -98,7 +98,8 @@ final class FailureBlame {
             cnpWithinInterval(in.evidence(), e.frame, actual, in.names()),
             connection == null ? List.of() : responded(in.evidence(), connection),
             connection == null ? null : reportedEpsn(in.evidence(), connection), connection == null ? -1 : connection.tver,
-            nextRequest(in.evidence(), e.frame, actual));
+            nextRequest(in.evidence(), e.frame, actual), connection != null && actual != null
+                && connection.inErrorAt(in.evidence().get(e.frame).timestampNanos()));
         return blame.cause(context, level);
     }
 

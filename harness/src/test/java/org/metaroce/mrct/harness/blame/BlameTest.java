@@ -315,7 +315,7 @@ class BlameTest {
         return new FailureContext(FailureShape.FRAME_MISMATCH, "MR-REQ-006", List.of(new FieldDiff("bth.opcode",
             "RDMA_WRITE_LAST (8, 0x8)", "RDMA_WRITE_MIDDLE (7, 0x7)")), List.of(), Map.of(), actual, List.of(), 0,
             WINDOW, 0, null, List.of("MR-REQ-006", "MR-REQ-005"), true, java.util.Set.of(), null, List.of(), null, 1,
-            next);
+            next, false);
     }
 
     /**
@@ -341,8 +341,26 @@ class BlameTest {
         final FailureContext c = new FailureContext(FailureShape.FRAME_MISMATCH, "MR-REQ-006", List.of(new FieldDiff(
             "bth.opcode", "SEND_ONLY (4, 0x4)", "SEND_FIRST (0, 0x0)")), List.of(), Map.of(), first, List.of(), 0,
             WINDOW, 0, null, List.of("MR-REQ-006"), true, java.util.Set.of(), null, List.of(), null, 1,
-            request(Opcode.SEND_LAST, 4, 0));
+            request(Opcode.SEND_LAST, 4, 0), false);
         assertThat(BLAME.cause(c, Level.MUST).rule()).isEqualTo("MR-REQ-005");
+    }
+
+    private static FailureContext unexpectedCnp(final boolean sentInError) {
+        final DecodedFrame cnp = decode(FrameBuilder.of(Encapsulation.ipv4("198.51.100.2", "198.51.100.1"), Opcode.CNP)
+            .tver(0).build());
+        return new FailureContext(FailureShape.FRAME_UNEXPECTED, null, List.of(), List.of(), Map.of(), cnp,
+            List.of(write(0, true)), 1, WINDOW, BASE, null, List.of("MR-QP-005", "MR-QP-006", "MR-QP-001"), false,
+            java.util.Set.of(), Boolean.TRUE, List.of(), null, 1, null, sentInError);
+    }
+
+    /**
+     * A frame the device sent on a QP the case had put in ERROR (or seen there) blames MR-QP-005, whatever the frame:
+     * a CNP within cnp_interval_ns of the last is otherwise read as a pacing fault (MR-CC-005).
+     */
+    @Test
+    void frameFromQpInErrorBlamesQp005() {
+        assertThat(BLAME.cause(unexpectedCnp(true), Level.MUST).rule()).isEqualTo("MR-QP-005");
+        assertThat(BLAME.cause(unexpectedCnp(false), Level.MUST).rule()).isNotEqualTo("MR-QP-005");
     }
 
     private static DecodedFrame decode(final byte[] bytes) {
