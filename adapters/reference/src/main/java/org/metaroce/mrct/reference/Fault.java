@@ -18,6 +18,8 @@ public enum Fault {
     DUPLICATE_ATOMIC_EXECUTED("MR-ATM-003", "executes a duplicate atomic request again instead of replaying it"),
     NO_CNP("MR-CC-003", "never sends a CNP"),
     UNPACED_CNP("MR-CC-005", "sends a CNP for every CE-marked packet, ignoring cnp_interval_ns"),
+    CNP_SENT_WHEN_HOLD_ENDS("MR-CC-006", "keeps a congestion indication that arrives while its scope is holding and "
+        + "sends its CNP when the holding time ends, instead of forgetting it"),
     RKEY_NOT_CHECKED("MR-SEC-001", "accepts a write whose R_Key is unknown or invalidated when the address is mapped"),
     BOUNDS_NOT_CHECKED("MR-SEC-005", "places the part of a write that falls inside the region instead of rejecting it"),
     ICRC_NOT_CHECKED("MR-WIRE-015", "accepts frames whose ICRC is wrong"),
