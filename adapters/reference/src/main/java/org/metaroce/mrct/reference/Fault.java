@@ -16,6 +16,8 @@ public enum Fault {
         + "as in the TVer 0 layout"),
     STALE_SACK_BASE("MR-ACK-002", "puts the ePSN of the previous acknowledgement frame in sacketh.base"),
     DUPLICATE_ATOMIC_EXECUTED("MR-ATM-003", "executes a duplicate atomic request again instead of replaying it"),
+    UNCACHED_DUPLICATE_EXECUTED("MR-ATM-006", "executes a duplicate atomic request before ePSN that is not in its "
+        + "replay cache as a new one, instead of answering it with the current ACK"),
     NO_CNP("MR-CC-003", "never sends a CNP"),
     UNPACED_CNP("MR-CC-005", "sends a CNP for every CE-marked packet, ignoring cnp_interval_ns"),
     CNP_SENT_WHEN_HOLD_ENDS("MR-CC-006", "keeps a congestion indication that arrives while its scope is holding and "

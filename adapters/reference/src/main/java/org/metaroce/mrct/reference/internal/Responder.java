@@ -103,6 +103,11 @@ final class Responder {
                 execution.executeAtomic(qp, Recorded.of(f, 1));
                 return;
             }
+            if (cached == null && device.has(Fault.UNCACHED_DUPLICATE_EXECUTED)) {
+                // the bug: a cache miss taken for a new request
+                execution.executeAtomic(qp, Recorded.of(f, 1));
+                return;
+            }
             if (cached != null) {
                 execution.sendAtomicAck(qp, f.bth().psn(), cached[1]);
             } else {
