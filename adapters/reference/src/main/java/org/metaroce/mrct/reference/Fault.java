@@ -16,6 +16,8 @@ public enum Fault {
         + "as in the TVer 0 layout"),
     STALE_SACK_BASE("MR-ACK-002", "puts the ePSN of the previous acknowledgement frame in sacketh.base"),
     DUPLICATE_ATOMIC_EXECUTED("MR-ATM-003", "executes a duplicate atomic request again instead of replaying it"),
+    RSN_CHECKED_ON_EVERY_OPCODE("MR-HDR-006", "applies the V11 check (pleth.rsn not before the expected RSN) to every "
+        + "packet with a PLETH, not only to those consuming a receive WQE, so a WRITE with a high pleth.rsn is rejected"),
     UNCACHED_DUPLICATE_EXECUTED("MR-ATM-006", "executes a duplicate atomic request before ePSN that is not in its "
         + "replay cache as a new one, instead of answering it with the current ACK"),
     NO_CNP("MR-CC-003", "never sends a CNP"),
