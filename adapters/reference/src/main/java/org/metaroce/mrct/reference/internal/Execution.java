@@ -234,7 +234,8 @@ final class Execution {
                 device.fatal(qp, index, CompletionStatus.LOCAL_ACCESS_ERROR);
                 return false;
             }
-            mr.rkeyValid = false;
+            // the fault invalidate-not-applied: the key is reported in the completion but stays valid
+            mr.rkeyValid = device.has(Fault.INVALIDATE_NOT_APPLIED) && mr.rkeyValid;
         }
         consumeHead(qp, index);
         if (!last.completedEarly) {
