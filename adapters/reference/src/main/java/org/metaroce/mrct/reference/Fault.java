@@ -135,8 +135,6 @@ public enum Fault {
 
     // responder: execution and completion (sections 7 to 9)
     INVALIDATE_OTHER_PD("MR-CMP-010", "invalidates an R_Key of another protection domain"),
-    INVALIDATE_NOT_APPLIED("MR-CMP-008", "reports the R_Key of a completed SEND WITH INVALIDATE in the receive "
-        + "completion but leaves it valid, so later requests using it pass the protection check"),
     PLAIN_WRITE_CONSUMES_WQE("MR-CMP-006", "treats a plain RDMA WRITE's last packet as one with immediate: it consumes "
         + "a receive WQE and completes it"),
     COMPLETION_LENGTH_LAST_PACKET("MR-CMP-004",

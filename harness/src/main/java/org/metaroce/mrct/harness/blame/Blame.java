@@ -133,7 +133,7 @@ public final class Blame {
         }
         return switch (nak.value()) {
             case 0x62 -> List.of("MR-SEC-001", "MR-SEC-005", "MR-SEC-003", "MR-SEC-004", "MR-SEC-002", "MR-SEC-007",
-                "MR-CMP-010", "MR-CMP-008", "MR-RD-010");
+                "MR-CMP-010", "MR-RD-010");
             case 0x61 -> List.of("MR-PLC-007", "MR-PLC-008", "MR-PLC-009", "MR-PLC-010", "MR-PLC-011", "MR-PLC-012",
                 "MR-PLC-013", "MR-PLC-015", "MR-ORD-004", "MR-ORD-007", "MR-RD-008", "MR-RD-010", "MR-ATM-007");
             default -> List.of("MR-ACK-011");

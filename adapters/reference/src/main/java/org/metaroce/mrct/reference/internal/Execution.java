@@ -234,8 +234,7 @@ final class Execution {
                 device.fatal(qp, index, CompletionStatus.LOCAL_ACCESS_ERROR);
                 return false;
             }
-            // the fault invalidate-not-applied: the key is reported in the completion but stays valid
-            mr.rkeyValid = device.has(Fault.INVALIDATE_NOT_APPLIED) && mr.rkeyValid;
+            mr.rkeyValid = false;
         }
         consumeHead(qp, index);
         if (!last.completedEarly) {
