@@ -47,11 +47,8 @@ class FaultBlameTest {
 
     private static Map<Fault, Double> knownGaps() {
         final Map<Fault, Double> gaps = new EnumMap<>(Fault.class);
-        // every other fault reaches the goal over the selection (own cases and the sample). A fault below it goes here
+        // every fault reaches the goal over the selection (own cases and the sample). A fault below it goes here
         // with its measured share as a floor, and docs/faults.md says what blame lacks for it ("Below the goal").
-        // CC-012-alpha-decays-to-zero (g = 1) shows a cut by the raised alpha exactly as a cut by an undecayed one
-        // (MR-CC-012); CC-010-alpha-raised-after-cut blames MR-CC-010: 1 of 2, measured 2026-12-03
-        gaps.put(Fault.ALPHA_RAISED_BEFORE_CUT, 0.5);
         return gaps;
     }
 

@@ -16,8 +16,14 @@ public enum Fault {
         + "as in the TVer 0 layout"),
     STALE_SACK_BASE("MR-ACK-002", "puts the ePSN of the previous acknowledgement frame in sacketh.base"),
     DUPLICATE_ATOMIC_EXECUTED("MR-ATM-003", "executes a duplicate atomic request again instead of replaying it"),
+    RSN_CHECKED_ON_EVERY_OPCODE("MR-HDR-006", "applies the V11 check (pleth.rsn not before the expected RSN) to every "
+        + "packet with a PLETH, not only to those consuming a receive WQE, so a WRITE with a high pleth.rsn is rejected"),
+    UNCACHED_DUPLICATE_EXECUTED("MR-ATM-006", "executes a duplicate atomic request before ePSN that is not in its "
+        + "replay cache as a new one, instead of answering it with the current ACK"),
     NO_CNP("MR-CC-003", "never sends a CNP"),
     UNPACED_CNP("MR-CC-005", "sends a CNP for every CE-marked packet, ignoring cnp_interval_ns"),
+    CNP_SENT_WHEN_HOLD_ENDS("MR-CC-006", "keeps a congestion indication that arrives while its scope is holding and "
+        + "sends its CNP when the holding time ends, instead of forgetting it"),
     RKEY_NOT_CHECKED("MR-SEC-001", "accepts a write whose R_Key is unknown or invalidated when the address is mapped"),
     BOUNDS_NOT_CHECKED("MR-SEC-005", "places the part of a write that falls inside the region instead of rejecting it"),
     ICRC_NOT_CHECKED("MR-WIRE-015", "accepts frames whose ICRC is wrong"),
@@ -73,6 +79,8 @@ public enum Fault {
     ZERO_LENGTH_ONLY_DROPPED("MR-CMP-007", "drops a SEND or RDMA WRITE ONLY packet with an empty payload as truncated"),
     ERROR_QP_STILL_PLACES("MR-QP-006",
         "places the payload of an RDMA WRITE for a QP in ERROR before its state check drops the frame"),
+    CNP_FROM_ERROR_QP("MR-QP-005", "sends a CNP for a CE-marked request to a QP in ERROR: the congestion indication "
+        + "is taken before the QP state check drops the frame"),
     LOW_SPORT_DROPPED("MR-MP-005", "drops requests whose udp.sport is below 0xC000 (in drop_wrong_peer), applying a "
         + "rule on sending on receive"),
 
@@ -182,6 +190,8 @@ public enum Fault {
     UDP_LENGTH_WITHOUT_ICRC("MR-WIRE-009", "sets udp.length of its requests without the 4 ICRC bytes"),
     LAST_PACKET_OFF_BY_ONE("MR-REQ-006",
         "tests for a message's last packet with index == packets, so multi-packet messages end with a MIDDLE"),
+    PACKET_COUNT_FLOOR_PLUS_ONE("MR-REQ-005", "counts a SEND's or RDMA WRITE's packets as length / pmtu + 1, so a "
+        + "message of a multiple of pmtu bytes ends with an empty LAST packet after a full MIDDLE"),
     IMMEDIATE_BYTE_SWAPPED("MR-HDR-010", "writes the immediate data in host (little-endian) byte order"),
     IETH_FROM_RKEY_FIELD("MR-HDR-011", "puts the WQE's remote R_Key in ieth.rkey instead of the key to invalidate"),
     ATOMIC_OPERANDS_SWAPPED("MR-HDR-009", "puts the compare operand of a COMPARE SWAP in atomiceth.swap and the swap "

@@ -45,6 +45,15 @@ public final class Blame {
             cause = new Cause("MR-ACK-010", c.diffs().isEmpty() ? "" : c.diffs().get(0).field(),
                 "the cumulative acknowledgement moved back", Cause.Basis.CHECK);
         }
+        if (cause == null && c.sentInError() && c.actual() != null && (c.shape() == FailureShape.FRAME_UNEXPECTED
+            || c.shape() == FailureShape.FRAME_MISMATCH) && choice.allowed("MR-QP-005")) {
+            // the QP was in ERROR (the case put it there or saw it there) when the frame left: whatever the frame is
+            // (a CNP, an acknowledgement, a response), a QP in ERROR sends nothing
+            cause = new Cause("MR-QP-005", "bth.opcode", "a frame sent by a QP in ERROR", Cause.Basis.MODEL);
+        }
+        if (cause == null && "MR-REQ-006".equals(c.checkRule())) {
+            cause = Requests.extraPacket(c, choice);
+        }
         cause = cause != null ? cause : switch (c.shape()) {
             case FRAME_MISMATCH -> first(first(Acknowledgements.diagnose(c, choice), Execution.diagnose(c, choice)),
                 c.expectedOpcodes().contains("ACKNOWLEDGE") ? null : Owed.answeredResponse(c, choice));

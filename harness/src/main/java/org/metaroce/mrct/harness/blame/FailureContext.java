@@ -35,13 +35,30 @@ import org.metaroce.mrct.wire.DecodedFrame;
  * @param reportedEpsn the ePSN (sacketh.base, script space) of the last plain ACK the device sent on the failing
  *     connection after the harness's last request on it, or null when none came after that request
  * @param tver the transport version of the failing connection's QP (0 legacy, 1), -1 when unknown
+ * @param sentInError whether the offending frame left the device's QP after the case had put it in ERROR or seen it
+ *     there (MR-QP-005: a QP in ERROR sends nothing)
+ * @param next the device's next request to the same QP after the offending frame (the engine lets the device run on
+ *     where that frame decides the rule, as for a MIDDLE sent where a LAST was due), or null
  */
 public record FailureContext(FailureShape shape, String checkRule, List<FieldDiff> diffs, List<String> expectedOpcodes,
                              Map<String, Long> expectedValues, DecodedFrame actual, List<SentPacket> sent, int sentBefore,
                              int window, int psnBase,
                              Supplier<Map<String, Long>> counterChange, List<String> caseRules,
                              boolean requester, java.util.Set<Integer> naks, Boolean cnpWithinInterval,
-                             List<Integer> responded, Integer reportedEpsn, int tver) {
+                             List<Integer> responded, Integer reportedEpsn, int tver, DecodedFrame next,
+                             boolean sentInError) {
+    /** A context without the device's next request. */
+    public FailureContext(final FailureShape shape, final String checkRule, final List<FieldDiff> diffs,
+                          final List<String> expectedOpcodes, final Map<String, Long> expectedValues,
+                          final DecodedFrame actual, final List<SentPacket> sent, final int sentBefore,
+                          final int window, final int psnBase, final Supplier<Map<String, Long>> counterChange,
+                          final List<String> caseRules, final boolean requester, final java.util.Set<Integer> naks,
+                          final Boolean cnpWithinInterval, final List<Integer> responded, final Integer reportedEpsn,
+                          final int tver) {
+        this(shape, checkRule, diffs, expectedOpcodes, expectedValues, actual, sent, sentBefore, window, psnBase,
+            counterChange, caseRules, requester, naks, cnpWithinInterval, responded, reportedEpsn, tver, null, false);
+    }
+
     /** A context without an acknowledgement reported after the last request. */
     public FailureContext(final FailureShape shape, final String checkRule, final List<FieldDiff> diffs,
                           final List<String> expectedOpcodes, final Map<String, Long> expectedValues,
@@ -50,7 +67,7 @@ public record FailureContext(FailureShape shape, String checkRule, List<FieldDif
                           final List<String> caseRules, final boolean requester, final java.util.Set<Integer> naks,
                           final Boolean cnpWithinInterval, final List<Integer> responded) {
         this(shape, checkRule, diffs, expectedOpcodes, expectedValues, actual, sent, sentBefore, window, psnBase,
-            counterChange, caseRules, requester, naks, cnpWithinInterval, responded, null, -1);
+            counterChange, caseRules, requester, naks, cnpWithinInterval, responded, null, -1, null, false);
     }
 
     public FailureContext {
@@ -70,7 +87,7 @@ public record FailureContext(FailureShape shape, String checkRule, List<FieldDif
                           final int window, final int psnBase, final Supplier<Map<String, Long>> counterChange,
                           final List<String> caseRules) {
         this(shape, checkRule, diffs, expectedOpcodes, expectedValues, actual, sent, sentBefore, window, psnBase,
-            counterChange, caseRules, false, java.util.Set.of(), null, List.of(), null, -1);
+            counterChange, caseRules, false, java.util.Set.of(), null, List.of(), null, -1, null, false);
     }
 
     /** True when {@code field} is among the diffs. */

@@ -227,11 +227,15 @@ final class CaseRun {
     private Cause blame(final StepFailure e, final Step step, final Level level) {
         final Supplier<Map<String, Long>> counters = countersAtStart.isEmpty() ? null : this::counterChange;
         if (pump != null && e.frame >= 0 && e.diffs.stream().anyMatch(d -> d.field().equals("aeth.msn")
-            || d.field().equals("bth.opcode") && String.valueOf(d.actual()).startsWith("RDMA_READ_RESPONSE"))) {
+            || d.field().equals("bth.opcode") && (String.valueOf(d.actual()).startsWith("RDMA_READ_RESPONSE")
+                || "MR-REQ-006".equals(e.rule) && (String.valueOf(d.actual()).contains("_MIDDLE")
+                    || String.valueOf(d.actual()).contains("_FIRST"))))) {
             // an MSN that counts a READ or atomic executed early, or is simply wrong: the response that tells the
             // two apart may leave just behind the acknowledgement, so the device runs for ack_delay_max_ns more. A
             // READ response of the wrong position likewise: whether another response follows it on the read's span
-            // tells a wrong count (MR-RD-002) from a wrong opcode (MR-RD-003)
+            // tells a wrong count (MR-RD-002) from a wrong opcode (MR-RD-003). A request MIDDLE (FIRST) where its
+            // message's LAST (ONLY) was due likewise: an empty LAST just after it is one packet too many
+            // (MR-REQ-005), not a wrong opcode (MR-REQ-006)
             try {
                 pump.pollUntil(pump.now() + names.bound("ack_delay_max_ns", 8_000));
             } catch (RuntimeException later) {

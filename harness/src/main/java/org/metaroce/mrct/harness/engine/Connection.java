@@ -68,6 +68,11 @@ final class Connection {
     /** Checks every request the device sends on this connection; null until the first post_send. */
     private RequesterChecker requester;
     private long nextSendWrId = 1;
+    /**
+     * Since when (ns since the case's start, as the evidence stamps frames) the case knows the device's QP is in ERROR: moved there by an accepted
+     * modify_qp, or seen there by expect_qp; {@link Long#MAX_VALUE} while it is not known to be (MR-QP-005).
+     */
+    private long inErrorSince = Long.MAX_VALUE;
 
     Connection(final String name, final int pd, final int deviceQpn, final int peerQpn, final int psnBase,
                final int devicePsnBase, final Encapsulation toDevice, final int tver, final int pkey, final int pmtu,
@@ -124,6 +129,9 @@ final class Connection {
      */
     boolean modified(final QpState target, final QpAttributes attributes) {
         stream.forgetSourcePorts();
+        if (target != QpState.ERROR) {
+            inErrorSince = Long.MAX_VALUE;
+        }
         if (target == QpState.RESET) {
             restart();
             return false;
@@ -141,6 +149,16 @@ final class Connection {
         }
         ports.configure(attributes);
         return moved;
+    }
+
+    /** The case saw or put the device's QP in ERROR at {@code now} (an earlier time known stays). */
+    void inError(final long now) {
+        inErrorSince = Math.min(inErrorSince, now);
+    }
+
+    /** Whether the device's QP was known to be in ERROR when it sent a frame stamped {@code time} (MR-QP-005). */
+    boolean inErrorAt(final long time) {
+        return time >= inErrorSince;
     }
 
     /**

@@ -80,6 +80,9 @@ final class ControlSteps {
                 + e.state(), -1, List.of(new FieldDiff("qp.state",
                     e.state().name(), actual.name())), null, null);
         }
+        if (actual == QpState.ERROR) {
+            world.connection(e.connection()).inError(pump.caseNow());
+        }
     }
 
     /**
@@ -107,6 +110,9 @@ final class ControlSteps {
         if (m.rejected()) {
             throw new StepFailure("the device accepted a modification it must reject", -1,
                 List.of(new FieldDiff("modify_qp", "rejected", "accepted")), null, null);
+        }
+        if (target == QpState.ERROR) {
+            c.inError(pump.caseNow());
         }
         if (c.modified(target, attributes)) {
             // the PSN spaces moved (or kept their place): expressions see where they are now

@@ -68,6 +68,11 @@ final class Evidence {
     }
 
     /** The records, in order (a snapshot). */
+    /** {@code time} on the device's clock as the records give it: since the case's start. */
+    long sinceStart(final long time) {
+        return time - start;
+    }
+
     List<FrameRecord> records() {
         final List<FrameRecord> out = new ArrayList<>(entries.size());
         for (int i = 0; i < entries.size(); i++) {

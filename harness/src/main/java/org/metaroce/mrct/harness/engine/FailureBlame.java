@@ -97,7 +97,9 @@ final class FailureBlame {
             connection == null ? java.util.Set.of() : naks(in.evidence(), connection),
             cnpWithinInterval(in.evidence(), e.frame, actual, in.names()),
             connection == null ? List.of() : responded(in.evidence(), connection),
-            connection == null ? null : reportedEpsn(in.evidence(), connection), connection == null ? -1 : connection.tver);
+            connection == null ? null : reportedEpsn(in.evidence(), connection), connection == null ? -1 : connection.tver,
+            nextRequest(in.evidence(), e.frame, actual), connection != null && actual != null
+                && connection.inErrorAt(in.evidence().get(e.frame).timestampNanos()));
         return blame.cause(context, level);
     }
 
@@ -393,6 +395,26 @@ final class FailureBlame {
      * The PSNs (relative to the harness's request PSNs) of the READ responses and atomic acknowledgements the device
      * sent to {@code c}'s harness end, in the evidence so far.
      */
+    /** The device's first request after evidence frame {@code frame} to the QP {@code actual} went to, or null. */
+    private static DecodedFrame nextRequest(final List<FrameRecord> evidence, final int frame,
+                                            final DecodedFrame actual) {
+        if (actual == null || !actual.isRoce() || !actual.opcode().kind().isRequest()) {
+            return null;
+        }
+        final FrameDecoder decoder = new FrameDecoder();
+        for (int i = frame + 1; i < evidence.size(); i++) {
+            final FrameRecord record = evidence.get(i);
+            if (record.direction() != Direction.FROM_DUT) {
+                continue;
+            }
+            final DecodedFrame f = decoder.decode(ByteBuffer.wrap(record.bytes()), 0, record.bytes().length);
+            if (f.isRoce() && f.bth().destQp() == actual.bth().destQp() && f.opcode().kind().isRequest()) {
+                return f.copy();
+            }
+        }
+        return null;
+    }
+
     private static List<Integer> responded(final List<FrameRecord> evidence, final Connection c) {
         final List<Integer> psns = new ArrayList<>();
         final FrameDecoder decoder = new FrameDecoder();

@@ -96,6 +96,11 @@ final class FramePump {
         return data.now();
     }
 
+    /** The device's clock since the case's start, as the evidence records stamp frames. */
+    long caseNow() {
+        return evidence.sinceStart(data.now());
+    }
+
     // ---------------------------------------------------------------- frames to the device
 
     /**

@@ -303,6 +303,66 @@ class BlameTest {
         assertThat(BLAME.table().counterRules("drop_outside_window")).contains("MR-ORD-012");
     }
 
+    /** A request of the device's message at {@code psn} with {@code bytes} of payload. */
+    private static DecodedFrame request(final Opcode opcode, final int psn, final int bytes) {
+        return decode(FrameBuilder.of(Encapsulation.ipv4("198.51.100.2", "198.51.100.1"), opcode).tver(1).psn(psn)
+            .payload(new byte[bytes]).build());
+    }
+
+    private static FailureContext middleForLast(final DecodedFrame next) {
+        final DecodedFrame actual = request(Opcode.RDMA_WRITE_MIDDLE, 3, 1024);
+        assertThat(actual.payloadLength()).isEqualTo(1024);
+        return new FailureContext(FailureShape.FRAME_MISMATCH, "MR-REQ-006", List.of(new FieldDiff("bth.opcode",
+            "RDMA_WRITE_LAST (8, 0x8)", "RDMA_WRITE_MIDDLE (7, 0x7)")), List.of(), Map.of(), actual, List.of(), 0,
+            WINDOW, 0, null, List.of("MR-REQ-006", "MR-REQ-005"), true, java.util.Set.of(), null, List.of(), null, 1,
+            next, false);
+    }
+
+    /**
+     * A MIDDLE where a message's LAST was due (the requester model's MR-REQ-006): followed by an empty LAST of the same
+     * message at the next PSN, the message had one packet too many (length / pmtu + 1 for a multiple of pmtu,
+     * MR-REQ-005); followed by the next message's first packet, or by nothing, the opcode itself was wrong.
+     */
+    @Test
+    void emptyLastAfterMiddleForLastIsOnePacketTooMany() {
+        assertThat(BLAME.cause(middleForLast(request(Opcode.RDMA_WRITE_LAST, 4, 0)), Level.MUST).rule())
+            .isEqualTo("MR-REQ-005");
+        assertThat(BLAME.cause(middleForLast(request(Opcode.RDMA_WRITE_FIRST, 4, 1024)), Level.MUST).rule())
+            .isEqualTo("MR-REQ-006");
+        assertThat(BLAME.cause(middleForLast(request(Opcode.RDMA_WRITE_LAST, 4, 16)), Level.MUST).rule())
+            .as("a LAST with payload is not the empty extra packet").isEqualTo("MR-REQ-006");
+        assertThat(BLAME.cause(middleForLast(request(Opcode.RDMA_WRITE_LAST, 9, 0)), Level.MUST).rule())
+            .as("not at the next PSN").isEqualTo("MR-REQ-006");
+        assertThat(BLAME.cause(middleForLast(request(Opcode.SEND_LAST, 4, 0)), Level.MUST).rule())
+            .as("another message kind").isEqualTo("MR-REQ-006");
+        assertThat(BLAME.cause(middleForLast(null), Level.MUST).rule()).isEqualTo("MR-REQ-006");
+        // a message of exactly pmtu bytes: a FIRST where the ONLY was due, then the empty LAST
+        final DecodedFrame first = request(Opcode.SEND_FIRST, 3, 1024);
+        final FailureContext c = new FailureContext(FailureShape.FRAME_MISMATCH, "MR-REQ-006", List.of(new FieldDiff(
+            "bth.opcode", "SEND_ONLY (4, 0x4)", "SEND_FIRST (0, 0x0)")), List.of(), Map.of(), first, List.of(), 0,
+            WINDOW, 0, null, List.of("MR-REQ-006"), true, java.util.Set.of(), null, List.of(), null, 1,
+            request(Opcode.SEND_LAST, 4, 0), false);
+        assertThat(BLAME.cause(c, Level.MUST).rule()).isEqualTo("MR-REQ-005");
+    }
+
+    private static FailureContext unexpectedCnp(final boolean sentInError) {
+        final DecodedFrame cnp = decode(FrameBuilder.of(Encapsulation.ipv4("198.51.100.2", "198.51.100.1"), Opcode.CNP)
+            .tver(0).build());
+        return new FailureContext(FailureShape.FRAME_UNEXPECTED, null, List.of(), List.of(), Map.of(), cnp,
+            List.of(write(0, true)), 1, WINDOW, BASE, null, List.of("MR-QP-005", "MR-QP-006", "MR-QP-001"), false,
+            java.util.Set.of(), Boolean.TRUE, List.of(), null, 1, null, sentInError);
+    }
+
+    /**
+     * A frame the device sent on a QP the case had put in ERROR (or seen there) blames MR-QP-005, whatever the frame:
+     * a CNP within cnp_interval_ns of the last is otherwise read as a pacing fault (MR-CC-005).
+     */
+    @Test
+    void frameFromQpInErrorBlamesQp005() {
+        assertThat(BLAME.cause(unexpectedCnp(true), Level.MUST).rule()).isEqualTo("MR-QP-005");
+        assertThat(BLAME.cause(unexpectedCnp(false), Level.MUST).rule()).isNotEqualTo("MR-QP-005");
+    }
+
     private static DecodedFrame decode(final byte[] bytes) {
         return new FrameDecoder().decode(ByteBuffer.wrap(bytes), 0, bytes.length).copy();
     }

@@ -44,6 +44,8 @@ public final class Device implements ControlPlane {
     final ReceivePipeline pipeline;
     private final ArrayDeque<CapturedFrame> outbox = new ArrayDeque<>();
     private final Map<String, Long> scopeCnpTimes = new HashMap<>();
+    /** Fault cnp-sent-when-hold-ends: the scopes with an indication kept for the end of their holding time. */
+    private final java.util.Set<String> heldIndications = new java.util.HashSet<>();
     private int nextQpn = 0x100;
 
     private DcqcnParameters defaultDcqcn;
@@ -288,6 +290,15 @@ public final class Device implements ControlPlane {
         final Long last = scopeCnpTimes.get(scope);
         final long interval = config.number("cnp_interval_ns", 50_000);
         if (last != null && now - last < interval && !has(Fault.UNPACED_CNP)) {
+            if (has(Fault.CNP_SENT_WHEN_HOLD_ENDS) && heldIndications.add(scope)) {
+                // the bug: the indication is kept instead of forgotten, and answered when the holding time ends
+                scheduler.at(last + interval, () -> {
+                    if (heldIndications.remove(scope)) {
+                        scopeCnpTimes.put(scope, scheduler.now());
+                        sendCnp(qp);
+                    }
+                });
+            }
             return;
         }
         scopeCnpTimes.put(scope, now);
@@ -547,6 +558,7 @@ public final class Device implements ControlPlane {
         outbox.clear();
         scheduler.clear();
         scopeCnpTimes.clear();
+        heldIndications.clear();
         nextQpn = 0x100;
     }
 

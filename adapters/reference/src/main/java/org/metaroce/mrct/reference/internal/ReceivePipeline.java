@@ -121,6 +121,10 @@ final class ReceivePipeline {
             if (device.has(Fault.ERROR_QP_STILL_PLACES) && qp.state == QpState.ERROR) {
                 placeInError(f, qp);
             }
+            if (device.has(Fault.CNP_FROM_ERROR_QP) && qp.state == QpState.ERROR && opcode.kind().isRequest()
+                && f.isCongestionExperienced()) {
+                device.congestionIndication(qp); // the bug: the notification point ahead of the QP state check
+            }
             drop(Counter.DROP_QP_STATE, qp);
             return;
         }

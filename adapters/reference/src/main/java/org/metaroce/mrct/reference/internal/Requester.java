@@ -102,7 +102,8 @@ final class Requester {
         if (wqe.opcode() == WorkOpcode.RECV || wqe.opcode() == WorkOpcode.RECV_RDMA_WITH_IMM) {
             throw new RejectedException(wqe.opcode() + " is not a send operation");
         }
-        final SendWork work = new SendWork(wqe, nextMsn, consumes ? nextRsn : 0, qp.pmtu);
+        final SendWork work = new SendWork(wqe, nextMsn, consumes ? nextRsn : 0, qp.pmtu,
+            device.has(Fault.PACKET_COUNT_FLOOR_PLUS_ONE));
         nextMsn = Psn.add(nextMsn, consumes || !device.has(Fault.MSN_ONLY_FOR_WQE_MESSAGES) ? 1 : 0);
         if (consumes || device.has(Fault.RSN_COUNTS_EVERY_MESSAGE)) {
             nextRsn = Psn.add(nextRsn, 1);

@@ -103,6 +103,11 @@ final class Responder {
                 execution.executeAtomic(qp, Recorded.of(f, 1));
                 return;
             }
+            if (cached == null && device.has(Fault.UNCACHED_DUPLICATE_EXECUTED)) {
+                // the bug: a cache miss taken for a new request
+                execution.executeAtomic(qp, Recorded.of(f, 1));
+                return;
+            }
             if (cached != null) {
                 execution.sendAtomicAck(qp, f.bth().psn(), cached[1]);
             } else {
@@ -154,6 +159,12 @@ final class Responder {
         long wqeIndex = -1;
         final boolean usesWqe = kind == OpKind.SEND || opcode == Opcode.RDMA_WRITE_LAST_WITH_IMMEDIATE
             || opcode == Opcode.RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+        if (!usesWqe && qp.tver == 1 && device.has(Fault.RSN_CHECKED_ON_EVERY_OPCODE)
+            && Psn.diff(packet.rsn, qp.expectedRsn) < 0) {
+            // the bug: V11 applied to a packet whose pleth.rsn means nothing (MR-HDR-006)
+            reject(qp, psn, AethSyndrome.NAK_INVALID_REQUEST.value(), Counter.DROP_INVALID_REQUEST, -1, null);
+            return;
+        }
         if (usesWqe) {
             // step 22: V11
             final int ahead = device.has(Fault.RSN_COMPARED_UNSIGNED) ? Psn.distance(qp.expectedRsn, packet.rsn)

@@ -32,11 +32,17 @@ final class SendWork {
     long original;
 
     SendWork(final SendWqe wqe, final int msn, final int rsn, final int pmtu) {
+        this(wqe, msn, rsn, pmtu, false);
+    }
+
+    /** {@code floorPlusOne}: the packet count of fault packet-count-floor-plus-one (length / pmtu + 1). */
+    SendWork(final SendWqe wqe, final int msn, final int rsn, final int pmtu, final boolean floorPlusOne) {
         this.wqe = wqe;
         this.msn = msn;
         this.rsn = rsn;
         final boolean single = isRead() || isAtomic();
-        this.packets = single ? 1 : (int) Math.max(1, (wqe.length() + pmtu - 1) / pmtu);
+        this.packets = single ? 1 : floorPlusOne ? (int) (wqe.length() / pmtu + 1)
+            : (int) Math.max(1, (wqe.length() + pmtu - 1) / pmtu);
         this.span = isRead() ? (int) Math.max(1, (wqe.length() + pmtu - 1) / pmtu) : packets;
         if (isRead()) {
             responded = new boolean[span];
