@@ -91,6 +91,16 @@ final class Connection {
         }
     }
 
+    /**
+     * Counts one observation of each check of {@code rules}, bits of rules' ordinals, {@code checkOfRule} giving the
+     * check of each bit (every bit of {@code rules} must have one).
+     */
+    void observeRules(final long rules, final Check[] checkOfRule) {
+        for (long r = rules; r != 0; r &= r - 1) {
+            observe(checkOfRule[Long.numberOfTrailingZeros(r)], 1);
+        }
+    }
+
     private void firstObservation(final Check check, final long n) {
         if (used == counts.length) {
             counts = Arrays.copyOf(counts, Math.min(Check.COUNT, used * 2));
