@@ -61,9 +61,46 @@ public final class FrameOracle {
             return List.of();
         }
         final Collector out = new Collector(frame, examined, f.tver(), vantage.metaroceSender());
+        judge(f, truncated, vantage, qp, out);
+        return out.findings();
+    }
+
+    /**
+     * A checker to ask about frame after frame on one thread, as {@link #check} but without an observer: what each
+     * frame was examined by is read afterwards as bits ({@link #examined()}), and nothing is allocated for a frame
+     * that meets every rule. Not thread-safe: one per thread.
+     */
+    public static final class Checker {
+        private final Collector out = new Collector(0, null, -1, false);
+
+        /**
+         * Every finding on one frame, as {@link FrameOracle#check(DecodedFrame, long, boolean, Vantage, QpFacts,
+         * Consumer, boolean)}; the rules that examined it are then {@link #examined()}.
+         */
+        public List<Finding> check(final DecodedFrame f, final long frame, final boolean truncated,
+                                   final Vantage vantage, final QpFacts qp, final boolean knownFlow) {
+            out.reset(frame, f.tver(), vantage.metaroceSender());
+            if (!Scoping.of(f, vantage, knownFlow).judged()) {
+                return List.of();
+            }
+            judge(f, truncated, vantage, qp, out);
+            return out.findings();
+        }
+
+        /**
+         * The rules that examined the frame last checked, whatever they found, as bits: {@code rule} is bit
+         * {@code 1L << rule.ordinal()} ({@link FrameRule#bit()}); 0 for a frame outside the scope.
+         */
+        public long examined() {
+            return out.examinedRules();
+        }
+    }
+
+    private static void judge(final DecodedFrame f, final boolean truncated, final Vantage vantage, final QpFacts qp,
+                              final Collector out) {
         if (!f.isRoce()) {
             undecodable(f, out);
-            return out.findings();
+            return;
         }
         LinkChecks.wire001(f, vantage, out);
         LinkChecks.mp007(f, vantage, out);
@@ -86,7 +123,6 @@ public final class FrameOracle {
         HeaderChecks.ack001(f, qp, out);
         LinkChecks.cc002(f, vantage, out);
         LinkChecks.cc001(f, vantage, out);
-        return out.findings();
     }
 
     /**

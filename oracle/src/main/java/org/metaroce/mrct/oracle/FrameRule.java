@@ -160,6 +160,11 @@ public enum FrameRule {
         }
     }
 
+    /** The rule's bit in {@link FrameOracle.Checker#examined()}: {@code 1L << ordinal()}. */
+    public long bit() {
+        return 1L << ordinal();
+    }
+
     /** The rule ID ({@code MR-WIRE-014}). */
     public String rule() {
         return rule;

@@ -32,6 +32,10 @@ final class Connection {
      */
     private final byte[] slots = new byte[Check.COUNT];
     private long[] counts = new long[4];
+    /** Sets of rules counted by {@link #observeRules} and not yet added to {@link #counts}, with how often each. */
+    private final long[] ruleSets = new long[4];
+    private final long[] ruleSetCounts = new long[4];
+    private Check[] ruleChecks;
 
     static {
         if (Check.COUNT > Byte.MAX_VALUE) {
@@ -77,6 +81,7 @@ final class Connection {
 
     /** The observations {@code check} counted on the connection. */
     long observed(final Check check) {
+        flushRules();
         final int slot = slots[check.ordinal()];
         return slot == 0 ? 0 : counts[slot - 1];
     }
@@ -88,6 +93,55 @@ final class Connection {
             counts[slot - 1] += n;
         } else {
             firstObservation(check, n);
+        }
+    }
+
+    /**
+     * Counts one observation of each check of {@code rules}, bits of rules' ordinals, {@code checkOfRule} giving the
+     * check of each bit (every bit of {@code rules} must have one; the same array on every call). Frames of one kind
+     * are examined by the same rules, so the sets are counted as they come (a few per connection: requests,
+     * acknowledgements, CNPs) and their checks' counts brought up to date when one is read.
+     */
+    void observeRules(final long rules, final Check[] checkOfRule) {
+        final long[] sets = ruleSets;
+        for (int i = 0; i < sets.length; i++) {
+            if (sets[i] == rules && ruleSetCounts[i] != 0) {
+                ruleSetCounts[i]++;
+                return;
+            }
+        }
+        ruleChecks = checkOfRule;
+        // a set not counted yet: in a free entry, else in the one counted least (after bringing its checks up to date)
+        int entry = 0;
+        for (int i = 0; i < sets.length; i++) {
+            if (ruleSetCounts[i] == 0) {
+                entry = i;
+                break;
+            }
+            if (ruleSetCounts[i] < ruleSetCounts[entry]) {
+                entry = i;
+            }
+        }
+        flushRules(entry);
+        sets[entry] = rules;
+        ruleSetCounts[entry] = 1;
+    }
+
+    /** Brings every check's count up to date with the sets of rules counted by {@link #observeRules}. */
+    private void flushRules() {
+        for (int i = 0; i < ruleSets.length; i++) {
+            flushRules(i);
+        }
+    }
+
+    private void flushRules(final int entry) {
+        final long n = ruleSetCounts[entry];
+        if (n == 0) {
+            return;
+        }
+        ruleSetCounts[entry] = 0;
+        for (long r = ruleSets[entry]; r != 0; r &= r - 1) {
+            observe(ruleChecks[Long.numberOfTrailingZeros(r)], n);
         }
     }
 

@@ -22,7 +22,8 @@ final class Context {
     /** What a MR-REQ-011 finding at {@link #ackReqInterval} rests on (built once: the check runs on every request). */
     final org.metaroce.mrct.oracle.Basis ackReqIntervalBasis;
     /** What the oracle's per-frame checks observed, counted per connection ({@link OracleChecks}). */
-    final OracleChecks.Observer oracleObserver = new OracleChecks.Observer();
+    /** The oracle's per-frame checks, reused frame after frame (a context is one thread's). */
+    final org.metaroce.mrct.oracle.FrameOracle.Checker oracle = new org.metaroce.mrct.oracle.FrameOracle.Checker();
 
     Context(final Judge judge, final Parameters parameters) {
         this.judge = judge;

@@ -3,7 +3,6 @@ package org.metaroce.mrct.analyzer.internal;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.oracle.Finding;
 import org.metaroce.mrct.oracle.FrameOracle;
@@ -22,6 +21,12 @@ import org.metaroce.mrct.oracle.Vantage;
 final class OracleChecks {
     private static final Check[] CHECKS = new Check[FrameRule.values().length];
     private static final Map<String, Check> BY_RULE = new HashMap<>();
+    /**
+     * The rules whose examinations are counted as observations of their check ({@link FrameRule#bit()}): every rule
+     * the analysis reports but MR-RD-004, whose observations are counted where the read response is matched to its
+     * READ REQUEST.
+     */
+    private static final long OBSERVED;
 
     static {
         map(FrameRule.WIRE_001, Check.ETHERNET);
@@ -45,6 +50,13 @@ final class OracleChecks {
         map(FrameRule.ACK_001, Check.ACK_FIELDS);
         map(FrameRule.CC_002, Check.NO_CE);
         map(FrameRule.CC_001, Check.ECT);
+        long observed = 0;
+        for (final FrameRule rule : FrameRule.values()) {
+            if (CHECKS[rule.ordinal()] != null && CHECKS[rule.ordinal()] != Check.READ_PLETH) {
+                observed |= rule.bit();
+            }
+        }
+        OBSERVED = observed;
     }
 
     private OracleChecks() {
@@ -75,14 +87,17 @@ final class OracleChecks {
      */
     static void check(final Frame fr, final Context cx, final int fcs) {
         final Flow flow = fr.flow;
-        final Observer observe = cx.oracleObserver;
-        observe.flow = flow;
+        final FrameOracle.Checker oracle = cx.oracle;
         // the session keeps frames outside the scope out of the flows: a frame here is in scope or of a known flow
-        final List<Finding> findings = FrameOracle.check(fr.decoded, fr.number, fr.cut, cx.vantage(fcs),
-            facts(flow), observe, true);
+        final List<Finding> findings = oracle.check(fr.decoded, fr.number, fr.cut, cx.vantage(fcs), facts(flow), true);
+        // each rule the oracle examined the frame with, counted on the frame's connection
+        if (flow.judged) {
+            flow.connection.observeRules(oracle.examined() & OBSERVED, CHECKS);
+        }
         if (flow.pkey < 0 && !fr.isCnp()) {
             flow.pkey = fr.pkey;
             flow.pkeyFrame = fr.number;
+            flow.facts = null; // told to the oracle from the next frame on
         }
         // one report per rule broken, with every field of it: the tally counts frames that break the rule
         int from = 0;
@@ -96,28 +111,19 @@ final class OracleChecks {
         }
     }
 
-    /** Counts each rule the oracle examined a frame with on the frame's connection (one per session, reused). */
-    static final class Observer implements Consumer<FrameRule> {
-        /** The flow of the frame being checked. */
-        Flow flow;
-
-        @Override
-        public void accept(final FrameRule rule) {
-            final Check check = CHECKS[rule.ordinal()];
-            // MR-RD-004's observations are counted where the read response is matched to its READ REQUEST
-            if (check != null && check != Check.READ_PLETH) {
-                Judge.observe(flow.connection, flow, check);
-            }
-        }
-    }
-
+    /**
+     * What the oracle is told of the flow's sender, built again only when the connection's tver or the flow's P_Key
+     * was learnt since (learning the P_Key drops it, {@link #check}).
+     */
     private static QpFacts facts(final Flow flow) {
         final int tver = flow.connection.tver;
-        if (flow.facts == null || flow.facts.tver() != tver || flow.pkey >= 0 && flow.facts.pkey() == null) {
-            final boolean known = flow.pkey >= 0;
-            flow.facts = new QpFacts(tver, known ? flow.pkey : null, known ? org.metaroce.mrct.oracle.Basis.inferred(
-                "frame " + flow.pkeyFrame + ", the flow's first") : null, null, null, null);
+        final QpFacts facts = flow.facts;
+        if (facts != null && facts.tver() == tver) {
+            return facts;
         }
+        final boolean known = flow.pkey >= 0;
+        flow.facts = new QpFacts(tver, known ? flow.pkey : null, known ? org.metaroce.mrct.oracle.Basis.inferred(
+            "frame " + flow.pkeyFrame + ", the flow's first") : null, null, null, null);
         return flow.facts;
     }
 

@@ -13,10 +13,39 @@ import org.metaroce.mrct.oracle.FrameRule;
  * not bind it examines nothing and finds nothing, and a finding on a field RoCEv2 leaves free is dropped.
  */
 public final class Collector {
-    private final long frame;
+    private static final FrameRule[] RULES = FrameRule.values();
+    /**
+     * The rules that bind a frame ({@link FrameRule#binds} for no field), as bits of their ordinals: per class of
+     * bth.tver (index 0: neither 0 nor 1, 1: TVer 0, 2: TVer 1) and per sender (index 0 unknown, 1 a MetaRoCE device).
+     */
+    private static final long[][] BOUND = new long[3][2];
+
+    static {
+        if (RULES.length > Long.SIZE) {
+            throw new IllegalStateException(RULES.length + " rules do not fit the bits of a long");
+        }
+        final int[] tvers = {-1, 0, 1};
+        for (int t = 0; t < 3; t++) {
+            for (int sender = 0; sender < 2; sender++) {
+                long bits = 0;
+                for (final FrameRule rule : RULES) {
+                    if (rule.binds(tvers[t], null, sender == 1)) {
+                        bits |= 1L << rule.ordinal();
+                    }
+                }
+                BOUND[t][sender] = bits;
+            }
+        }
+    }
+
+    private long frame;
     private final Consumer<FrameRule> examined;
-    private final int tver;
-    private final boolean metaroceSender;
+    private int tver;
+    private boolean metaroceSender;
+    /** The rules that bind this frame, as bits of their ordinals. */
+    private long bound;
+    /** The rules that examined this frame so far, as bits of their ordinals. */
+    private long examinedRules;
     private List<Finding> findings;
 
     /**
@@ -37,17 +66,40 @@ public final class Collector {
      */
     public Collector(final long frame, final Consumer<FrameRule> examined, final int tver,
                      final boolean metaroceSender) {
-        this.frame = frame;
         this.examined = examined;
-        this.tver = tver;
-        this.metaroceSender = metaroceSender;
+        reset(frame, tver, metaroceSender);
+    }
+
+    /**
+     * Starts over on another frame, for a collector reused frame after frame (its observer stays): no finding, no
+     * rule examined.
+     */
+    public void reset(final long frameNumber, final int frameTver, final boolean knownMetaroceSender) {
+        this.frame = frameNumber;
+        this.tver = frameTver;
+        this.metaroceSender = knownMetaroceSender;
+        this.bound = BOUND[frameTver == 0 ? 1 : frameTver == 1 ? 2 : 0][knownMetaroceSender ? 1 : 0];
+        this.examinedRules = 0;
+        this.findings = null;
     }
 
     /** The rule judged the frame (unless it does not bind the frame's transport version). */
     public void examined(final FrameRule rule) {
-        if (examined != null && rule.binds(tver, null, metaroceSender)) {
-            examined.accept(rule);
+        final long bit = 1L << rule.ordinal();
+        if ((bound & bit) != 0) {
+            examinedRules |= bit;
+            if (examined != null) {
+                examined.accept(rule);
+            }
         }
+    }
+
+    /**
+     * The rules that judged the frame so far, whatever they found, as bits: rule {@code r} is bit
+     * {@code 1L << r.ordinal()}.
+     */
+    public long examinedRules() {
+        return examinedRules;
     }
 
     /** True when the sender is known to be a MetaRoCE device (its TVer 0 frames are its legacy QPs'). */
