@@ -215,7 +215,7 @@ final class RunCommand implements Callable<Integer> {
                 try {
                     summary = runner.run(info, plan, result -> interrupt.requested() || failFast
                             && (result.verdict() == Verdict.FAIL || result.verdict() == Verdict.ERROR),
-                        results -> baseline == null ? null : baseline.compare(results, strict));
+                        baseline == null ? null : baseline.check(strict));
                 } finally {
                     interrupt.ended();
                 }

@@ -130,7 +130,7 @@ class RealTimeFailuresTest {
         try (SocketAdapter adapter = SocketAdapter.open(SocketOptions.udp(device, server.agentAddress(), null)
             .withAgentTimeout(Duration.ofSeconds(2), 3))) {
             final RunSummary summary = runner(adapter, profile, List.of(stopAfterFirst)).run(null, ord002(3),
-                r -> false, r -> null);
+                r -> false, null);
             assertThat(summary.complete()).isTrue();
         } finally {
             server.close();

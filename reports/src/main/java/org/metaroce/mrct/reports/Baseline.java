@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.metaroce.mrct.harness.result.BaselineCheck;
 import org.metaroce.mrct.harness.result.BaselineComparison;
 import org.metaroce.mrct.harness.result.BaselineEntry;
 import org.metaroce.mrct.harness.result.CaseResult;
@@ -95,31 +96,48 @@ public final class Baseline {
      * order, stale entries file order.
      */
     public BaselineComparison compare(final List<CaseResult> results, final boolean strict) {
-        final List<String> newlyFailing = new ArrayList<>();
-        final List<String> newlyPassing = new ArrayList<>();
-        final List<String> known = new ArrayList<>();
-        final Set<String> matched = new HashSet<>();
-        for (final CaseResult result : results) {
-            final BaselineEntry entry = entryFor(result);
-            if (entry != null) {
-                matched.add(entry.caseId());
+        final BaselineCheck check = check(strict);
+        results.forEach(check::add);
+        return check.comparison();
+    }
+
+    /** The same comparison case by case, as a run finishes them ({@link #compare}); keeps IDs only. */
+    public BaselineCheck check(final boolean strict) {
+        return new BaselineCheck() {
+            private final List<String> newlyFailing = new ArrayList<>();
+            private final List<String> newlyPassing = new ArrayList<>();
+            private final List<String> known = new ArrayList<>();
+            private final Set<String> matched = new HashSet<>();
+
+            @Override
+            public boolean add(final CaseResult result) {
+                final BaselineEntry entry = entryFor(result);
+                if (entry != null) {
+                    matched.add(entry.caseId());
+                }
+                final Verdict verdict = result.verdict();
+                if (entry != null && entry.verdict() == verdict && verdict != Verdict.PASS) {
+                    known.add(result.id());
+                } else if (failing(verdict, strict)) {
+                    newlyFailing.add(result.id());
+                    return true;
+                } else if (verdict == Verdict.PASS && entry != null) {
+                    newlyPassing.add(result.id());
+                }
+                return false;
             }
-            final Verdict verdict = result.verdict();
-            if (entry != null && entry.verdict() == verdict && verdict != Verdict.PASS) {
-                known.add(result.id());
-            } else if (failing(verdict, strict)) {
-                newlyFailing.add(result.id());
-            } else if (verdict == Verdict.PASS && entry != null) {
-                newlyPassing.add(result.id());
+
+            @Override
+            public BaselineComparison comparison() {
+                final List<String> stale = new ArrayList<>();
+                for (final BaselineEntry entry : entries) {
+                    if (!matched.contains(entry.caseId())) {
+                        stale.add(entry.caseId());
+                    }
+                }
+                return new BaselineComparison(source, newlyFailing, newlyPassing, stale, known);
             }
-        }
-        final List<String> stale = new ArrayList<>();
-        for (final BaselineEntry entry : entries) {
-            if (!matched.contains(entry.caseId())) {
-                stale.add(entry.caseId());
-            }
-        }
-        return new BaselineComparison(source, newlyFailing, newlyPassing, stale, known);
+        };
     }
 
     /** The entry covering {@code result}: its exact ID first, then its case ID without the parameter row. */

@@ -9,6 +9,7 @@ import org.metaroce.mrct.harness.cases.CaseLoader;
 import org.metaroce.mrct.harness.engine.RunContext;
 import org.metaroce.mrct.harness.engine.Runner;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
+import org.metaroce.mrct.harness.result.RunListener;
 import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.reference.Fault;
@@ -35,9 +36,14 @@ final class Suite {
 
     /** A runner against a fresh reference NIC with the given faults. */
     Runner runner(final Set<Fault> faults) {
+        return runner(faults, List.of());
+    }
+
+    /** A runner against a fresh reference NIC with the given faults, telling {@code listeners} of each case. */
+    Runner runner(final Set<Fault> faults, final List<RunListener> listeners) {
         final ReferenceAdapter adapter = ReferenceAdapter.fromProfile(profile, spec, faults);
         return new Runner(new RunContext(adapter, spec, profile, SEED, false, 2_000_000, 0, 0,
-            org.metaroce.mrct.reference.ReferencePeer.FACTORY), List.of(),
+            org.metaroce.mrct.reference.ReferencePeer.FACTORY), listeners,
             Clock.systemUTC());
     }
 }

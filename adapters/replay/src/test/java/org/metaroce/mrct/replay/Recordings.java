@@ -130,7 +130,7 @@ final class Recordings {
         final RunInfo runInfo = info != null ? info : new RunInfo("test", spec.version(), adapter.name(), "", "", "",
             profile.name(), profile.sha256(), List.of(), Map.of(), seed, false, null, List.of(), plan.size(),
             Instant.now());
-        runner.run(runInfo, plan, result -> false, results1 -> null);
+        runner.run(runInfo, plan, result -> false, null);
         return results;
     }
 

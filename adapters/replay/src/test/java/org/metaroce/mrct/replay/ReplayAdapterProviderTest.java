@@ -68,7 +68,7 @@ class ReplayAdapterProviderTest {
             final List<Runner.Planned> allButLast = plan.subList(0, plan.size() - 1);
             runner.run(new RunInfo("test", recordings.spec.version(), adapter.name(), "", "", "",
                 recordings.profile.name(), recordings.profile.sha256(), List.of(), Map.of(), Recordings.SEED, false,
-                null, List.of(), allButLast.size(), Instant.now()), allButLast, result -> false, results -> null);
+                null, List.of(), allButLast.size(), Instant.now()), allButLast, result -> false, null);
         }
         setup.afterRun();
         assertThat(out.get(2)).isEqualTo("replay: " + (plan.size() - 1) + " of " + plan.size()

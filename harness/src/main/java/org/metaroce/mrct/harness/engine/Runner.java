@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.function.Function;
 import org.metaroce.mrct.harness.cases.CaseDef;
 import org.metaroce.mrct.harness.cases.Expr;
-import org.metaroce.mrct.harness.result.BaselineComparison;
+import org.metaroce.mrct.harness.result.BaselineCheck;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.RunInfo;
 import org.metaroce.mrct.harness.result.RunListener;
@@ -119,14 +119,14 @@ public final class Runner {
     /**
      * Runs every planned case in order. {@code stopWhen} is asked after each result whether to stop (fail-fast); the
      * summary then says the run is incomplete. {@code baseline} compares the results with known failures (may be
-     * null).
+     * null). No result is kept once the listeners have had it: the summary is counted case by case.
      */
     public RunSummary run(final RunInfo info, final List<Planned> plan, final Function<CaseResult, Boolean> stopWhen,
-                          final Function<List<CaseResult>, BaselineComparison> baseline) {
+                          final BaselineCheck baseline) {
         for (final RunListener listener : listeners) {
             listener.runStarted(info);
         }
-        final List<CaseResult> results = new ArrayList<>();
+        final Summaries.Tally tally = new Summaries.Tally(baseline, context.strict());
         boolean complete = true;
         for (int i = 0; i < plan.size(); i++) {
             final Planned planned = plan.get(i);
@@ -134,7 +134,7 @@ public final class Runner {
                 listener.caseStarted(planned.id(), i, plan.size());
             }
             final CaseResult result = runOne(planned);
-            results.add(result);
+            tally.add(result);
             for (final RunListener listener : listeners) {
                 listener.caseFinished(result);
             }
@@ -143,9 +143,7 @@ public final class Runner {
                 break;
             }
         }
-        final BaselineComparison comparison = baseline == null ? null : baseline.apply(results);
-        final RunSummary summary = Summaries.summarise(context.spec(), context.profile(), results, comparison,
-            context.strict(), complete, clock.instant());
+        final RunSummary summary = tally.summary(context.spec(), context.profile(), complete, clock.instant());
         for (final RunListener listener : listeners) {
             listener.runFinished(info, summary);
         }

@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
-import org.metaroce.mrct.harness.result.BaselineComparison;
+import org.metaroce.mrct.harness.result.BaselineCheck;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.Overall;
 import org.metaroce.mrct.harness.result.RuleVerdict;
@@ -76,44 +76,74 @@ public final class Summaries {
     }
 
     /**
-     * The summary: the device conforms when no applicable case of a MUST rule is FAIL (or, strict, a SHOULD one WARN)
-     * beyond the baseline; ERROR and INCONCLUSIVE results leave the run without a conformance claim (overall ERROR).
+     * The summary of a list of results ({@link Tally}): the device conforms when no applicable case of a MUST rule is
+     * FAIL (or, strict, a SHOULD one WARN) beyond the baseline; ERROR and INCONCLUSIVE results leave the run without a
+     * conformance claim (overall ERROR).
      */
     public static RunSummary summarise(final Specification spec, final DeviceProfile profile,
-                                       final List<CaseResult> results, final BaselineComparison baseline,
+                                       final List<CaseResult> results, final BaselineCheck baseline,
                                        final boolean strict, final boolean complete, final Instant end) {
-        final Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
-        for (final Verdict verdict : Verdict.values()) {
-            counts.put(verdict, 0);
+        final Tally tally = new Tally(baseline, strict);
+        results.forEach(tally::add);
+        return tally.summary(spec, profile, complete, end);
+    }
+
+    /**
+     * The summary built one case at a time, as a run finishes them: it keeps counts, the rule matrix (case IDs) and
+     * the baseline's IDs, never a case's evidence, so a run of any length summarises in the memory of its IDs.
+     */
+    public static final class Tally {
+        private final Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
+        private final Matrix matrix = new Matrix();
+        private final BaselineCheck baseline;
+        private final boolean strict;
+        private int failing;
+        private int errors;
+
+        /** {@code baseline} may be null (no baseline: every failing case counts). */
+        public Tally(final BaselineCheck baseline, final boolean strict) {
+            this.baseline = baseline;
+            this.strict = strict;
+            for (final Verdict verdict : Verdict.values()) {
+                counts.put(verdict, 0);
+            }
         }
-        int failing = 0;
-        int errors = 0;
-        for (final CaseResult result : results) {
+
+        /** Counts a finished case. */
+        public void add(final CaseResult result) {
             counts.merge(result.verdict(), 1, Integer::sum);
+            matrix.add(result);
+            final boolean beyondBaseline = baseline == null || baseline.add(result);
             final boolean fails = result.verdict() == Verdict.FAIL
                 || strict && result.verdict() == Verdict.WARN && result.level() == Level.SHOULD;
-            if (fails && (baseline == null || baseline.newlyFailing().contains(result.id()))) {
+            if (fails && beyondBaseline) {
                 failing++;
             }
             if (result.verdict() == Verdict.ERROR || result.verdict() == Verdict.INCONCLUSIVE) {
                 errors++;
             }
         }
-        final Overall overall;
-        final String reason;
-        if (failing > 0) {
-            overall = Overall.NON_CONFORMANT;
-            reason = failing + " case" + (failing == 1 ? "" : "s") + " failed" + (baseline != null
-                ? " beyond the baseline" : "");
-        } else if (errors > 0 || !complete) {
-            overall = Overall.ERROR;
-            reason = !complete ? "the run did not complete" : errors + " case" + (errors == 1 ? "" : "s")
-                + " ended in ERROR or INCONCLUSIVE, so conformance cannot be claimed";
-        } else {
-            overall = Overall.CONFORMANT;
-            reason = "every applicable case passed" + (counts.get(Verdict.WARN) > 0 ? " (" + counts.get(Verdict.WARN)
-                + " SHOULD warning" + (counts.get(Verdict.WARN) == 1 ? "" : "s") + ")" : "");
+
+        /** The summary of the cases counted; {@code complete} false when the run stopped early. */
+        public RunSummary summary(final Specification spec, final DeviceProfile profile, final boolean complete,
+                                  final Instant end) {
+            final Overall overall;
+            final String reason;
+            if (failing > 0) {
+                overall = Overall.NON_CONFORMANT;
+                reason = failing + " case" + (failing == 1 ? "" : "s") + " failed" + (baseline != null
+                    ? " beyond the baseline" : "");
+            } else if (errors > 0 || !complete) {
+                overall = Overall.ERROR;
+                reason = !complete ? "the run did not complete" : errors + " case" + (errors == 1 ? "" : "s")
+                    + " ended in ERROR or INCONCLUSIVE, so conformance cannot be claimed";
+            } else {
+                overall = Overall.CONFORMANT;
+                reason = "every applicable case passed" + (counts.get(Verdict.WARN) > 0 ? " (" + counts.get(
+                    Verdict.WARN) + " SHOULD warning" + (counts.get(Verdict.WARN) == 1 ? "" : "s") + ")" : "");
+            }
+            return new RunSummary(end, counts, overall, reason, matrix.rows(spec, profile),
+                baseline == null ? null : baseline.comparison(), complete);
         }
-        return new RunSummary(end, counts, overall, reason, ruleMatrix(spec, profile, results), baseline, complete);
     }
 }
