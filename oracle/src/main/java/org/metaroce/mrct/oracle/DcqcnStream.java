@@ -11,8 +11,8 @@ import org.metaroce.mrct.oracle.internal.cc.WindowRates;
  * ({@link ReactionPoint}) and judges its window rates (section 14.4) against it: a window above the largest Rc in force
  * breaks MR-CC-017 (MR-CC-015 above the line rate, MR-CC-010 while the Rc of a CNP's cut is in force), and, where the
  * caller knows the QP was kept backlogged (a live run does, a capture does not), a window below the smallest Rc the QP
- * had to keep up with blames the event that set that Rc (MR-CC-019's SHOULD, made exact by a case that keeps the QP
- * backlogged).
+ * had to keep up with blames the event that set that Rc (the lower bound of MR-CC-019, a MUST since spec v1.1, which
+ * section 14.4 states for a backlogged QP).
  */
 public final class DcqcnStream {
     /** A data packet the QP sent: when, its frame length plus 4 (the FCS), and its number for the findings. */
