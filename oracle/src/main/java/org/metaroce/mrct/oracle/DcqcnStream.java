@@ -11,8 +11,8 @@ import org.metaroce.mrct.oracle.internal.cc.WindowRates;
  * ({@link ReactionPoint}) and judges its window rates (section 14.4) against it: a window above the largest Rc in force
  * breaks MR-CC-017 (MR-CC-015 above the line rate, MR-CC-010 while the Rc of a CNP's cut is in force), and, where the
  * caller knows the QP was kept backlogged (a live run does, a capture does not), a window below the smallest Rc the QP
- * had to keep up with blames the event that set that Rc (MR-CC-019's SHOULD, made exact by a case that keeps the QP
- * backlogged).
+ * had to keep up with blames the event that set that Rc (the lower bound of MR-CC-019, a MUST since spec v1.1, which
+ * section 14.4 states for a backlogged QP).
  */
 public final class DcqcnStream {
     /** A data packet the QP sent: when, its frame length plus 4 (the FCS), and its number for the findings. */
@@ -80,11 +80,13 @@ public final class DcqcnStream {
     }
 
     /**
-     * The model with the latest timers the timer window allows (plus the observer's {@code toleranceNs}) and Rt limited
-     * before Rc follows it: with the exact one, it bounds the smallest Rc a conforming QP can have.
+     * The model with the latest timers the timer window allows (plus the observer's {@code toleranceNs}): with the exact
+     * one, it bounds the smallest Rc a conforming QP can have. An increase step computes Rc from the raised Rt before
+     * Rt is limited, as in the exact model: spec v1.1 settles the order (Table 14-3, MR-CC-014), so a QP that limits Rt
+     * first, and recovers more slowly near the line rate, is too slow for this bound.
      */
     public ReactionPoint latestModel(final long until, final long toleranceNs) {
-        return replay(new ReactionPoint(k.latest(toleranceNs), true, rtsNs), until);
+        return replay(new ReactionPoint(k.latest(toleranceNs), false, rtsNs), until);
     }
 
     /**
@@ -92,7 +94,7 @@ public final class DcqcnStream {
      * conforming models is compared with before a CNP's cut is blamed.
      */
     public ReactionPoint withoutAlphaDecay(final long until, final long toleranceNs) {
-        return replay(new ReactionPoint(k.latest(toleranceNs).withoutAlphaDecay(), true, rtsNs), until);
+        return replay(new ReactionPoint(k.latest(toleranceNs).withoutAlphaDecay(), false, rtsNs), until);
     }
 
     /** Ways a QP can make fewer increase steps than MR-CC-013 requires (the models of {@link #missingSteps}). */
@@ -113,11 +115,10 @@ public final class DcqcnStream {
      */
     public ReactionPoint missingSteps(final MissingSteps missing, final long until, final long toleranceNs) {
         final DcqcnConstants timers = toleranceNs < 0 ? k : k.latest(toleranceNs);
-        final boolean lowerBound = toleranceNs >= 0;
         return switch (missing) {
-            case RATE_TIMER -> replay(new ReactionPoint(timers.withoutRateTimerSteps(), lowerBound, rtsNs), until);
-            case BYTE_COUNTER -> replay(new ReactionPoint(timers.withoutByteCounterSteps(), lowerBound, rtsNs), until);
-            case TIMER_FROM_PACKETS -> replay(new ReactionPoint(timers, lowerBound, rtsNs).rateTimerFromPackets(),
+            case RATE_TIMER -> replay(new ReactionPoint(timers.withoutRateTimerSteps(), false, rtsNs), until);
+            case BYTE_COUNTER -> replay(new ReactionPoint(timers.withoutByteCounterSteps(), false, rtsNs), until);
+            case TIMER_FROM_PACKETS -> replay(new ReactionPoint(timers, false, rtsNs).rateTimerFromPackets(),
                 until);
         };
     }
@@ -133,7 +134,7 @@ public final class DcqcnStream {
         final List<Long> all = new ArrayList<>(cnps);
         all.addAll(othersCnps);
         all.sort(null);
-        return replay(new ReactionPoint(k.latest(toleranceNs), true, rtsNs), all, until);
+        return replay(new ReactionPoint(k.latest(toleranceNs), false, rtsNs), all, until);
     }
 
     /** Feeds the model every CNP and packet up to {@code until} in time order, a CNP before a packet of its instant. */

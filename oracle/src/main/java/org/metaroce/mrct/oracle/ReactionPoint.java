@@ -12,10 +12,11 @@ import java.util.Locale;
  * compared with it (MR-CC-010 to MR-CC-017). Timers are run lazily up to each event: a timer due at the instant of a
  * CNP or a packet expires first, the alpha timer before the rate timer, as a device catching up its timers would.
  *
- * <p>Table 14-3 limits Rc and Rt "after every action". Read literally, an increase step computes Rc := (Rt + Rc) / 2
- * from an Rt that may be above the line rate and limits both afterwards (the exact model); with
- * {@code rtLimitedFirst} Rt is limited before Rc follows it, the other reading, which never gives a higher Rc. An
- * observer bounding Rc from below takes that reading and the latest timers ({@link DcqcnConstants#latest}).
+ * <p>Table 14-3 limits Rc and Rt once an event's whole action is done (spec v1.1, which settled the order): an
+ * increase step computes Rc := (Rt + Rc) / 2 from an Rt that may be above the line rate and limits both afterwards.
+ * Both bounds use that order, the upper one with timers on time, the lower one with the latest timers
+ * ({@link DcqcnConstants#latest}). With {@code rtLimitedFirst} Rt is limited before Rc follows it: the model of a
+ * device that reads Table 14-3 the other way (it never gives a higher Rc), which conforms no longer.
  */
 public final class ReactionPoint {
     /** Rule IDs the model's points name. */

@@ -270,6 +270,8 @@ public enum Fault {
     CNP_APPLIED_TO_PEER_QPS("MR-CC-016", "applies a CNP to every QP in RTS with the same peer address, matching on "
         + "the wrong key"),
     FAST_RECOVERY_OFF_BY_ONE("MR-CC-014", "stays in fast recovery while T or BC equals F, one step too long"),
+    RT_LIMITED_BEFORE_RC("MR-CC-014", "limits the raised Rt to the line rate before an increase step computes Rc from "
+        + "it, so Rc approaches the line rate more slowly than Table 14-3 says"),
     PACED_AT_TARGET_RATE("MR-CC-017", "paces its packets at the target rate Rt instead of the current rate Rc"),
     READ_RESPONSES_UNPACED("MR-CC-018", "sends read responses at once, outside the QP's pacer"),
     READ_RESPONSES_NOT_ECT("MR-CC-001", "sends read responses with ip.ecn Not-ECT, built from the acknowledgement "

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.metaroce.mrct.testing.Fixtures;
@@ -28,6 +32,49 @@ class SpecificationTest {
         assertThat(spec.rule("MR-ORD-002").role()).isEqualTo(Role.RESPONDER);
         assertThat(spec.rule("MR-ATM-001").pics()).isEqualTo("atomics");
     }
+
+    @Test
+    void theFrontMatterCountsTheRulesThereAre() throws IOException {
+        final Specification spec = Specification.load(Fixtures.root().resolve("spec/metaroce-v1.md"));
+        final Matcher count = Pattern.compile("(?m)^\\| Normative rules \\| (\\d+) \\|$").matcher(spec.text());
+        assertThat(count.find()).as("the front matter's \"Normative rules\" row").isTrue();
+        assertThat(Integer.parseInt(count.group(1))).as("rules counted in the front matter")
+            .isEqualTo(spec.rules().size());
+    }
+
+    @Test
+    void tableA1ListsExactlyTheRulesEachPicsItemEnables() throws IOException {
+        final Specification spec = Specification.load(Fixtures.root().resolve("spec/metaroce-v1.md"));
+        final MarkdownTable table = MarkdownTable.parseAll(spec.text().lines().toList()).stream()
+            .filter(t -> t.hasColumns("item", "meaning", "rules it enables")).findFirst().orElseThrow();
+        assertThat(table.rows()).hasSameSizeAs(spec.picsNames());
+        for (final java.util.List<String> row : table.rows()) {
+            final Set<String> listed = new TreeSet<>();
+            final Matcher id = RULE_ID.matcher(row.get(2));
+            while (id.find()) {
+                listed.add(id.group());
+            }
+            final Set<String> conditional = spec.rules().values().stream().filter(r -> row.get(0).equals(r.pics()))
+                .map(Rule::id).collect(Collectors.toCollection(TreeSet::new));
+            assertThat(listed).as("Table A-1 row %s against the rules marked 'if %s'", row.get(0), row.get(0))
+                .isEqualTo(conditional);
+        }
+    }
+
+    @Test
+    void everyRuleIdTheTextNamesExists() throws IOException {
+        final Specification spec = Specification.load(Fixtures.root().resolve("spec/metaroce-v1.md"));
+        final Set<String> unknown = new TreeSet<>();
+        final Matcher id = RULE_ID.matcher(spec.text());
+        while (id.find()) {
+            if (spec.rule(id.group()) == null) {
+                unknown.add(id.group());
+            }
+        }
+        assertThat(unknown).as("rule IDs named in spec/metaroce-v1.md that no rule has").isEmpty();
+    }
+
+    private static final Pattern RULE_ID = Pattern.compile("MR-[A-Z]+-\\d{3}");
 
     @Test
     void theClassPathCopyIsTheRepositoryCopy() throws IOException {

@@ -118,12 +118,18 @@ final class Dcqcn {
         } else if (timerEvents > p.f() && byteEvents > p.f()) {
             final int i = Math.min(timerEvents, byteEvents) - p.f();
             rt = rt + i * p.rhaiMbps();
-            rc = (rt + rc) / 2;
+            rc = (limitedFirst(rt) + rc) / 2;
         } else {
             rt = rt + p.raiMbps();
-            rc = (rt + rc) / 2;
+            rc = (limitedFirst(rt) + rc) / 2;
         }
         clamp();
+    }
+
+    /** Rt as the increase step uses it: unlimited (Table 14-3 limits after the whole action), unless the fault. */
+    private double limitedFirst(final double raised) {
+        return faults.contains(org.metaroce.mrct.reference.Fault.RT_LIMITED_BEFORE_RC)
+            ? Math.min(raised, p.lineRateMbps()) : raised;
     }
 
     private void clamp() {

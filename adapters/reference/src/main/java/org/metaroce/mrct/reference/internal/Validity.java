@@ -52,6 +52,10 @@ final class Validity {
         if (kind == OpKind.SEND && p.offset + p.payloadLength > maxMessage) {
             return false;
         }
+        // V6 for a READ: its whole span less than 2^23 PSNs after ePSN, where Table 4-1 still tells ahead from behind
+        if (kind == OpKind.RDMA_READ_REQUEST && (long) Psn.distance(qp.ePsn, p.psn) + p.span > 1L << 23) {
+            return false;
+        }
         // V8
         if ((kind == OpKind.RDMA_READ_REQUEST || kind.isAtomic()) && qp.rdAtomicOutstanding
             >= qp.maxDestRdAtomic + (device.has(Fault.RD_ATOMIC_LIMIT_OFF_BY_ONE) ? 1 : 0)) {
