@@ -44,7 +44,15 @@ public final class RequesterRepeat {
     public static long variant(final DecodedFrame frame) {
         final int id = frame.has(HeaderKind.IPV4) ? BigEndian.u16(frame.buffer(), frame.offset(HeaderKind.IPV4)
             + Ipv4Flyweight.IDENTIFICATION_OFFSET) : 0;
-        return (long) id << 16 | frame.udp().sourcePort() | (frame.bth().ackReq() ? 1L << 32 : 0);
+        return variant(id, frame.udp().sourcePort(), frame.bth().ackReq());
+    }
+
+    /**
+     * {@link #variant(DecodedFrame)} from the fields a caller has already read: the IPv4 identification (0 for
+     * IPv6), udp.sport and bth.ackreq.
+     */
+    public static long variant(final int ipv4Id, final int sourcePort, final boolean ackReq) {
+        return (long) ipv4Id << 16 | sourcePort | (ackReq ? 1L << 32 : 0);
     }
 
     /**

@@ -3,7 +3,6 @@ package org.metaroce.mrct.analyzer.internal;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.metaroce.mrct.harness.result.FieldDiff;
 import org.metaroce.mrct.oracle.CutWindow;
@@ -304,8 +303,8 @@ final class Cnps {
         g.window = new CutWindow(cnpNs, cx.reaction(reactor), k, alpha);
         g.cnpFrame = cnpFrame;
         g.basis = basis;
-        g.boundText = String.format(Locale.ROOT, "line_rate_mbps %.0f x (1 - alpha/2) with alpha at "
-            + "least %.4f", k.lineRateMbps(), alpha);
+        g.boundLineRateMbps = k.lineRateMbps();
+        g.boundAlpha = alpha;
     }
 
     /** A data packet of a flow: feeds a rate measurement after a CNP. */
@@ -336,7 +335,7 @@ final class Cnps {
         if (found != null) {
             final long cnpFrame = g.cnpFrame;
             final long first = w.firstFrame();
-            final String bound = g.boundText;
+            final String bound = g.boundText();
             final Basis basis = g.basis;
             final double rate = w.rate();
             cx.judge.report(c, flow, Check.RATE_CUT, basis, fr,

@@ -19,5 +19,16 @@ final class Congestion {
     CutWindow window;
     long cnpFrame;
     Basis basis;
-    String boundText;
+    /** The line rate and least alpha the cut of {@link #window} was bounded with, told in a finding. */
+    double boundLineRateMbps;
+    double boundAlpha;
+
+    /**
+     * The bound of the cut as a finding tells it (formatted only for a finding: a {@code String.format} per CNP
+     * was 2 % of the analysing thread on a capture with CNPs).
+     */
+    String boundText() {
+        return String.format(java.util.Locale.ROOT, "line_rate_mbps %.0f x (1 - alpha/2) with alpha at least %.4f",
+            boundLineRateMbps, boundAlpha);
+    }
 }

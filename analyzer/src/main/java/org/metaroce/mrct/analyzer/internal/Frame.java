@@ -56,6 +56,10 @@ final class Frame {
     boolean receivable;
     /** Identifies the frame's exact bytes cheaply (ICRC, IP ID, length, port, PSN), for spotting captured copies. */
     long signature;
+    /** The ICRC as carried (0 for a frame the capture cut), read once by the session's fill. */
+    int icrcOnWire;
+    /** The IPv4 identification (0 for IPv6), read once by the session's fill. */
+    int ipv4Id;
 
     /** True for request packets (SEND, WRITE, READ REQUEST, atomics). */
     boolean isRequest() {
@@ -120,17 +124,34 @@ final class Frame {
         return plethRsn;
     }
 
+    /** The AETH's syndrome byte (-1 without an AETH) and MSN, read once by {@link #readAeth()}. */
+    private int syndrome;
+    private int aethMsn;
+
+    /** Reads the AETH's fields, if the frame has one. */
+    void readAeth() {
+        if (decoded.has(HeaderKind.AETH)) {
+            final int word = BigEndian.i32(buffer, decoded.offset(HeaderKind.AETH));
+            syndrome = word >>> 24;
+            aethMsn = word & 0xFF_FFFF;
+        } else {
+            syndrome = -1;
+            aethMsn = 0;
+        }
+    }
+
     /** The AETH syndrome byte, or -1 without an AETH. */
     int syndrome() {
-        return decoded.has(HeaderKind.AETH) ? decoded.aeth().syndromeValue() : -1;
+        return syndrome;
     }
 
     AethSyndrome.Type syndromeType() {
         return AethSyndrome.valueOf(syndrome()).type();
     }
 
+    /** The AETH's MSN (the frame must have an AETH). */
     int aethMsn() {
-        return decoded.aeth().msn();
+        return aethMsn;
     }
 
     /** For a READ REQUEST: the read's length (reth.dmalen). */

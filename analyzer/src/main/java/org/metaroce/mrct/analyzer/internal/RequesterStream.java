@@ -466,16 +466,17 @@ final class RequesterStream {
     /** Keeps what {@link #checkRepeats} compares a retransmission with. */
     private void remember(final Frame fr, final int s) {
         if (!fr.cut) {
-            ring.identity[s] = fr.decoded.icrcOnWire();
-            ring.variant[s] = RequesterRepeat.variant(fr.decoded);
+            ring.identity[s] = fr.icrcOnWire;
+            ring.variant[s] = RequesterRepeat.variant(fr.ipv4Id, fr.sourcePort, fr.ackReq);
         } else {
             ring.validNs[s] = 0;
         }
     }
 
     static int rethHash(final Frame fr) {
-        final long va = fr.decoded.reth().va();
-        return (int) (va ^ (va >>> 32)) * 31 + fr.decoded.reth().rkey() * 17 + (int) fr.decoded.reth().dmaLength();
+        final org.metaroce.mrct.wire.header.RethFlyweight reth = fr.decoded.reth();
+        final long va = reth.va();
+        return (int) (va ^ (va >>> 32)) * 31 + reth.rkey() * 17 + (int) reth.dmaLength();
     }
 
     /**

@@ -429,6 +429,7 @@ final class Session {
         fr.ecn = d.ecn();
         fr.payloadLength = d.payloadLength();
         fr.readPleth();
+        fr.readAeth();
         fr.icrcOk = fr.cut || d.icrcValid();
         fr.ipChecksumOk = d.ipChecksumValid();
         boolean receivable = fr.icrcOk && fr.ipChecksumOk && d.udpChecksumValid() && d.layoutKnown()
@@ -445,9 +446,11 @@ final class Session {
             receivable = fr.plethFirst() == first && fr.plethLast() == last;
         }
         fr.receivable = receivable;
-        final long icrc = fr.cut ? 0 : d.icrcOnWire() & 0xFFFF_FFFFL;
-        final int id = d.has(HeaderKind.IPV4)
-            ? BigEndian.u16(b, d.offset(HeaderKind.IPV4) + Ipv4Flyweight.IDENTIFICATION_OFFSET) : d.ipv6().flowLabel();
+        fr.icrcOnWire = fr.cut ? 0 : d.icrcOnWire();
+        final long icrc = fr.icrcOnWire & 0xFFFF_FFFFL;
+        fr.ipv4Id = d.has(HeaderKind.IPV4)
+            ? BigEndian.u16(b, d.offset(HeaderKind.IPV4) + Ipv4Flyweight.IDENTIFICATION_OFFSET) : 0;
+        final int id = d.has(HeaderKind.IPV4) ? fr.ipv4Id : d.ipv6().flowLabel();
         fr.signature = icrc << 32 ^ (long) id << 16 ^ fr.sourcePort ^ (long) fr.wireLength << 48
             ^ (long) fr.psn * 0x9E3779B1L ^ (long) fr.opcode.code() << 40 ^ (fr.ackReq ? 1L << 62 : 0);
     }

@@ -3,6 +3,7 @@ package org.metaroce.mrct.oracle.internal;
 import org.metaroce.mrct.oracle.Basis;
 import org.metaroce.mrct.oracle.FrameRule;
 import org.metaroce.mrct.oracle.QpFacts;
+import org.metaroce.mrct.wire.BigEndian;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.HeaderKind;
 import org.metaroce.mrct.wire.HeaderLayout;
@@ -44,11 +45,18 @@ public final class TransportChecks {
         }
         out.examined(FrameRule.WIRE_013);
         final BthFlyweight bth = f.bth();
-        zero(out, FrameRule.WIRE_013, "bth.m", bth.migReq() ? 1 : 0);
-        zero(out, FrameRule.WIRE_013, "bth.fecn", bth.fecn() ? 1 : 0);
-        zero(out, FrameRule.WIRE_013, "bth.becn", bth.becn() ? 1 : 0);
-        zero(out, FrameRule.WIRE_013, "bth.resv6a", bth.resv6a());
-        zero(out, FrameRule.WIRE_013, "bth.resv7", bth.resv7());
+        // the three bytes that hold the bits judged here, each read once: every frame of a capture comes through
+        final int at = f.offset(HeaderKind.BTH);
+        final int flags = BigEndian.u8(f.buffer(), at + BthFlyweight.FLAGS_OFFSET);
+        final int fecnBecn = BigEndian.u8(f.buffer(), at + BthFlyweight.FECN_BECN_OFFSET);
+        final int ackReqByte = BigEndian.u8(f.buffer(), at + BthFlyweight.ACKREQ_OFFSET);
+        if ((flags & 0x40) != 0 || fecnBecn != 0 || (ackReqByte & 0x7F) != 0) {
+            zero(out, FrameRule.WIRE_013, "bth.m", bth.migReq() ? 1 : 0);
+            zero(out, FrameRule.WIRE_013, "bth.fecn", bth.fecn() ? 1 : 0);
+            zero(out, FrameRule.WIRE_013, "bth.becn", bth.becn() ? 1 : 0);
+            zero(out, FrameRule.WIRE_013, "bth.resv6a", bth.resv6a());
+            zero(out, FrameRule.WIRE_013, "bth.resv7", bth.resv7());
+        }
         final int tver = f.tver();
         if (tver != 0 && tver != 1) {
             out.add(FrameRule.WIRE_013, "bth.tver", "0 or 1", Integer.toString(tver));
@@ -57,10 +65,10 @@ public final class TransportChecks {
                 Basis.configured("the QP's tver attribute"));
         }
         final boolean request = opcode.kind().isRequest();
-        if (!request && bth.ackReq()) {
+        if (!request && (ackReqByte & 0x80) != 0) {
             out.add(FrameRule.WIRE_013, "bth.ackreq", "0 in a response", "1");
         }
-        if (bth.solicitedEvent()) {
+        if ((flags & 0x80) != 0) {
             if (!request) {
                 out.add(FrameRule.WIRE_013, "bth.se", "0 in a response", "1");
             } else if (!opcode.position().isLast() || !(opcode.kind() == OpKind.SEND
