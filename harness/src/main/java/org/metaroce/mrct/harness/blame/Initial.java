@@ -27,13 +27,17 @@ final class Initial {
             return null;
         }
         Integer end = null;
+        long reach = 0;
         for (final SentPacket p : c.sent()) {
             if (p.isRequest() && p.valid()) {
                 final int after = p.psn() + p.span();
                 end = end == null || Psn.diff(after, end) > 0 ? after : end;
+                reach = Math.max(reach, (long) Psn.distance(0, p.psn()) + p.span());
             }
         }
-        if (end == null) {
+        // PSNs sent up to half the PSN space after rq_psn leave no ePSN that is surely outside them (a READ of 2^31
+        // bytes at PMTU 256 spans 2^23 PSNs): before and after can no longer be told apart
+        if (end == null || reach + c.window() >= 1L << 23) {
             return null;
         }
         if (Psn.diff(reported, 0) < 0 || Psn.diff(reported, end) > c.window()) {

@@ -66,6 +66,13 @@ class ResponderFaultBlameTest {
         assertThat(rule(context(FailureShape.FRAME_MISMATCH, List.of(new FieldDiff("sacketh.base", "2 (0x2)",
             "1 (0x1)")), List.of("ACKNOWLEDGE"), Map.of("sacketh.base", 2L), ack(1, 0), sent, null, List.of())))
             .isNotEqualTo("MR-QP-004");
+        // a READ spanning half the PSN space was sent: an ePSN of 0 is no longer outside what was sent, though a
+        // 24-bit comparison with the span's end (2^23 + 1 PSNs on) reads it as ahead of it (PLC-012 on a device
+        // that recorded the span blamed MR-QP-004)
+        final List<SentPacket> half = List.of(read(1, 1 << 23, 1L << 31));
+        assertThat(rule(context(FailureShape.FRAME_MISMATCH, List.of(new FieldDiff("aeth.syndrome",
+            "NAK_INVALID_REQUEST 97 (0x61)", "ACK 31 (0x1F)")), List.of("ACKNOWLEDGE"), Map.of("aeth.syndrome", 0x61L),
+            ack(0, -1L >>> 1), half, null, List.of()))).isNotEqualTo("MR-QP-004");
     }
 
     @Test
