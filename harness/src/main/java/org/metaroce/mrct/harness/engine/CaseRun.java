@@ -219,7 +219,12 @@ final class CaseRun {
      */
     private void afterControlCall(final String op) {
         if (!virtualTime() && !READING_CALLS.contains(op)) {
-            cursor.controlCallReturned(controlCallBegan, data.now());
+            final long returnedAt = data.now();
+            cursor.controlCallReturned(controlCallBegan, returnedAt);
+            if (world.network() != null && cursor.index() >= 0) {
+                // the network's rules count the case's time, in which a call takes none (Network#controlCall)
+                world.network().controlCall(controlCallBegan, returnedAt);
+            }
         }
     }
 
