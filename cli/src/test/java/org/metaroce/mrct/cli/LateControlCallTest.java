@@ -16,6 +16,9 @@ import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.reference.ReferenceAdapter;
 import org.metaroce.mrct.spi.CapturedFrame;
+import org.metaroce.mrct.spi.Completion;
+import org.metaroce.mrct.spi.ControlPlane;
+import org.metaroce.mrct.spi.ForwardingControlPlane;
 
 /**
  * Issue 10: a control-plane call the case meant at a moment (the end of an {@code advance}) that the harness began
@@ -88,6 +91,67 @@ class LateControlCallTest {
         }
     }
 
+    /** The reference NIC whose every poll of completions takes {@code callNanos} of its clock, its frames kept. */
+    private static final class SlowReads extends RealTimeReference {
+        final long callNanos;
+        final ArrayDeque<CapturedFrame> held = new ArrayDeque<>();
+        int slowCalls;
+
+        SlowReads(final ReferenceAdapter inner, final long callNanos) {
+            super(inner);
+            this.callNanos = callNanos;
+        }
+
+        @Override
+        public void beginCase(final String caseId) {
+            inner.beginCase(caseId);
+            held.clear();
+        }
+
+        @Override
+        public CapturedFrame poll(final long deadlineNanos) {
+            if (!held.isEmpty()) {
+                return held.peekFirst().timestampNanos() <= deadlineNanos ? held.pollFirst() : null;
+            }
+            return inner.dataPlane().poll(deadlineNanos);
+        }
+
+        @Override
+        public ControlPlane controlPlane() {
+            final ControlPlane device = inner.controlPlane();
+            return new ForwardingControlPlane(device) {
+                @Override
+                public List<Completion> pollCompletions(final int qpn, final int max) {
+                    final List<Completion> out = device.pollCompletions(qpn, max);
+                    slowCalls++;
+                    final long until = now() + callNanos;
+                    CapturedFrame frame;
+                    while ((frame = inner.dataPlane().poll(until)) != null) {
+                        held.addLast(frame);
+                    }
+                    return out;
+                }
+            };
+        }
+
+        @Override
+        public String name() {
+            return "slow reads";
+        }
+    }
+
+    private static CaseResult runSlowReads(final long callNanos) throws Exception {
+        final DeviceProfile profile = ReferenceServer.profile(null, SPEC);
+        final Runner.Planned planned = Runner.plan(new CaseLoader(SPEC).loadBundled()).stream()
+            .filter(p -> p.id().equals("CMP-014-atomic-completion")).findFirst().orElseThrow();
+        try (SlowReads adapter = new SlowReads(ReferenceAdapter.fromProfile(profile, SPEC, Set.of()), callNanos)) {
+            final CaseResult result = new Runner(new RunContext(adapter, SPEC, profile, 1, false, 2 * MS, TOLERANCE, 0),
+                List.of(), Clock.systemUTC()).runOne(planned);
+            assertThat(adapter.slowCalls).as("polls that took their time").isPositive();
+            return result;
+        }
+    }
+
     private static CaseResult run(final long oversleepNanos) throws Exception {
         final DeviceProfile profile = ReferenceServer.profile(null, SPEC);
         final Runner.Planned planned = Runner.plan(new CaseLoader(SPEC).loadBundled()).stream()
@@ -114,5 +178,18 @@ class LateControlCallTest {
     void aPostSendBegunLateWithinTheToleranceIsTheSlackEveryWindowGrants() throws Exception {
         final CaseResult within = run(MS / 2);
         assertThat(within.verdict()).as(within.reason()).isEqualTo(Verdict.PASS);
+    }
+
+    @Test
+    void readsThatTakeLongerThanTheToleranceBetweenTheCasesStepsAreTheHarnessesLateness() throws Exception {
+        // issue 10, CMP-014 over veth: its polls of completions between the acknowledgements of two atomics took
+        // milliseconds each, the device (reorder_time_ns scaled to 4 ms here) rightly asked for the FETCH_ADD's
+        // response again, and the case failed on that "unexpected" frame; a read leaves the case's timeline alone, so
+        // its duration was nobody's lateness
+        final CaseResult slow = runSlowReads(3 * MS);
+        assertThat(slow.verdict()).as(slow.reason()).isEqualTo(Verdict.INCONCLUSIVE);
+        assertThat(slow.reason()).contains("its poll_completions call took 3 ms");
+        final CaseResult quick = runSlowReads(MS / 2);
+        assertThat(quick.verdict()).as(quick.reason()).isEqualTo(Verdict.PASS);
     }
 }

@@ -218,6 +218,11 @@ final class CaseRun {
      * the timer, not from a poll in between.
      */
     private void afterControlCall(final String op) {
+        if (!virtualTime() && cursor.index() >= 0 && READING_CALLS.contains(op)) {
+            // a call that only reads leaves the case's timeline alone: one that took longer than the tolerance
+            // stretched the case beyond its windows (a call the device acts on restarts the timeline instead)
+            lateness.controlCallTook(cursor.index(), op, controlCallBegan, data.now());
+        }
         if (!virtualTime() && !READING_CALLS.contains(op)) {
             final long returnedAt = data.now();
             cursor.controlCallReturned(controlCallBegan, returnedAt);

@@ -83,6 +83,28 @@ final class HarnessLateness {
     }
 
     /**
+     * A control-plane call of step {@code step} that only reads ({@code op}: polling completions, reading memory,
+     * counters or a QP's state), which leaves the case's timeline alone, ran from {@code began} to {@code returned}. On
+     * virtual time a call takes none of the device's time; on real time the device's timers run on meanwhile, and a
+     * call that takes longer than the tolerance stretches the case beyond what its windows allow for:
+     * CMP-014 over veth polled completions and read memory between its acknowledgements for 16 ms, the device rightly
+     * inferred the atomic response lost (its reorder_time_ns, scaled, was 8 ms) and asked again, which the case calls
+     * an unexpected frame. Beyond the tolerance a failed expectation after it is INCONCLUSIVE; within it, nothing is
+     * noted (not in {@link #worstNanos()} either). A call the device acts on is not judged here: the case's timeline
+     * starts again when it returned ({@link Cursor#controlCallReturned}).
+     */
+    void controlCallTook(final int step, final String op, final long began, final long returned) {
+        if (!measured || returned - began <= budget) {
+            return;
+        }
+        final Late late = new Late(step, "its " + op.replaceAll("([a-z])([A-Z])", "$1_$2")
+            .toLowerCase(java.util.Locale.ROOT) + " call took", returned - began, budget);
+        if (worst == null || late.nanos() > worst.nanos()) {
+            worst = late;
+        }
+    }
+
+    /**
      * A frame from the device that step {@code step} waited for was captured at {@code frameAt}, while a control-plane
      * call the device acts on (a {@code post_send}, one of the several calls of a {@code post_send} with {@code count},
      * a {@code modify_qp}) was under way until {@code returned}: the device acted as soon as the call reached it, but

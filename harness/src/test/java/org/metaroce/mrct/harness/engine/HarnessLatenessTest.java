@@ -149,6 +149,20 @@ class HarnessLatenessTest {
     }
 
     @Test
+    void aReadThatTookLongerThanTheToleranceIsTheHarnessesLateness() {
+        final HarnessLateness lateness = new HarnessLateness(true, 2 * MS);
+        lateness.controlCallTook(8, "pollCompletions", 10 * MS, 12 * MS);
+        assertThat(lateness.beyondBudget()).as("within the tolerance").isNull();
+        assertThat(lateness.worstNanos()).isZero();
+        lateness.controlCallTook(8, "readMemory", 10 * MS, 13 * MS + 500_000);
+        assertThat(lateness.beyondBudget().describe()).isEqualTo("step 9: its read_memory call took 3.5 ms; the run "
+            + "tolerates 2 ms");
+        final HarnessLateness virtual = new HarnessLateness(false, 0);
+        virtual.controlCallTook(0, "pollCompletions", 0, 10 * MS);
+        assertThat(virtual.beyondBudget()).isNull();
+    }
+
+    @Test
     void aReceivePauseCountsOnlyBeyondOrdinaryPolling() {
         final HarnessLateness lateness = new HarnessLateness(true, 0);
         lateness.blindAtDeadline(0, HarnessLateness.PAUSE_FLOOR_NANOS - 1);
