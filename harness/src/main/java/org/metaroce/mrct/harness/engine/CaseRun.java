@@ -188,9 +188,13 @@ final class CaseRun {
      * Before a control-plane call. On a real-time adapter with the harness's network in the case, the network first
      * delivers what is due and takes what the device sent: the call takes what it takes (a round trip to the agent),
      * and frames due meanwhile would reach the device or the peer that much late (a run of post_send steps would hold
-     * back the peer's acknowledgements until the device's timers expire).
+     * back the peer's acknowledgements until the device's timers expire). A call the device acts on that begins later
+     * than the case meant it (after an {@code advance}, a frame) is the harness's lateness
+     * ({@link HarnessLateness#controlCallBegan}).
      */
     private void beforeControlCall(final String op) {
+        // when the case meant the call: the previous step's end (an advance, a frame), unless a call came between
+        final long intended = cursor.intendedSendTime();
         cursor.controlCallMade();
         if (pump != null && "postSend".equals(op)) {
             pump.workPosted();
@@ -199,6 +203,10 @@ final class CaseRun {
             pump.pollUntil(pump.now());
         }
         controlCallBegan = data.now();
+        if (cursor.index() >= 0 && !READING_CALLS.contains(op)) {
+            // a call the device acts on, begun late: what the case times from it is the harness's doing
+            lateness.controlCallBegan(cursor.index(), op, intended, controlCallBegan);
+        }
     }
 
     /**
@@ -210,8 +218,18 @@ final class CaseRun {
      * the timer, not from a poll in between.
      */
     private void afterControlCall(final String op) {
+        if (!virtualTime() && cursor.index() >= 0 && READING_CALLS.contains(op)) {
+            // a call that only reads leaves the case's timeline alone: one that took longer than the tolerance
+            // stretched the case beyond its windows (a call the device acts on restarts the timeline instead)
+            lateness.controlCallTook(cursor.index(), op, controlCallBegan, data.now());
+        }
         if (!virtualTime() && !READING_CALLS.contains(op)) {
-            cursor.controlCallReturned(controlCallBegan, data.now());
+            final long returnedAt = data.now();
+            cursor.controlCallReturned(controlCallBegan, returnedAt);
+            if (world.network() != null && cursor.index() >= 0) {
+                // the network's rules count the case's time, in which a call takes none (Network#controlCall)
+                world.network().controlCall(controlCallBegan, returnedAt);
+            }
         }
     }
 

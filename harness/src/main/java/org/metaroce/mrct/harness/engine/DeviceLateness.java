@@ -39,4 +39,16 @@ final class DeviceLateness {
         }
         return null;
     }
+
+    /**
+     * What a failure that stands was judged with, in one note: the device's own report (within what the harness left
+     * of {@code toleranceNanos}) and the harness's share ({@code harnessNanos}).
+     */
+    static String within(final DeviceTimeline timeline, final long toleranceNanos, final long harnessNanos) {
+        return "judged with both ends within the run's tolerance of " + Timing.nanos(toleranceNanos) + ": the device "
+            + "reported " + (timeline.worstLateNanos() == 0 ? "no lateness" : "its worst lateness as "
+                + (timeline.worst().isEmpty() ? "" : timeline.worst() + " ") + Timing.measured(timeline.worstLateNanos())
+                + " (" + timeline.lateEvents() + " time(s) late by 100 us or more)")
+            + ", the harness's own share was " + Timing.measured(Math.max(0, harnessNanos));
+    }
 }

@@ -58,6 +58,53 @@ final class HarnessLateness {
     }
 
     /**
+     * A control-plane call the device acts on ({@code op}: a {@code post_send}, a {@code modify_qp}, ...) of step
+     * {@code step} began at {@code began}, where the case meant it at {@code intended} (the previous step's end, such
+     * as the end of an {@code advance}; Long.MIN_VALUE when another control call came in between, whose duration is
+     * not the harness's to keep). The case's timeline after it is then the harness's doing: RTX-012 posts its WRITE
+     * halfway through a 10 us RNR wait and counts the resend's {@code after} bound from when that call began, so a call
+     * begun 3 ms late makes the device's punctual resend look 3 ms early.
+     *
+     * <p>Beyond the tolerance a failed expectation is INCONCLUSIVE, as for a frame sent late. Within it the lateness is
+     * not added to the harness's share of the tolerance ({@link #worstNanos()}): that share is what lies on the way of
+     * a frame and the device's answer to it, and the device's frames that the case times from a call are timed from
+     * when the call began or returned (its {@code after} and {@code within} bounds), not from when the case meant it.
+     */
+    void controlCallBegan(final int step, final String op, final long intended, final long began) {
+        if (!measured || intended == Long.MIN_VALUE || began <= intended) {
+            return;
+        }
+        final Late late = new Late(step, "its " + op.replaceAll("([a-z])([A-Z])", "$1_$2")
+            .toLowerCase(java.util.Locale.ROOT) + " call began later than the case meant, by", began - intended,
+            budget);
+        if (late.nanos() > budget && (worst == null || late.nanos() > worst.nanos())) {
+            worst = late;
+        }
+    }
+
+    /**
+     * A control-plane call of step {@code step} that only reads ({@code op}: polling completions, reading memory,
+     * counters or a QP's state), which leaves the case's timeline alone, ran from {@code began} to {@code returned}. On
+     * virtual time a call takes none of the device's time; on real time the device's timers run on meanwhile, and a
+     * call that takes longer than the tolerance stretches the case beyond what its windows allow for:
+     * CMP-014 over veth polled completions and read memory between its acknowledgements for 16 ms, the device rightly
+     * inferred the atomic response lost (its reorder_time_ns, scaled, was 8 ms) and asked again, which the case calls
+     * an unexpected frame. Beyond the tolerance a failed expectation after it is INCONCLUSIVE; within it, nothing is
+     * noted (not in {@link #worstNanos()} either). A call the device acts on is not judged here: the case's timeline
+     * starts again when it returned ({@link Cursor#controlCallReturned}).
+     */
+    void controlCallTook(final int step, final String op, final long began, final long returned) {
+        if (!measured || returned - began <= budget) {
+            return;
+        }
+        final Late late = new Late(step, "its " + op.replaceAll("([a-z])([A-Z])", "$1_$2")
+            .toLowerCase(java.util.Locale.ROOT) + " call took", returned - began, budget);
+        if (worst == null || late.nanos() > worst.nanos()) {
+            worst = late;
+        }
+    }
+
+    /**
      * A frame from the device that step {@code step} waited for was captured at {@code frameAt}, while a control-plane
      * call the device acts on (a {@code post_send}, one of the several calls of a {@code post_send} with {@code count},
      * a {@code modify_qp}) was under way until {@code returned}: the device acted as soon as the call reached it, but

@@ -88,6 +88,8 @@ final class Network {
 
     private final Peer peer;
     private long start;
+    /** The control-plane calls of the steps on real time ({@link #controlCall}), as {began, returned}. */
+    private final List<long[]> calls = new ArrayList<>();
     private final SplittableRandom random;
     private final FrameDecoder decoder = new FrameDecoder();
     private final PriorityQueue<Flight> queue = new PriorityQueue<>((a, b) -> a.time != b.time
@@ -118,6 +120,34 @@ final class Network {
      */
     void stepsBeginAt(final long time) {
         start = time;
+        calls.clear();
+    }
+
+    /**
+     * Real time only: a control-plane call of the steps the device acts on ran from {@code began} to {@code returned}.
+     * The rules' {@code from} and {@code to} count the case's time, in which a call takes none (as on virtual time):
+     * RTX-020 loses the first acknowledgement from {@code reorder_time_ns / 2} on, meant to be the cumulative one after
+     * the READ's answer; when its first post_send took 7 ms over veth (issue 10), the WRITE's SACK came after that
+     * moment counted on the adapter's clock, was the one lost, and the WRITE completed early (MR-CMP-012).
+     */
+    void controlCall(final long began, final long returned) {
+        if (returned > began) {
+            calls.add(new long[] {began, returned});
+        }
+    }
+
+    /**
+     * The case's time of the adapter's {@code time}: less the part of every control call of the steps before it (a
+     * moment inside a call is the call's beginning).
+     */
+    long caseTime(final long time) {
+        long out = time;
+        for (final long[] call : calls) {
+            if (time > call[0]) {
+                out -= Math.min(time, call[1]) - call[0];
+            }
+        }
+        return out;
     }
 
     Network(final Peer peer, final long start, final long seed) {
@@ -183,8 +213,9 @@ final class Network {
     String fromDevice(final byte[] bytes, final DecodedFrame f, final long time, final Connection c, final int psn,
                       final int transmission) {
         final Opcode opcode = f.opcode();
+        final long at = caseTime(time);
         for (final Rule rule : drop) {
-            if (rule.takes(c, psn, transmission, opcode, time, true)) {
+            if (rule.takes(c, psn, transmission, opcode, at, true)) {
                 dropped++;
                 return "to the peer: lost (network rule, line " + rule.line + ")";
             }
@@ -192,14 +223,14 @@ final class Network {
         long when = time + latency + (jitter > 0 ? random.nextLong(jitter) : 0);
         String note = "to the peer";
         for (final Rule rule : delay) {
-            if (rule.takes(c, psn, transmission, opcode, time, true)) {
+            if (rule.takes(c, psn, transmission, opcode, at, true)) {
                 when += rule.by;
                 note += ", delayed " + CaseRun.nanos(rule.by);
             }
         }
         byte[] out = bytes;
         for (final Rule rule : ce) {
-            if (rule.takes(c, psn, transmission, opcode, time, true)) {
+            if (rule.takes(c, psn, transmission, opcode, at, true)) {
                 out = markCe(out, f);
                 note += ", CE-marked";
                 break;
@@ -219,7 +250,7 @@ final class Network {
         }
         schedule(when, true, out, c, note);
         for (final Rule rule : duplicate) {
-            if (rule.takes(c, psn, transmission, opcode, time, true)) {
+            if (rule.takes(c, psn, transmission, opcode, at, true)) {
                 schedule(when + 1, true, out, c, note + " (duplicate)");
                 note += ", duplicated";
                 break;
@@ -276,7 +307,7 @@ final class Network {
         }
         final int psn = f.opcode() == Opcode.CNP ? 0 : Psn.distance(c.devicePsnBase(), f.bth().psn());
         for (final Rule rule : dropToDevice) {
-            if (rule.takes(c, psn, 1, f.opcode(), frame.timestampNanos(), false)) {
+            if (rule.takes(c, psn, 1, f.opcode(), caseTime(frame.timestampNanos()), false)) {
                 droppedToDevice++;
                 return;
             }

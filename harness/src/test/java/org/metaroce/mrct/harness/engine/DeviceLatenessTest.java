@@ -37,6 +37,17 @@ class DeviceLatenessTest {
     }
 
     @Test
+    void aFailureThatStandsSaysWhatBothEndsMeasured() {
+        // issue 10: a requester failure over veth with neither end beyond the tolerance kept no figure of either
+        assertThat(DeviceLateness.within(late(600_000), MS, 300_000)).isEqualTo("judged with both ends within the "
+            + "run's tolerance of 1 ms: the device reported its worst lateness as processing a received frame took "
+            + "600 us (2 time(s) late by 100 us or more), the harness's own share was 300 us");
+        assertThat(DeviceLateness.within(new DeviceTimeline(0, "", 0, 0), 2 * MS, 0)).isEqualTo("judged with both "
+            + "ends within the run's tolerance of 2 ms: the device reported no lateness, the harness's own share was "
+            + "0 ns");
+    }
+
+    @Test
     void anyFrameTheDevicesCaptureDroppedIsAProblem() {
         assertThat(DeviceLateness.problem(new DeviceTimeline(0, "", 0, 1), MS, 0))
             .startsWith("the device reports that its capture dropped 1 frame(s) during the case");
