@@ -33,7 +33,8 @@ class WiresharkDissectorTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The fields read from tshark, in this order. */
     private static final List<String> FIELDS = List.of("frame.number", "udp.srcport", "ip.frag_offset",
-        "ip.fragment.count", "metaroce.bth.opcode", "metaroce.bth.se", "metaroce.bth.m", "metaroce.bth.padcnt", "metaroce.bth.tver",
+        "ip.fragment.count", "metaroce.bth.opcode", "metaroce.bth.se", "metaroce.bth.m", "metaroce.bth.padcnt",
+        "metaroce.bth.tver",
         "metaroce.bth.pkey", "metaroce.bth.fecn", "metaroce.bth.becn", "metaroce.bth.dqpn", "metaroce.bth.ackreq",
         "metaroce.bth.psn", "metaroce.pleth.msn", "metaroce.pleth.first", "metaroce.pleth.last",
         "metaroce.pleth.offset", "metaroce.pleth.rsn", "metaroce.reth.va", "metaroce.reth.rkey",
