@@ -430,7 +430,9 @@ final class Session {
         fr.payloadLength = d.payloadLength();
         fr.readPleth();
         fr.readAeth();
-        fr.icrcOk = fr.cut || d.icrcValid();
+        // the ICRC carried, read once (DecodedFrame.icrcValid would read it again)
+        fr.icrcOnWire = fr.cut ? 0 : d.icrcOnWire();
+        fr.icrcOk = fr.cut || fr.icrcOnWire == d.computeIcrc();
         fr.ipChecksumOk = d.ipChecksumValid();
         boolean receivable = fr.icrcOk && fr.ipChecksumOk && d.udpChecksumValid() && d.layoutKnown()
             && (fr.tver == 0 || fr.tver == 1);
@@ -446,7 +448,6 @@ final class Session {
             receivable = fr.plethFirst() == first && fr.plethLast() == last;
         }
         fr.receivable = receivable;
-        fr.icrcOnWire = fr.cut ? 0 : d.icrcOnWire();
         final long icrc = fr.icrcOnWire & 0xFFFF_FFFFL;
         fr.ipv4Id = d.has(HeaderKind.IPV4)
             ? BigEndian.u16(b, d.offset(HeaderKind.IPV4) + Ipv4Flyweight.IDENTIFICATION_OFFSET) : 0;
