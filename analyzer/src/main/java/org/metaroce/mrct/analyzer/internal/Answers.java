@@ -454,17 +454,26 @@ final class Answers {
      * so is every later one.
      */
     private SentPsns.View sentView(final Flow responder) {
-        return new SentPsns.View() {
-            @Override
-            public SentPsns.Sent of(final int psn) {
-                return covered(psn, responder);
-            }
+        sentView.responder = responder;
+        return sentView;
+    }
 
-            @Override
-            public boolean noneFrom(final int psn) {
-                return !Psn.isBefore(psn, stream.ring.hi) && !stream.reads.mayHold(psn, responder.pmtu);
-            }
-        };
+    /** The view {@link #sentView} returns, made once: every acknowledgement asks one (no object per frame). */
+    private final SentView sentView = new SentView();
+
+    private final class SentView implements SentPsns.View {
+        /** The flow whose acknowledgement is being judged. */
+        private Flow responder;
+
+        @Override
+        public SentPsns.Sent of(final int psn) {
+            return covered(psn, responder);
+        }
+
+        @Override
+        public boolean noneFrom(final int psn) {
+            return !Psn.isBefore(psn, stream.ring.hi) && !stream.reads.mayHold(psn, responder.pmtu);
+        }
     }
 
     private SentPsns.Sent covered(final int psn, final Flow responder) {

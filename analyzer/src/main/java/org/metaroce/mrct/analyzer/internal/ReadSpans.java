@@ -193,6 +193,9 @@ final class ReadSpans {
 
     /** The requester's PMTU candidates narrowed: so do the spans of the reads it sent. */
     void narrow() {
+        if (reads.isEmpty()) {
+            return; // no iterator for a stream without reads open: many data packets narrow the PMTU
+        }
         for (final ReadOp read : reads) {
             read.narrow(flow.pmtu);
         }
