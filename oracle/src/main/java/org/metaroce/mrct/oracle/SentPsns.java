@@ -43,6 +43,15 @@ public final class SentPsns {
     private int badIcrc;
     private int firstBadIcrc;
 
+    /** Starts over: nothing counted, for a tally reused acknowledgement after acknowledgement. */
+    public SentPsns clear() {
+        neverSent = 0;
+        firstNeverSent = 0;
+        badIcrc = 0;
+        firstBadIcrc = 0;
+        return this;
+    }
+
     /** Counts the PSNs in {@code [from, to)} (nothing when {@code to} is not after {@code from}). */
     public SentPsns span(final View view, final int from, final int to) {
         final int n = Psn.distance(from, to);

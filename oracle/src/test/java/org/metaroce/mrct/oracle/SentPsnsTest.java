@@ -50,6 +50,21 @@ class SentPsnsTest {
     }
 
     @Test
+    void aClearedTallyCountsAsANewOne() {
+        final SentPsns t = new SentPsns().span(ASK_EACH, 12, 25);
+        assertThat(t.neverSent()).as("before clearing").isEqualTo(6);
+        t.clear().span(ASK_EACH, 14, 17);
+        final SentPsns fresh = new SentPsns().span(ASK_EACH, 14, 17);
+        assertThat(t.neverSent()).isEqualTo(fresh.neverSent()).isEqualTo(1);
+        assertThat(t.firstNeverSent()).isEqualTo(fresh.firstNeverSent()).isEqualTo(16);
+        assertThat(t.badIcrc()).isEqualTo(fresh.badIcrc()).isEqualTo(1);
+        assertThat(t.firstBadIcrc()).isEqualTo(fresh.firstBadIcrc()).isEqualTo(15);
+        t.clear().span(ASK_EACH, 0, 10);
+        assertThat(t.neverSent()).as("a quiet span after a gap").isZero();
+        assertThat(t.badIcrc()).isZero();
+    }
+
+    @Test
     void aGapAndAPsnSeenOnlyWithABadIcrcAreCountedApart() {
         final SentPsns t = new SentPsns().span(ASK_EACH, 12, 18);
         assertThat(t.neverSent()).isEqualTo(1);

@@ -357,7 +357,7 @@ final class Answers {
             from = ring.lo;
         }
         final SentPsns.View view = sentView(responder);
-        final SentPsns tally = new SentPsns().span(view, from, point);
+        final SentPsns tally = sentTally.clear().span(view, from, point);
         if (!coveredKnown || Psn.isAfter(point, coveredUpTo)) {
             coveredUpTo = point;
             coveredKnown = true;
@@ -460,6 +460,8 @@ final class Answers {
 
     /** The view {@link #sentView} returns, made once: every acknowledgement asks one (no object per frame). */
     private final SentView sentView = new SentView();
+    /** The tally of the PSNs an acknowledgement covers, made once and cleared for each. */
+    private final SentPsns sentTally = new SentPsns();
 
     private final class SentView implements SentPsns.View {
         /** The flow whose acknowledgement is being judged. */
