@@ -136,12 +136,15 @@ public final class Runner {
             listener.runStarted(info);
         }
         final Summaries.Tally tally = new Summaries.Tally(baseline, context.strict());
+        final BetweenCases between = BetweenCases.forThisJvm(
+            !context.adapter().capabilities().contains(org.metaroce.mrct.spi.Capability.VIRTUAL_TIME));
         boolean complete = true;
         for (int i = 0; i < plan.size(); i++) {
             final Planned planned = plan.get(i);
             for (final RunListener listener : listeners) {
                 listener.caseStarted(planned.id(), i, plan.size());
             }
+            between.beforeCase();
             final CaseResult result = runOne(planned);
             tally.add(result);
             for (final RunListener listener : listeners) {

@@ -1,0 +1,67 @@
+package org.metaroce.mrct.harness.engine;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.function.LongSupplier;
+
+/**
+ * Collects the harness's garbage between cases on a real-time adapter once the heap's old generation holds more than
+ * {@link #COLLECT_ABOVE}. A collection pause inside a case is the harness's own lateness (its receive path does not
+ * look, its frames leave late): the case ends INCONCLUSIVE. Measured over UDP (docs/real-time-requester.md): after
+ * QP-011-max-qp-in-rts (65,536 QPs through the agent) the old generation held hundreds of megabytes that only a full
+ * collection frees, and every young collection after it paused 80 to 200 ms, inside the cases that followed. One
+ * full collection between two cases costs no window anything. On virtual time a pause delays nothing the case judges,
+ * so nothing is done there.
+ */
+final class BetweenCases {
+    /** Old-generation occupancy above which the harness collects before the next case. */
+    static final long COLLECT_ABOVE = 192L << 20;
+
+    private final boolean realTime;
+    private final LongSupplier oldGeneration;
+    private final Runnable collect;
+    private int collections;
+
+    BetweenCases(final boolean realTime, final LongSupplier oldGeneration, final Runnable collect) {
+        this.realTime = realTime;
+        this.oldGeneration = oldGeneration;
+        this.collect = collect;
+    }
+
+    /** For this JVM: the old generation's pools (or the whole heap where none is named so) and {@link System#gc}. */
+    static BetweenCases forThisJvm(final boolean realTime) {
+        return new BetweenCases(realTime, BetweenCases::oldGenerationUsed, System::gc);
+    }
+
+    /** Before a case: collects when on real time and the old generation is above {@link #COLLECT_ABOVE}. */
+    void beforeCase() {
+        if (realTime && oldGeneration.getAsLong() > COLLECT_ABOVE) {
+            collect.run();
+            collections++;
+        }
+    }
+
+    /** Collections made so far. */
+    int collections() {
+        return collections;
+    }
+
+    private static long oldGenerationUsed() {
+        long old = 0;
+        long heap = 0;
+        boolean named = false;
+        for (final MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() != MemoryType.HEAP || pool.getUsage() == null) {
+                continue;
+            }
+            heap += pool.getUsage().getUsed();
+            final String name = pool.getName();
+            if (name.contains("Old") || name.contains("Tenured")) {
+                old += pool.getUsage().getUsed();
+                named = true;
+            }
+        }
+        return named ? old : heap;
+    }
+}
