@@ -74,12 +74,16 @@ final class HarnessLateness {
         if (!measured || intended == Long.MIN_VALUE || began <= intended) {
             return;
         }
-        final Late late = new Late(step, "its " + op.replaceAll("([a-z])([A-Z])", "$1_$2")
-            .toLowerCase(java.util.Locale.ROOT) + " call began later than the case meant, by", began - intended,
-            budget);
+        final Late late = new Late(step, "its " + callName(op) + " call began later than the case meant, by",
+            began - intended, budget);
         if (late.nanos() > budget && (worst == null || late.nanos() > worst.nanos())) {
             worst = late;
         }
+    }
+
+    /** A control-plane call as case files name it: {@code postSend} is {@code post_send}. */
+    private static String callName(final String op) {
+        return op.replaceAll("([a-z])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
     }
 
     /**
@@ -97,8 +101,7 @@ final class HarnessLateness {
         if (!measured || returned - began <= budget) {
             return;
         }
-        final Late late = new Late(step, "its " + op.replaceAll("([a-z])([A-Z])", "$1_$2")
-            .toLowerCase(java.util.Locale.ROOT) + " call took", returned - began, budget);
+        final Late late = new Late(step, "its " + callName(op) + " call took", returned - began, budget);
         if (worst == null || late.nanos() > worst.nanos()) {
             worst = late;
         }

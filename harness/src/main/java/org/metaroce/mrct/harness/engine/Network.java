@@ -90,6 +90,9 @@ final class Network {
     private long start;
     /** The control-plane calls of the steps on real time ({@link #controlCall}), as {began, returned}. */
     private final List<long[]> calls = new ArrayList<>();
+    /** The time {@link #calls} took in all, and when the last returned: most frames come after every call. */
+    private long callsTotal;
+    private long lastReturned = Long.MIN_VALUE;
     private final SplittableRandom random;
     private final FrameDecoder decoder = new FrameDecoder();
     private final PriorityQueue<Flight> queue = new PriorityQueue<>((a, b) -> a.time != b.time
@@ -121,6 +124,8 @@ final class Network {
     void stepsBeginAt(final long time) {
         start = time;
         calls.clear();
+        callsTotal = 0;
+        lastReturned = Long.MIN_VALUE;
     }
 
     /**
@@ -133,6 +138,8 @@ final class Network {
     void controlCall(final long began, final long returned) {
         if (returned > began) {
             calls.add(new long[] {began, returned});
+            callsTotal += returned - began;
+            lastReturned = Math.max(lastReturned, returned);
         }
     }
 
@@ -141,6 +148,9 @@ final class Network {
      * moment inside a call is the call's beginning).
      */
     long caseTime(final long time) {
+        if (time >= lastReturned) {
+            return time - callsTotal;
+        }
         long out = time;
         for (final long[] call : calls) {
             if (time > call[0]) {

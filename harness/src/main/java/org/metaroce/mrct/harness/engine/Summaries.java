@@ -76,21 +76,10 @@ public final class Summaries {
     }
 
     /**
-     * The summary of a list of results ({@link Tally}): the device conforms when no applicable case of a MUST rule is
-     * FAIL (or, strict, a SHOULD one WARN) beyond the baseline; ERROR and INCONCLUSIVE results leave the run without a
-     * conformance claim (overall ERROR).
-     */
-    public static RunSummary summarise(final Specification spec, final DeviceProfile profile,
-                                       final List<CaseResult> results, final BaselineCheck baseline,
-                                       final boolean strict, final boolean complete, final Instant end) {
-        final Tally tally = new Tally(baseline, strict);
-        results.forEach(tally::add);
-        return tally.summary(spec, profile, complete, end);
-    }
-
-    /**
-     * The summary built one case at a time, as a run finishes them: it keeps counts, the rule matrix (case IDs) and
-     * the baseline's IDs, never a case's evidence, so a run of any length summarises in the memory of its IDs.
+     * The summary built one case at a time, as a run finishes them: the device conforms when no applicable case of a
+     * MUST rule is FAIL (or, strict, a SHOULD one WARN) beyond the baseline; ERROR and INCONCLUSIVE results leave the
+     * run without a conformance claim (overall ERROR). It keeps counts, the rule matrix (case IDs) and the baseline's
+     * IDs, never a case's evidence, so a run of any length summarises in the memory of its IDs.
      */
     public static final class Tally {
         private final Map<Verdict, Integer> counts = new EnumMap<>(Verdict.class);
