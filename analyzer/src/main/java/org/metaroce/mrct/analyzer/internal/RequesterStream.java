@@ -366,8 +366,12 @@ final class RequesterStream {
             return false;
         }
         final long at = ring.deliveredNs[s];
+        // mrct evidence whose control records follow the device's QP through the case and show no reset: the device
+        // took this request as a duplicate whatever it looks like (the harness resends a request on purpose, ACK-003's
+        // duplicate atomic 8 ms later over UDP), never as the first of a new incarnation
+        final boolean neverReset = cx.qp(flow) != null && !cx.resetShown(flow);
         if (fr.tver == 1 && fr.hasPleth() && fr.plethMsn() == 0 && fr.plethFirst() && highestMsn > 0
-            && !duplicateRead(fr, s)) {
+            && !duplicateRead(fr, s) && !neverReset) {
             if (cx.resetShown(flow)) {
                 c.note("PSN " + Text.psn(p) + " (MSN 0, frame " + fr.number + ") is sent again after frame " + by
                     + " showed it delivered and later messages followed: a new incarnation of the QP, which the "

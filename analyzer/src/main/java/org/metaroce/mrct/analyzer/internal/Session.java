@@ -151,21 +151,27 @@ final class Session {
                 size = 0;
             }
         }
+        CaptureReader in = reader;
         try {
-            while (reader.next()) {
+            while (in.next()) {
                 if ((++frames & 0xFFFF) == 0 && progress != null) {
-                    progress.update(reader.byteOffset(), size, frames);
+                    progress.update(in.byteOffset(), size, frames);
                 }
                 if (!evidenceDecided) {
-                    decideEvidence(reader);
+                    decideEvidence(in);
+                    if (evidence) {
+                        // each case's frames in the order, and at the stamps, the live engine judged them by
+                        in = new EvidenceOrder(reader, true);
+                        in.next();
+                    }
                 }
                 if (evidence) {
-                    evidenceFrame(reader);
+                    evidenceFrame(in);
                     if (undelivered) {
                         continue;
                     }
                 }
-                analyse(reader);
+                analyse(in);
             }
             if (progress != null) {
                 progress.update(size, size, frames);
