@@ -112,6 +112,18 @@ class EvidenceStampOrderTest {
     }
 
     @Test
+    void aViolationInACaseItsRunRecordedInconclusiveIsInconclusive() throws IOException {
+        // the file-order violation above, in a case whose run recorded it INCONCLUSIVE (the harness late, say)
+        final List<Rec> bare = read(FIXTURE).stream().map(EvidenceStampOrderTest::withoutStamp)
+            .map(r -> new Rec(r.iface(), r.ts(), r.bytes(), r.original(), r.comment().replace(" verdict=PASS ",
+                " verdict=INCONCLUSIVE "))).toList();
+        final Analyses.Result result = Analyses.run(write(dir.resolve("late-run.pcapng"), section(FIXTURE), bare));
+        assertThat(result.only(RULE).verdict()).as(result.describe()).isEqualTo(Verdict.INCONCLUSIVE);
+        assertThat(result.only(RULE).reason()).contains("recorded INCONCLUSIVE").contains("frame 34");
+        assertThat(result.with(Verdict.FAIL)).isEmpty();
+    }
+
+    @Test
     void aResendStampedWellAfterTheAckStillFails() throws IOException {
         // the honest counterpart: the same resend stamped 2 ms after the ACK (the run's tolerance is 1 ms + 20 %)
         final List<Rec> records = new ArrayList<>(read(FIXTURE));

@@ -53,6 +53,12 @@ final class Connection {
     int tver = -1;
     /** Set when the two directions could not be told apart from other flows between the same hosts. */
     boolean ambiguous;
+    /**
+     * Set for a connection of an mrct evidence case whose run recorded it INCONCLUSIVE: the run found its own timing
+     * of that case unfit to judge (the harness or the device late beyond its tolerance, or evidence incomplete), so a
+     * violation found in its frames is no more certain here.
+     */
+    boolean recordedInconclusive;
     /** Assigned when the results are built: C1, C2, ... in order of first frame. */
     String id;
 

@@ -93,8 +93,12 @@ final class Results {
     private CaseResult check(final Connection c, final Check check, final Tally tally, final long observed,
                              final String prefix, final String label) {
         final Rule rule = spec.rule(check.rule());
-        final Verdict verdict = tally == null ? Verdict.PASS : tally.violations > 0 ? Verdict.FAIL
+        final Verdict found = tally == null ? Verdict.PASS : tally.violations > 0 ? Verdict.FAIL
             : tally.doubts > 0 ? Verdict.INCONCLUSIVE : Verdict.PASS;
+        // a violation in a case its own run could not judge (harness or device late, evidence incomplete) is not
+        // certain either, as the live engine ruled on the same frames
+        final boolean unfit = found == Verdict.FAIL && c.recordedInconclusive;
+        final Verdict verdict = unfit ? Verdict.INCONCLUSIVE : found;
         final List<FrameRecord> evidence = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
         Failure failure = null;
@@ -104,7 +108,7 @@ final class Results {
         } else {
             Finding first = null;
             for (final Finding finding : tally.kept) {
-                if (finding.violation() == (verdict == Verdict.FAIL) && first == null) {
+                if (finding.violation() == (found == Verdict.FAIL) && first == null) {
                     first = finding;
                 }
             }
@@ -135,6 +139,11 @@ final class Results {
                     + first.frame() : "") + ": " + first.message();
                 failure = new Failure(check.rule(), -1, check.title(), 0, firstIndex, first.diffs(), null,
                     firstIndex >= 0 ? describe(evidence.get(firstIndex)) : null, first.message());
+            } else if (unfit) {
+                reason = count(tally.violations, "violation") + " in a case its run recorded INCONCLUSIVE (the "
+                    + "harness or the device late beyond the run's tolerance, or its evidence incomplete), so not "
+                    + "certain here either" + (first.frame() > 0 ? ", first at frame " + first.frame() : "") + ": "
+                    + first.message();
             } else if (verdict == Verdict.INCONCLUSIVE) {
                 reason = count(tally.doubts, "finding") + " the capture cannot prove"
                     + (first != null && first.frame() > 0 ? ", first at frame " + first.frame() : "") + ": "

@@ -67,6 +67,8 @@ final class Session {
     private boolean evidence;
     private boolean evidenceDecided;
     private String evidenceCase;
+    /** Whether the run recorded the current evidence case INCONCLUSIVE (its {@code verdict=} field). */
+    private boolean evidenceInconclusive;
     private boolean fromDut = true;
     private boolean undelivered;
     private long caseLastNs = Long.MIN_VALUE;
@@ -204,6 +206,7 @@ final class Session {
         String kase = null;
         String dir = null;
         String note = "";
+        String verdict = "";
         if (comment != null && comment.startsWith("mrct ")) {
             for (final String word : comment.split(" ")) {
                 if (word.startsWith("case=")) {
@@ -212,6 +215,8 @@ final class Session {
                     dir = word.substring(4);
                 } else if (word.startsWith("note=")) {
                     note = EvidenceComment.decode(word.substring(5));
+                } else if (word.startsWith("verdict=")) {
+                    verdict = word.substring(8);
                 }
             }
         }
@@ -224,6 +229,7 @@ final class Session {
                 cnps.rtsLowerBound = caseLastNs == Long.MIN_VALUE ? Long.MIN_VALUE : caseLastNs + 1_000;
             }
             evidenceCase = kase;
+            evidenceInconclusive = "INCONCLUSIVE".equals(verdict);
             if (cx.control != null) {
                 cx.control.load(kase);
             }
@@ -477,6 +483,7 @@ final class Session {
     private Flow newFlow(final byte[] source, final byte[] destination, final int q) {
         final Frame fr = frame;
         final Connection c = new Connection(name, evidenceCase, fr.number);
+        c.recordedInconclusive = evidenceInconclusive;
         final int eth = eth(fr.decoded);
         final Flow flow = new Flow(source, destination, q, fr.number, fr.tsNs, c, origin,
             FlowTable.sourceMac(fr.buffer, eth), eth < 0 ? 0 : FlowTable.mac(fr.buffer, eth));
