@@ -3,7 +3,6 @@ package org.metaroce.mrct.analyzer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,8 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.testing.Fixtures;
-import org.metaroce.mrct.wire.capture.CaptureReader;
-import org.metaroce.mrct.wire.capture.PcapngWriter;
+import org.metaroce.mrct.analyzer.EvidenceRecords.Rec;
 
 /**
  * In mrct evidence, a request sent again on its first PSN (MSN 0) after later messages is the first of a new
@@ -26,9 +24,6 @@ class EvidenceDuplicateRequestTest {
     @TempDir
     Path dir;
 
-    private record Rec(int iface, long ts, byte[] bytes, long original, String comment) {
-    }
-
     @Test
     void aLateDuplicateAtomicOfAQpNeverResetIsADuplicate() {
         final Analyses.Result result = Analyses.run(FIXTURE);
@@ -40,17 +35,8 @@ class EvidenceDuplicateRequestTest {
     @Test
     void withTheDevicesQpResetOnRecordTheSameRequestStartsANewIncarnation() throws IOException {
         // the same case with one more control record: the device's QP (256) moved to RESET
-        final List<Rec> records = new ArrayList<>();
-        String section;
-        try (CaptureReader r = CaptureReader.open(FIXTURE)) {
-            r.next();
-            section = r.sectionComment();
-            do {
-                final byte[] b = new byte[r.capturedLength()];
-                r.buffer().get(r.offset(), b);
-                records.add(new Rec(r.interfaceId(), r.timestampNanos(), b, r.originalLength(), r.comment()));
-            } while (r.next());
-        }
+        final List<Rec> records = new ArrayList<>(EvidenceRecords.read(FIXTURE));
+        final String section = EvidenceRecords.section(FIXTURE);
         final Rec modify = records.stream().filter(r -> r.iface() == 2
             && new String(r.bytes(), StandardCharsets.UTF_8).contains("\"state\":\"INIT\"")).findFirst().orElseThrow();
         final byte[] reset = new String(modify.bytes(), StandardCharsets.UTF_8)
@@ -58,16 +44,7 @@ class EvidenceDuplicateRequestTest {
             .getBytes(StandardCharsets.UTF_8);
         records.add(new Rec(2, records.get(records.size() - 1).ts(), reset, reset.length,
             modify.comment().replaceFirst("index=\\d+", "index=99")));
-        final Path file = dir.resolve("reset.pcapng");
-        try (PcapngWriter w = PcapngWriter.create(file, PcapngWriter.Options.defaults().withComment(section))) {
-            w.addInterface(1, "to-dut", 9);
-            w.addInterface(1, "from-dut", 9);
-            w.addInterface(147, "control", 9);
-            w.addInterface(148, "memory", 9);
-            for (final Rec r : records) {
-                w.write(r.iface(), r.ts(), ByteBuffer.wrap(r.bytes()), 0, r.bytes().length, r.original(), r.comment());
-            }
-        }
+        final Path file = EvidenceRecords.write(dir.resolve("reset.pcapng"), section, records);
         final Analyses.Result result = Analyses.run(file);
         // a new incarnation: what came before is forgotten, so the device's answers with MSN 2 no longer add up
         assertThat(result.only("MR-ACK-003").verdict()).as(result.describe()).isEqualTo(Verdict.FAIL);

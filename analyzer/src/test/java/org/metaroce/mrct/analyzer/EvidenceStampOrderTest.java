@@ -3,7 +3,6 @@ package org.metaroce.mrct.analyzer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,8 +10,7 @@ import java.util.Map;
 import org.metaroce.mrct.harness.result.EvidenceComment;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.testing.Fixtures;
-import org.metaroce.mrct.wire.capture.CaptureReader;
-import org.metaroce.mrct.wire.capture.PcapngWriter;
+import org.metaroce.mrct.analyzer.EvidenceRecords.Rec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,42 +27,6 @@ class EvidenceStampOrderTest {
     @TempDir
     Path dir;
 
-    /** One record of the fixture: its bytes, interface, record timestamp and comment. */
-    private record Rec(int iface, long ts, byte[] bytes, long original, String comment) {
-    }
-
-    private static List<Rec> read(final Path file) throws IOException {
-        final List<Rec> out = new ArrayList<>();
-        try (CaptureReader r = CaptureReader.open(file)) {
-            while (r.next()) {
-                final byte[] b = new byte[r.capturedLength()];
-                r.buffer().get(r.offset(), b);
-                out.add(new Rec(r.interfaceId(), r.timestampNanos(), b, r.originalLength(), r.comment()));
-            }
-        }
-        return out;
-    }
-
-    private static String section(final Path file) throws IOException {
-        try (CaptureReader r = CaptureReader.open(file)) {
-            r.next();
-            return r.sectionComment();
-        }
-    }
-
-    private static Path write(final Path file, final String section, final List<Rec> records) throws IOException {
-        try (PcapngWriter w = PcapngWriter.create(file, PcapngWriter.Options.defaults().withComment(section))) {
-            w.addInterface(1, "to-dut", 9);
-            w.addInterface(1, "from-dut", 9);
-            w.addInterface(147, "control", 9);
-            w.addInterface(148, "memory", 9);
-            for (final Rec r : records) {
-                w.write(r.iface(), r.ts(), ByteBuffer.wrap(r.bytes()), 0, r.bytes().length, r.original(), r.comment());
-            }
-        }
-        return file;
-    }
-
     private static long stamp(final Rec r) {
         return Long.parseLong(EvidenceComment.parse(r.comment()).get("time"));
     }
@@ -72,7 +34,7 @@ class EvidenceStampOrderTest {
     private static Rec withStamp(final Rec r, final long time) {
         final Map<String, String> fields = EvidenceComment.parse(r.comment());
         fields.put("time", Long.toString(time));
-        return new Rec(r.iface(), r.ts(), r.bytes(), r.original(), EvidenceComment.format(fields));
+        return r.withComment(EvidenceComment.format(fields));
     }
 
     private static Rec withoutStamp(final Rec r) {
@@ -80,13 +42,13 @@ class EvidenceStampOrderTest {
         if (fields.remove("time") == null) {
             return r;
         }
-        return new Rec(r.iface(), r.ts(), r.bytes(), r.original(), EvidenceComment.format(fields));
+        return r.withComment(EvidenceComment.format(fields));
     }
 
     @Test
     void theFixtureHoldsAResendStampedBeforeTheAckRecordedBeforeIt() throws IOException {
         // read independently of the analyzer: frame 23 is the harness's ACK, frame 34 the device's resend of its PSN
-        final List<Rec> records = read(FIXTURE);
+        final List<Rec> records = EvidenceRecords.read(FIXTURE);
         final Rec ack = records.get(22);
         final Rec resend = records.get(33);
         assertThat(ack.comment()).contains(" dir=to-dut ");
@@ -105,8 +67,8 @@ class EvidenceStampOrderTest {
     @Test
     void withoutStampsTheFileOrderIsAllThereIsAndTheResendLooksLate() throws IOException {
         // what the analysis saw before it read the stamps: the clamped record timestamps in file order
-        final List<Rec> bare = read(FIXTURE).stream().map(EvidenceStampOrderTest::withoutStamp).toList();
-        final Analyses.Result result = Analyses.run(write(dir.resolve("bare.pcapng"), section(FIXTURE), bare));
+        final List<Rec> bare = EvidenceRecords.read(FIXTURE).stream().map(EvidenceStampOrderTest::withoutStamp).toList();
+        final Analyses.Result result = Analyses.run(EvidenceRecords.write(dir.resolve("bare.pcapng"), EvidenceRecords.section(FIXTURE), bare));
         assertThat(result.only(RULE).verdict()).as(result.describe()).isEqualTo(Verdict.FAIL);
         assertThat(result.only(RULE).reason()).contains("frame 34");
     }
@@ -114,10 +76,9 @@ class EvidenceStampOrderTest {
     @Test
     void aViolationInACaseItsRunRecordedInconclusiveIsInconclusive() throws IOException {
         // the file-order violation above, in a case whose run recorded it INCONCLUSIVE (the harness late, say)
-        final List<Rec> bare = read(FIXTURE).stream().map(EvidenceStampOrderTest::withoutStamp)
-            .map(r -> new Rec(r.iface(), r.ts(), r.bytes(), r.original(), r.comment().replace(" verdict=PASS ",
-                " verdict=INCONCLUSIVE "))).toList();
-        final Analyses.Result result = Analyses.run(write(dir.resolve("late-run.pcapng"), section(FIXTURE), bare));
+        final List<Rec> bare = EvidenceRecords.read(FIXTURE).stream().map(EvidenceStampOrderTest::withoutStamp)
+            .map(r -> r.withComment(r.comment().replace(" verdict=PASS ", " verdict=INCONCLUSIVE "))).toList();
+        final Analyses.Result result = Analyses.run(EvidenceRecords.write(dir.resolve("late-run.pcapng"), EvidenceRecords.section(FIXTURE), bare));
         assertThat(result.only(RULE).verdict()).as(result.describe()).isEqualTo(Verdict.INCONCLUSIVE);
         assertThat(result.only(RULE).reason()).contains("recorded INCONCLUSIVE").contains("frame 34");
         assertThat(result.with(Verdict.FAIL)).isEmpty();
@@ -126,9 +87,9 @@ class EvidenceStampOrderTest {
     @Test
     void aResendStampedWellAfterTheAckStillFails() throws IOException {
         // the honest counterpart: the same resend stamped 2 ms after the ACK (the run's tolerance is 1 ms + 20 %)
-        final List<Rec> records = new ArrayList<>(read(FIXTURE));
+        final List<Rec> records = new ArrayList<>(EvidenceRecords.read(FIXTURE));
         records.set(33, withStamp(records.get(33), stamp(records.get(22)) + 2_000_000));
-        final Analyses.Result result = Analyses.run(write(dir.resolve("late.pcapng"), section(FIXTURE), records));
+        final Analyses.Result result = Analyses.run(EvidenceRecords.write(dir.resolve("late.pcapng"), EvidenceRecords.section(FIXTURE), records));
         assertThat(result.only(RULE).verdict()).as(result.describe()).isEqualTo(Verdict.FAIL);
         assertThat(result.only(RULE).reason()).contains("frame 34").contains("frame 23");
     }
