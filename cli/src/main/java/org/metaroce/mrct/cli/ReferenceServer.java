@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import org.metaroce.mrct.harness.engine.BetweenCases;
+import org.metaroce.mrct.spi.BetweenCases;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.spec.Specification;

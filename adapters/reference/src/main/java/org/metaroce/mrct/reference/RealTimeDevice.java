@@ -13,7 +13,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import org.metaroce.mrct.harness.engine.BetweenCases;
+import org.metaroce.mrct.spi.BetweenCases;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.reference.internal.Device;

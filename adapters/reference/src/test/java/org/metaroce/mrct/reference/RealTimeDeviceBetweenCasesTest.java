@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import org.metaroce.mrct.harness.engine.BetweenCases;
+import org.metaroce.mrct.spi.BetweenCases;
 
 /**
  * The device behind {@code mrct serve} collects its JVM's garbage at a reset, when no case runs, once its old

@@ -1,4 +1,4 @@
-package org.metaroce.mrct.harness.engine;
+package org.metaroce.mrct.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

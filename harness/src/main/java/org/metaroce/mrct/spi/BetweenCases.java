@@ -1,4 +1,4 @@
-package org.metaroce.mrct.harness.engine;
+package org.metaroce.mrct.spi;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -14,9 +14,10 @@ import java.util.function.LongSupplier;
  * full collection between two cases costs no window anything. On virtual time a pause delays nothing the case judges,
  * so nothing is done there.
  *
- * <p>Both ends of a real-time run use it: the harness's {@link Runner} before each case, and a software device in its
- * own JVM (the reference NIC behind {@code mrct serve}) at each reset, when no case is running. It is plumbing of
- * the run, not a judgement: the oracle has no part in it.
+ * <p>Both ends of a real-time run use it: the harness's runner before each case, and a software device in its own JVM
+ * (the reference NIC behind {@code mrct serve}) at each reset, when no case is running. It is plumbing of the run,
+ * not a judgement: it lives here, beside the adapter SPI, because the reference NIC may import nothing of the engine
+ * that judges it.
  */
 public final class BetweenCases {
     /** Old-generation occupancy above which a collection runs before the next case. */
