@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import org.metaroce.mrct.spi.BetweenCases;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.profile.ProfileLoader;
 import org.metaroce.mrct.harness.spec.Specification;
@@ -140,6 +141,9 @@ final class ReferenceServer implements AutoCloseable {
                 }
             });
         device.countCaptureDrops(link::dropped);
+        // at each reset, once the old generation is large (what the warm-up's and QP-011's QPs leave), one full
+        // collection, and then a look by the reader that it stopped, so that its pause counts before the next case
+        device.betweenCases(BetweenCases.forThisJvm(true), () -> awaitSweep(swept, WallClock.nanos(), link));
         deviceRef.set(device);
         device.start();
         final AgentServer agent = new AgentServer(device.controlPlane(), new AgentInfo(AgentServer.VERSION,

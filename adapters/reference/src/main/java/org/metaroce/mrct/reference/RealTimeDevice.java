@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import org.metaroce.mrct.spi.BetweenCases;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.reference.internal.Device;
@@ -74,6 +75,9 @@ public final class RealTimeDevice implements AutoCloseable {
     private final OwnTimeline timeline = new OwnTimeline();
     private volatile LongSupplier captureDrops = () -> 0;
     private long captureDropsAtReset;
+    /** What collects the JVM's garbage at a reset (none unless {@link #betweenCases} says), and what follows it. */
+    private volatile BetweenCases between = new BetweenCases(false, () -> 0, () -> { });
+    private volatile Runnable afterCollection = () -> { };
 
     /**
      * A reference NIC with these parameters, PICS claims, faults and port addresses.
@@ -239,6 +243,21 @@ public final class RealTimeDevice implements AutoCloseable {
             captureDrops = dropped;
             captureDropsAtReset = dropped.getAsLong();
         }
+        return this;
+    }
+
+    /**
+     * Makes every reset collect the JVM's garbage when {@code value} says so ({@link BetweenCases}: on real time, once
+     * the old generation is large), on the device thread after the device dropped its state and before its timeline
+     * starts again, when no case is running. Without it the device's JVM keeps what a case such as QP-011 (65,536
+     * QPs) left in its old generation, and every young collection of the rest of the run pauses the device for tens
+     * to hundreds of milliseconds inside the cases. {@code then} runs after a collection, still before the timeline
+     * starts again: a link whose reader the collection stopped looks for frames there, so that the reader's pause is
+     * charged to the time between the cases, not to the next one.
+     */
+    public RealTimeDevice betweenCases(final BetweenCases value, final Runnable then) {
+        this.between = value;
+        this.afterCollection = then;
         return this;
     }
 
@@ -463,6 +482,9 @@ public final class RealTimeDevice implements AutoCloseable {
         public void reset() {
             run("reset", () -> {
                 device.reset();
+                if (between.beforeCase()) {
+                    afterCollection.run();
+                }
                 synchronized (timeline) {
                     timeline.clear();
                     captureDropsAtReset = captureDrops.getAsLong();

@@ -15,6 +15,7 @@ import org.metaroce.mrct.harness.result.RunListener;
 import org.metaroce.mrct.harness.result.RunSummary;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Level;
+import org.metaroce.mrct.spi.BetweenCases;
 import org.metaroce.mrct.spi.DeviceTimeline;
 
 /**

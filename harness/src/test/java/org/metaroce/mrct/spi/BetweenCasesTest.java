@@ -1,4 +1,4 @@
-package org.metaroce.mrct.harness.engine;
+package org.metaroce.mrct.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,12 +15,12 @@ class BetweenCasesTest {
             collected.incrementAndGet();
             old.set(20L << 20); // what a full collection leaves
         });
-        between.beforeCase();
+        assertThat(between.beforeCase()).isFalse();
         assertThat(collected).as("at the limit: no collection").hasValue(0);
         old.set(BetweenCases.COLLECT_ABOVE + 1);
-        between.beforeCase();
+        assertThat(between.beforeCase()).isTrue();
         assertThat(collected).as("above it: one").hasValue(1);
-        between.beforeCase();
+        assertThat(between.beforeCase()).isFalse();
         assertThat(collected).as("the collection brought it down: none again").hasValue(1);
         assertThat(between.collections()).isEqualTo(1);
     }
@@ -29,8 +29,8 @@ class BetweenCasesTest {
     void virtualTimeNeverCollects() {
         final AtomicInteger collected = new AtomicInteger();
         final BetweenCases between = new BetweenCases(false, () -> Long.MAX_VALUE, collected::incrementAndGet);
-        between.beforeCase();
-        between.beforeCase();
+        assertThat(between.beforeCase()).isFalse();
+        assertThat(between.beforeCase()).isFalse();
         assertThat(collected).hasValue(0);
     }
 }
