@@ -25,6 +25,11 @@ public final class BigEndian {
 
     /** Unsigned 8-bit value at {@code index}. */
     public static int u8(final ByteBuffer buffer, final int index) {
+        // a writable heap buffer from its array (see u16): no call of the buffer's own get, which the JIT must
+        // dispatch on the buffer's class where both heap and direct buffers pass
+        if (buffer.hasArray() && index >= 0 && index < buffer.limit()) {
+            return buffer.array()[buffer.arrayOffset() + index] & 0xFF;
+        }
         return buffer.get(index) & 0xFF;
     }
 

@@ -8,7 +8,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The reads of {@link BigEndian} give the same values from every kind of buffer (a heap buffer is read from its array,
+ * The reads of {@link BigEndian} (and {@link LittleEndian#i32}) give the same values from every kind of buffer (a heap buffer is read from its array,
  * others through the buffer), and refuse the same indices: those outside the buffer's limit.
  */
 class BigEndianTest {
@@ -39,6 +39,9 @@ class BigEndianTest {
                 assertEquals(expected >>> 32, BigEndian.u32(b, i), "u32 at " + i + " of " + b);
                 assertEquals((int) (expected >>> 40), BigEndian.u24(b, i), "u24 at " + i + " of " + b);
                 assertEquals((int) (expected >>> 48), BigEndian.u16(b, i), "u16 at " + i + " of " + b);
+                assertEquals((int) (expected >>> 56), BigEndian.u8(b, i), "u8 at " + i + " of " + b);
+                assertEquals(Integer.reverseBytes((int) (expected >>> 32)), LittleEndian.i32(b, i),
+                    "little-endian i32 at " + i + " of " + b);
             }
         }
     }
@@ -51,6 +54,9 @@ class BigEndianTest {
             assertThrows(IndexOutOfBoundsException.class, () -> BigEndian.u24(b, 58), "u24 across the limit " + b);
             assertThrows(IndexOutOfBoundsException.class, () -> BigEndian.i32(b, 57), "i32 across the limit " + b);
             assertThrows(IndexOutOfBoundsException.class, () -> BigEndian.i64(b, 53), "i64 across the limit " + b);
+            assertThrows(IndexOutOfBoundsException.class, () -> BigEndian.u8(b, 60), "u8 at the limit " + b);
+            assertThrows(IndexOutOfBoundsException.class, () -> LittleEndian.i32(b, 57), "LE i32 across the limit");
+            assertThrows(IndexOutOfBoundsException.class, () -> BigEndian.u8(b, -1), "u8 at -1 " + b);
             assertThrows(IndexOutOfBoundsException.class, () -> BigEndian.u16(b, -1), "u16 at -1 " + b);
             assertThrows(IndexOutOfBoundsException.class, () -> BigEndian.i32(b, -1), "i32 at -1 " + b);
             assertEquals(0, BigEndian.u16(b, 58));

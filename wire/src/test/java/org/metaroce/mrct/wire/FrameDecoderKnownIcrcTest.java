@@ -36,6 +36,31 @@ class FrameDecoderKnownIcrcTest {
     }
 
     @Test
+    void theCarriedIcrcReadBeforeIsUsedForThatDecodeOnly() {
+        final byte[] bytes = frame();
+        final ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        final DecodedFrame plain = new FrameDecoder().decode(buffer, 0, bytes.length);
+        final int computed = plain.computeIcrc();
+        final int carried = plain.icrcOnWire();
+        assertThat(carried).isEqualTo(computed);
+        final FrameDecoder decoder = new FrameDecoder();
+        final DecodedFrame given = decoder.decode(buffer, 0, bytes.length, computed, carried);
+        assertThat(given.icrcOnWire()).isEqualTo(carried);
+        assertThat(given.icrcValid()).isTrue();
+        // a wrong carried value given is believed, as the computed one is
+        final DecodedFrame believed = decoder.decode(buffer, 0, bytes.length, computed, carried ^ 4);
+        assertThat(believed.icrcOnWire()).isEqualTo(carried ^ 4);
+        assertThat(believed.icrcValid()).isFalse();
+        // the next decode reads the frame's bytes again
+        assertThat(decoder.decode(buffer, 0, bytes.length, computed).icrcOnWire()).isEqualTo(carried);
+        assertThat(decoder.decode(buffer, 0, bytes.length).icrcOnWire()).isEqualTo(carried);
+        // a frame that is not RoCE ignores both
+        final byte[] other = new byte[60];
+        final DecodedFrame none = decoder.decode(ByteBuffer.wrap(other), 0, other.length, 1, 2);
+        assertThat(none.isRoce()).isFalse();
+    }
+
+    @Test
     void theChecksumsAreJudgedOncePerDecodeAndAgainAtTheNext() {
         final byte[] bytes = frame();
         final ByteBuffer buffer = ByteBuffer.wrap(bytes);
