@@ -133,14 +133,21 @@ public final class DecodedFrame {
     private int ipChecksum;
     private int knownIcrc;
 
-    /** Set by {@link FrameDecoder#decode(ByteBuffer, int, int, int, int)}: the carried ICRC was read before. */
+    /**
+     * Set by {@link FrameDecoder#decode(ByteBuffer, int, int, int, int, boolean)}: the carried ICRC was read and the
+     * IPv4 header checksum judged before.
+     */
     private boolean carriedKnown;
     private int carriedIcrc;
 
-    /** Makes {@link #icrcOnWire()} return {@code value}, read before from this frame's bytes. */
-    void icrcReadBefore(final int value) {
+    /**
+     * Makes {@link #icrcOnWire()} return {@code value}, read before from this frame's bytes, and
+     * {@link #ipChecksumValid()} return {@code ipChecksumRight}, judged before.
+     */
+    void icrcReadBefore(final int value, final boolean ipChecksumRight) {
         carriedKnown = true;
         carriedIcrc = value;
+        ipChecksum = ipChecksumRight ? 1 : 2;
     }
 
     /** Makes {@link #computeIcrc()} return {@code value}, computed before over this frame's bytes. */

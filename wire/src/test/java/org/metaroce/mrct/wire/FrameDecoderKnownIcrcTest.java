@@ -36,7 +36,7 @@ class FrameDecoderKnownIcrcTest {
     }
 
     @Test
-    void theCarriedIcrcReadBeforeIsUsedForThatDecodeOnly() {
+    void theCarriedIcrcAndIpChecksumGivenAreUsedForThatDecodeOnly() {
         final byte[] bytes = frame();
         final ByteBuffer buffer = ByteBuffer.wrap(bytes);
         final DecodedFrame plain = new FrameDecoder().decode(buffer, 0, bytes.length);
@@ -44,19 +44,23 @@ class FrameDecoderKnownIcrcTest {
         final int carried = plain.icrcOnWire();
         assertThat(carried).isEqualTo(computed);
         final FrameDecoder decoder = new FrameDecoder();
-        final DecodedFrame given = decoder.decode(buffer, 0, bytes.length, computed, carried);
+        final DecodedFrame given = decoder.decode(buffer, 0, bytes.length, computed, carried, true);
         assertThat(given.icrcOnWire()).isEqualTo(carried);
         assertThat(given.icrcValid()).isTrue();
-        // a wrong carried value given is believed, as the computed one is
-        final DecodedFrame believed = decoder.decode(buffer, 0, bytes.length, computed, carried ^ 4);
+        assertThat(given.ipChecksumValid()).isTrue();
+        // wrong values given are believed, as the computed ICRC is
+        final DecodedFrame believed = decoder.decode(buffer, 0, bytes.length, computed, carried ^ 4, false);
         assertThat(believed.icrcOnWire()).isEqualTo(carried ^ 4);
         assertThat(believed.icrcValid()).isFalse();
+        assertThat(believed.ipChecksumValid()).isFalse();
         // the next decode reads the frame's bytes again
-        assertThat(decoder.decode(buffer, 0, bytes.length, computed).icrcOnWire()).isEqualTo(carried);
+        final DecodedFrame again = decoder.decode(buffer, 0, bytes.length, computed);
+        assertThat(again.icrcOnWire()).isEqualTo(carried);
+        assertThat(again.ipChecksumValid()).isTrue();
         assertThat(decoder.decode(buffer, 0, bytes.length).icrcOnWire()).isEqualTo(carried);
-        // a frame that is not RoCE ignores both
+        // a frame that is not RoCE ignores them
         final byte[] other = new byte[60];
-        final DecodedFrame none = decoder.decode(ByteBuffer.wrap(other), 0, other.length, 1, 2);
+        final DecodedFrame none = decoder.decode(ByteBuffer.wrap(other), 0, other.length, 1, 2, false);
         assertThat(none.isRoce()).isFalse();
     }
 

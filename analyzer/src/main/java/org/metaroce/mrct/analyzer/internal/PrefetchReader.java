@@ -17,6 +17,7 @@ import org.metaroce.mrct.wire.Icrc;
 import org.metaroce.mrct.wire.LittleEndian;
 import org.metaroce.mrct.wire.capture.CaptureFormat;
 import org.metaroce.mrct.wire.capture.CaptureReader;
+import org.metaroce.mrct.wire.header.Ipv4Flyweight;
 
 /**
  * A {@link CaptureReader} whose reading and ICRC computation run ahead on other threads, for the one thread that
@@ -65,6 +66,8 @@ final class PrefetchReader implements CaptureReader {
         final boolean[] icrcKnown = new boolean[BATCH_RECORDS];
         /** The ICRC each frame carries, where {@link #icrcKnown}. */
         final int[] icrcOnWire = new int[BATCH_RECORDS];
+        /** Whether each frame's IPv4 header checksum is right (true without IPv4), where {@link #icrcKnown}. */
+        final boolean[] ipChecksumRight = new boolean[BATCH_RECORDS];
         /**
          * What the one who filled the batch found of each record ({@link #layout}): {@link #UNSEEN} (the workers
          * decode it), {@link #NO_ICRC} (not a whole Ethernet RoCE frame with an ICRC) or {@link #LAID_OUT} (the
@@ -163,6 +166,7 @@ final class PrefetchReader implements CaptureReader {
         Batch computeIcrcs() {
             final FrameDecoder decoder = new FrameDecoder();
             final Icrc crc = new Icrc();
+            final Ipv4Flyweight ipv4 = new Ipv4Flyweight();
             for (int i = 0; i < size; i++) {
                 if (seen[i] == LAID_OUT) {
                     final int at = offset[i];
@@ -170,6 +174,8 @@ final class PrefetchReader implements CaptureReader {
                     icrc[i] = crc.compute(view, at + ipAt[i], Math.abs(ip), ip < 0,
                         udpAt[i] < 0 ? -1 : at + udpAt[i], at + bthAt[i], at + icrcAt[i]);
                     icrcOnWire[i] = LittleEndian.i32(view, at + icrcAt[i]);
+                    // as DecodedFrame.ipChecksumValid judges it
+                    ipChecksumRight[i] = ip < 0 || ipv4.wrap(view, at + ipAt[i]).checksum() == ipv4.computeChecksum();
                     icrcKnown[i] = true;
                     continue;
                 }
@@ -181,6 +187,7 @@ final class PrefetchReader implements CaptureReader {
                 if (d.status() == DecodeStatus.ROCE && d.has(HeaderKind.ICRC)) {
                     icrc[i] = d.computeIcrc();
                     icrcOnWire[i] = d.icrcOnWire();
+                    ipChecksumRight[i] = d.ipChecksumValid();
                     icrcKnown[i] = true;
                 }
             }
@@ -336,6 +343,11 @@ final class PrefetchReader implements CaptureReader {
     /** The ICRC the current frame carries, as read ahead (where {@link #icrcKnown()}). */
     int icrcOnWire() {
         return current.icrcOnWire[index];
+    }
+
+    /** Whether the current frame's IPv4 header checksum is right, as judged ahead (where {@link #icrcKnown()}). */
+    boolean ipChecksumRight() {
+        return current.ipChecksumRight[index];
     }
 
     /** True when the current record is larger than {@link #MAX_FRAME} and its bytes were not kept. */

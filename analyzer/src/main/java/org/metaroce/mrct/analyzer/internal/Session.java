@@ -273,7 +273,8 @@ final class Session {
         final PrefetchReader ahead = buffer == reader.buffer() && reader instanceof PrefetchReader prefetch
             && prefetch.icrcKnown() ? prefetch : null;
         final DecodedFrame decoded = ahead != null
-            ? decoder.decode(buffer, offset, length, ahead.computedIcrc(), ahead.icrcOnWire())
+            ? decoder.decode(buffer, offset, length, ahead.computedIcrc(), ahead.icrcOnWire(),
+                ahead.ipChecksumRight())
             : decoder.decode(buffer, offset, length);
         if (decoded.status() == DecodeStatus.NOT_ROCE) {
             return;
