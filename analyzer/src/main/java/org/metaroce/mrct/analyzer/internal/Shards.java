@@ -378,7 +378,10 @@ final class Shards {
 
         /** The shard of a frame from (a, b) to (c, d), or -1 when the two hosts' groups are on different shards. */
         int route(final long a, final long b, final long c, final long d) {
-            if (lastShard >= 0 && a == lastA && b == lastB && c == lastC && d == lastD) {
+            // the last frame's two hosts, either way round (a connection's requests and their answers alternate):
+            // already one group on that shard, as the lookups below would find
+            if (lastShard >= 0 && (a == lastA && b == lastB && c == lastC && d == lastD
+                || a == lastC && b == lastD && c == lastA && d == lastB)) {
                 load[lastShard]++;
                 return lastShard;
             }
