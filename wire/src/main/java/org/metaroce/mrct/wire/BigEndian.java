@@ -16,17 +16,33 @@ public final class BigEndian {
     private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle ARRAY_SHORT =
         MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle ARRAY_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle ARRAY_LONG =
+        MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private BigEndian() {
     }
 
     /** Unsigned 8-bit value at {@code index}. */
     public static int u8(final ByteBuffer buffer, final int index) {
+        // a writable heap buffer from its array (see u16): no call of the buffer's own get, which the JIT must
+        // dispatch on the buffer's class where both heap and direct buffers pass
+        if (buffer.hasArray() && index >= 0 && index < buffer.limit()) {
+            return buffer.array()[buffer.arrayOffset() + index] & 0xFF;
+        }
         return buffer.get(index) & 0xFF;
     }
 
     /** Unsigned 16-bit value at {@code index}. */
     public static int u16(final ByteBuffer buffer, final int index) {
+        // A writable heap buffer is read from its array when the index is within its limit (as the buffer's own
+        // access requires): the same value, without the checks of the buffer view's VarHandle, which cost as much as
+        // the read on the analyser's per-frame path. Anything else (direct, read-only, out of bounds) goes through it.
+        if (buffer.hasArray() && index >= 0 && index <= buffer.limit() - 2) {
+            final byte[] array = buffer.array();
+            final int at = buffer.arrayOffset() + index;
+            return (array[at] & 0xFF) << 8 | array[at + 1] & 0xFF;
+        }
         return ((short) SHORT.get(buffer, index)) & 0xFFFF;
     }
 
@@ -45,11 +61,19 @@ public final class BigEndian {
 
     /** Unsigned 24-bit value at {@code index}. */
     public static int u24(final ByteBuffer buffer, final int index) {
+        if (buffer.hasArray() && index >= 0 && index <= buffer.limit() - 3) {
+            final byte[] array = buffer.array();
+            final int at = buffer.arrayOffset() + index;
+            return (array[at] & 0xFF) << 16 | (array[at + 1] & 0xFF) << 8 | array[at + 2] & 0xFF;
+        }
         return ((buffer.get(index) & 0xFF) << 16) | u16(buffer, index + 1);
     }
 
     /** 32-bit value at {@code index} (as a Java int; use {@link #u32} for the unsigned value). */
     public static int i32(final ByteBuffer buffer, final int index) {
+        if (buffer.hasArray() && index >= 0 && index <= buffer.limit() - 4) {
+            return (int) ARRAY_INT.get(buffer.array(), buffer.arrayOffset() + index);
+        }
         return (int) INT.get(buffer, index);
     }
 
@@ -60,6 +84,9 @@ public final class BigEndian {
 
     /** 64-bit value at {@code index}. */
     public static long i64(final ByteBuffer buffer, final int index) {
+        if (buffer.hasArray() && index >= 0 && index <= buffer.limit() - 8) {
+            return (long) ARRAY_LONG.get(buffer.array(), buffer.arrayOffset() + index);
+        }
         return (long) LONG.get(buffer, index);
     }
 

@@ -120,6 +120,7 @@ public final class DecodedFrame {
         padLength = 0;
         tver = -1; // opcode and layout count only while tver >= 0 (they keep the previous frame's values otherwise)
         icrcKnown = false;
+        carriedKnown = false;
         ipChecksum = 0;
     }
 
@@ -131,6 +132,23 @@ public final class DecodedFrame {
     /** The IPv4 header checksum judged by this decode: 0 not yet, 1 right, 2 wrong. */
     private int ipChecksum;
     private int knownIcrc;
+
+    /**
+     * Set by {@link FrameDecoder#decode(ByteBuffer, int, int, int, int, boolean)}: the carried ICRC was read and the
+     * IPv4 header checksum judged before.
+     */
+    private boolean carriedKnown;
+    private int carriedIcrc;
+
+    /**
+     * Makes {@link #icrcOnWire()} return {@code value}, read before from this frame's bytes, and
+     * {@link #ipChecksumValid()} return {@code ipChecksumRight}, judged before.
+     */
+    void icrcReadBefore(final int value, final boolean ipChecksumRight) {
+        carriedKnown = true;
+        carriedIcrc = value;
+        ipChecksum = ipChecksumRight ? 1 : 2;
+    }
 
     /** Makes {@link #computeIcrc()} return {@code value}, computed before over this frame's bytes. */
     void icrcComputedBefore(final int value) {
@@ -394,6 +412,9 @@ public final class DecodedFrame {
 
     /** The ICRC value as carried (little-endian on the wire). */
     public int icrcOnWire() {
+        if (carriedKnown) {
+            return carriedIcrc;
+        }
         return LittleEndian.i32(buffer, offset(HeaderKind.ICRC));
     }
 

@@ -59,6 +59,23 @@ public final class FrameDecoder {
         return f;
     }
 
+    /**
+     * Decodes as {@link #decode(ByteBuffer, int, int, int)} does, for a frame whose ICRC was computed, whose carried
+     * ICRC was read and whose IPv4 header checksum was judged before (e.g. on another thread):
+     * {@link DecodedFrame#icrcOnWire()} returns {@code carriedIcrc} instead of reading the frame's last bytes again,
+     * and {@link DecodedFrame#ipChecksumValid()} returns {@code ipChecksumRight} (true for a frame without IPv4). The
+     * caller vouches that the bytes are unchanged since.
+     */
+    public DecodedFrame decode(final ByteBuffer buffer, final int offset, final int length, final int computedIcrc,
+                               final int carriedIcrc, final boolean ipChecksumRight) {
+        final DecodedFrame f = decode(buffer, offset, length, frame);
+        if (f.isRoce() && f.has(HeaderKind.ICRC)) {
+            f.icrcComputedBefore(computedIcrc);
+            f.icrcReadBefore(carriedIcrc, ipChecksumRight);
+        }
+        return f;
+    }
+
     private DecodedFrame decode(final ByteBuffer buffer, final int offset, final int length, final DecodedFrame f) {
         if (offset < 0 || offset > buffer.limit()) {
             // never throws, even for a caller's bad offset: the failure says where the frame was looked for

@@ -12,12 +12,18 @@ import java.nio.ByteOrder;
 public final class LittleEndian {
     private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle ARRAY_INT =
+        MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     private LittleEndian() {
     }
 
     /** 32-bit little-endian value at {@code index}. */
     public static int i32(final ByteBuffer buffer, final int index) {
+        // a writable heap buffer from its array within the limit, as BigEndian.i32
+        if (buffer.hasArray() && index >= 0 && index <= buffer.limit() - 4) {
+            return (int) ARRAY_INT.get(buffer.array(), buffer.arrayOffset() + index);
+        }
         return (int) INT.get(buffer, index);
     }
 

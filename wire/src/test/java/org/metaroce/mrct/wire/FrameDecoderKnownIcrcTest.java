@@ -36,6 +36,35 @@ class FrameDecoderKnownIcrcTest {
     }
 
     @Test
+    void theCarriedIcrcAndIpChecksumGivenAreUsedForThatDecodeOnly() {
+        final byte[] bytes = frame();
+        final ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        final DecodedFrame plain = new FrameDecoder().decode(buffer, 0, bytes.length);
+        final int computed = plain.computeIcrc();
+        final int carried = plain.icrcOnWire();
+        assertThat(carried).isEqualTo(computed);
+        final FrameDecoder decoder = new FrameDecoder();
+        final DecodedFrame given = decoder.decode(buffer, 0, bytes.length, computed, carried, true);
+        assertThat(given.icrcOnWire()).isEqualTo(carried);
+        assertThat(given.icrcValid()).isTrue();
+        assertThat(given.ipChecksumValid()).isTrue();
+        // wrong values given are believed, as the computed ICRC is
+        final DecodedFrame believed = decoder.decode(buffer, 0, bytes.length, computed, carried ^ 4, false);
+        assertThat(believed.icrcOnWire()).isEqualTo(carried ^ 4);
+        assertThat(believed.icrcValid()).isFalse();
+        assertThat(believed.ipChecksumValid()).isFalse();
+        // the next decode reads the frame's bytes again
+        final DecodedFrame again = decoder.decode(buffer, 0, bytes.length, computed);
+        assertThat(again.icrcOnWire()).isEqualTo(carried);
+        assertThat(again.ipChecksumValid()).isTrue();
+        assertThat(decoder.decode(buffer, 0, bytes.length).icrcOnWire()).isEqualTo(carried);
+        // a frame that is not RoCE ignores them
+        final byte[] other = new byte[60];
+        final DecodedFrame none = decoder.decode(ByteBuffer.wrap(other), 0, other.length, 1, 2, false);
+        assertThat(none.isRoce()).isFalse();
+    }
+
+    @Test
     void theChecksumsAreJudgedOncePerDecodeAndAgainAtTheNext() {
         final byte[] bytes = frame();
         final ByteBuffer buffer = ByteBuffer.wrap(bytes);

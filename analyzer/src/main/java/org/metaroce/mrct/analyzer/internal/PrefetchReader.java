@@ -13,8 +13,11 @@ import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.DecodeStatus;
 import org.metaroce.mrct.wire.FrameDecoder;
 import org.metaroce.mrct.wire.HeaderKind;
+import org.metaroce.mrct.wire.Icrc;
+import org.metaroce.mrct.wire.LittleEndian;
 import org.metaroce.mrct.wire.capture.CaptureFormat;
 import org.metaroce.mrct.wire.capture.CaptureReader;
+import org.metaroce.mrct.wire.header.Ipv4Flyweight;
 
 /**
  * A {@link CaptureReader} whose reading and ICRC computation run ahead on other threads, for the one thread that
@@ -61,6 +64,24 @@ final class PrefetchReader implements CaptureReader {
         final boolean[] bigEndian = new boolean[BATCH_RECORDS];
         final int[] icrc = new int[BATCH_RECORDS];
         final boolean[] icrcKnown = new boolean[BATCH_RECORDS];
+        /** The ICRC each frame carries, where {@link #icrcKnown}. */
+        final int[] icrcOnWire = new int[BATCH_RECORDS];
+        /** Whether each frame's IPv4 header checksum is right (true without IPv4), where {@link #icrcKnown}. */
+        final boolean[] ipChecksumRight = new boolean[BATCH_RECORDS];
+        /**
+         * What the one who filled the batch found of each record ({@link #layout}): {@link #UNSEEN} (the workers
+         * decode it), {@link #NO_ICRC} (not a whole Ethernet RoCE frame with an ICRC) or {@link #LAID_OUT} (the
+         * positions of its IP header, UDP header, BTH and ICRC, from the frame's start, are in the arrays below).
+         */
+        final byte[] seen = new byte[BATCH_RECORDS];
+        final int[] ipAt = new int[BATCH_RECORDS];
+        final int[] ipLength = new int[BATCH_RECORDS];
+        final int[] udpAt = new int[BATCH_RECORDS];
+        final int[] bthAt = new int[BATCH_RECORDS];
+        final int[] icrcAt = new int[BATCH_RECORDS];
+        static final byte UNSEEN = 0;
+        static final byte NO_ICRC = 1;
+        static final byte LAID_OUT = 2;
         int size;
         int used;
         /** Thrown by the file's reader after this batch's records, or null. */
@@ -114,19 +135,59 @@ final class PrefetchReader implements CaptureReader {
                 section[i] = reader.sectionComment();
             }
             icrcKnown[i] = false;
+            seen[i] = UNSEEN;
             return true;
         }
 
-        /** Computes the ICRC of every whole Ethernet RoCE frame (a worker's part). */
+        /**
+         * Says what the last record added is, as decoded from the same bytes by the caller: {@code ipAt < 0} when it
+         * has no ICRC to compute (not a whole Ethernet RoCE frame with one), else where its headers are, from the
+         * frame's first byte ({@code udpAt} -1 for none), so that {@link #computeIcrcs()} need not decode it again.
+         */
+        void layout(final int ipAt, final int ipLength, final boolean ipv6, final int udpAt, final int bthAt,
+                    final int icrcAt) {
+            final int i = size - 1;
+            if (ipAt < 0) {
+                seen[i] = NO_ICRC;
+                return;
+            }
+            seen[i] = LAID_OUT;
+            this.ipAt[i] = ipAt;
+            this.ipLength[i] = ipv6 ? -ipLength : ipLength;
+            this.udpAt[i] = udpAt;
+            this.bthAt[i] = bthAt;
+            this.icrcAt[i] = icrcAt;
+        }
+
+        /**
+         * Computes the ICRC of every whole Ethernet RoCE frame (a worker's part), and reads the one it carries: the
+         * frames laid out by {@link #layout} without decoding them again.
+         */
         Batch computeIcrcs() {
             final FrameDecoder decoder = new FrameDecoder();
+            final Icrc crc = new Icrc();
+            final Ipv4Flyweight ipv4 = new Ipv4Flyweight();
             for (int i = 0; i < size; i++) {
-                if (offset[i] < 0 || linkType[i] != LINKTYPE_ETHERNET || original[i] > captured[i]) {
+                if (seen[i] == LAID_OUT) {
+                    final int at = offset[i];
+                    final int ip = ipLength[i];
+                    icrc[i] = crc.compute(view, at + ipAt[i], Math.abs(ip), ip < 0,
+                        udpAt[i] < 0 ? -1 : at + udpAt[i], at + bthAt[i], at + icrcAt[i]);
+                    icrcOnWire[i] = LittleEndian.i32(view, at + icrcAt[i]);
+                    // as DecodedFrame.ipChecksumValid judges it
+                    ipChecksumRight[i] = ip < 0 || ipv4.wrap(view, at + ipAt[i]).checksum() == ipv4.computeChecksum();
+                    icrcKnown[i] = true;
+                    continue;
+                }
+                if (seen[i] == NO_ICRC || offset[i] < 0 || linkType[i] != LINKTYPE_ETHERNET
+                    || original[i] > captured[i]) {
                     continue;
                 }
                 final DecodedFrame d = decoder.decode(view, offset[i], captured[i]);
                 if (d.status() == DecodeStatus.ROCE && d.has(HeaderKind.ICRC)) {
                     icrc[i] = d.computeIcrc();
+                    icrcOnWire[i] = d.icrcOnWire();
+                    ipChecksumRight[i] = d.ipChecksumValid();
                     icrcKnown[i] = true;
                 }
             }
@@ -277,6 +338,16 @@ final class PrefetchReader implements CaptureReader {
     /** The ICRC the current frame should carry, as computed ahead. */
     int computedIcrc() {
         return current.icrc[index];
+    }
+
+    /** The ICRC the current frame carries, as read ahead (where {@link #icrcKnown()}). */
+    int icrcOnWire() {
+        return current.icrcOnWire[index];
+    }
+
+    /** Whether the current frame's IPv4 header checksum is right, as judged ahead (where {@link #icrcKnown()}). */
+    boolean ipChecksumRight() {
+        return current.ipChecksumRight[index];
     }
 
     /** True when the current record is larger than {@link #MAX_FRAME} and its bytes were not kept. */

@@ -281,8 +281,12 @@ final class Session {
             length = (int) original;
             cut = true;
         }
-        final DecodedFrame decoded = buffer == reader.buffer() && reader instanceof PrefetchReader ahead
-            && ahead.icrcKnown() ? decoder.decode(buffer, offset, length, ahead.computedIcrc())
+        // the ICRCs computed and read ahead, on other threads ({@link PrefetchReader}), or null
+        final PrefetchReader ahead = buffer == reader.buffer() && reader instanceof PrefetchReader prefetch
+            && prefetch.icrcKnown() ? prefetch : null;
+        final DecodedFrame decoded = ahead != null
+            ? decoder.decode(buffer, offset, length, ahead.computedIcrc(), ahead.icrcOnWire(),
+                ahead.ipChecksumRight())
             : decoder.decode(buffer, offset, length);
         if (decoded.status() == DecodeStatus.NOT_ROCE) {
             return;

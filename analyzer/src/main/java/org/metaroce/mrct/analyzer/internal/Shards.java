@@ -108,6 +108,16 @@ final class Shards {
         private volatile long origin = Long.MIN_VALUE;
         private ByteBuffer scratch = ByteBuffer.allocate(1 << 16);
         private final java.util.function.IntFunction<ByteBuffer> scratches = this::scratch;
+        /**
+         * The layout of the current record as {@link #route} decoded it, from the frame's first byte, for the ICRC
+         * workers ({@link PrefetchReader.Batch#layout}): {@code ipAt} -1 when it has no ICRC for them to compute.
+         */
+        private int ipAt = -1;
+        private int ipLength;
+        private boolean ipv6;
+        private int udpAt;
+        private int bthAt;
+        private int icrcAt;
 
         Dispatch(final Path path, final int n, final ExecutorService workers, final ExecutorService icrcs,
                  final SessionFactory factory, final Analysis.Progress progress) {
@@ -236,6 +246,7 @@ final class Shards {
          * a record without IP addresses touches no group's state and goes to shard 0.
          */
         private int route(final CaptureReader file) {
+            ipAt = -1;
             if (file.capturedLength() > PrefetchReader.MAX_FRAME) {
                 return 0;
             }
@@ -262,6 +273,17 @@ final class Shards {
                 length = (int) original;
             }
             final DecodedFrame d = decoder.decode(buffer, offset, length);
+            if (padded == null && buffer == file.buffer() && file.originalLength() <= length && d.isRoce()
+                && d.has(HeaderKind.ICRC)) {
+                // a whole Ethernet RoCE frame: its ICRC is computed ahead from these positions (as
+                // DecodedFrame.computeIcrc would from the same decode)
+                ipv6 = d.has(HeaderKind.IPV6);
+                ipAt = d.offset(ipv6 ? HeaderKind.IPV6 : HeaderKind.IPV4) - offset;
+                ipLength = d.ipHeaderLength();
+                udpAt = d.has(HeaderKind.UDP) ? d.offset(HeaderKind.UDP) - offset : -1;
+                bthAt = d.offset(HeaderKind.BTH) - offset;
+                icrcAt = d.offset(HeaderKind.ICRC) - offset;
+            }
             if (d.status() == DecodeStatus.NOT_ROCE) {
                 return 0;
             }
@@ -293,6 +315,7 @@ final class Shards {
                 filling[shard] = take();
                 filling[shard].add(file);
             }
+            filling[shard].layout(ipAt, ipLength, ipv6, udpAt, bthAt, icrcAt);
         }
 
         private PrefetchReader.Batch take() throws IOException {
@@ -355,7 +378,10 @@ final class Shards {
 
         /** The shard of a frame from (a, b) to (c, d), or -1 when the two hosts' groups are on different shards. */
         int route(final long a, final long b, final long c, final long d) {
-            if (lastShard >= 0 && a == lastA && b == lastB && c == lastC && d == lastD) {
+            // the last frame's two hosts, either way round (a connection's requests and their answers alternate):
+            // already one group on that shard, as the lookups below would find
+            if (lastShard >= 0 && (a == lastA && b == lastB && c == lastC && d == lastD
+                || a == lastC && b == lastD && c == lastA && d == lastB)) {
                 load[lastShard]++;
                 return lastShard;
             }

@@ -65,6 +65,22 @@ public class ShardsTest {
     }
 
     @Test
+    void theRouterTakesBothDirectionsOfAHostPairInTurnAndStillSeesAJoin() {
+        final Shards.Router router = new Shards.Router(2);
+        final int ab = router.route(0, 1, 0, 2);
+        for (int i = 0; i < 3; i++) {
+            assertThat(router.route(0, 2, 0, 1)).as("B to A after A to B").isEqualTo(ab);
+            assertThat(router.route(0, 1, 0, 2)).as("A to B after B to A").isEqualTo(ab);
+        }
+        final int cd = router.route(0, 3, 0, 4);
+        assertThat(cd).as("a new group goes to the shard with fewer frames").isNotEqualTo(ab);
+        assertThat(router.route(0, 4, 0, 3)).isEqualTo(cd);
+        // not the last pair reversed (the halves of an address swapped): a new host pair
+        assertThat(router.route(3, 0, 4, 0)).as("fewest frames: C and D's shard").isEqualTo(cd);
+        assertThat(router.route(0, 3, 0, 1)).as("C's group and A's are on different shards").isEqualTo(-1);
+    }
+
+    @Test
     void aFrameJoiningGroupsOnTwoShardsMakesTheCaptureAnalysedOnOneThread() throws IOException {
         final Path capture = dir.resolve("joined.pcap");
         writeJoined(capture);

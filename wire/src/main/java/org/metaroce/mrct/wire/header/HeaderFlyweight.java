@@ -17,7 +17,11 @@ public abstract class HeaderFlyweight<T extends HeaderFlyweight<T>> {
 
     /** Points this flyweight at the header starting at absolute index {@code offset} of {@code buffer}. */
     public final T wrap(final ByteBuffer buffer, final int offset) {
-        this.buffer = buffer;
+        // stored only when it changes: a reference store into a long-lived flyweight runs the collector's write
+        // barrier, a measurable part of the analyser's per-frame path, where the buffer is the same frame after frame
+        if (this.buffer != buffer) {
+            this.buffer = buffer;
+        }
         this.offset = offset;
         return self();
     }
