@@ -249,15 +249,10 @@ class SocketNetnsIT {
      * The requester cases across the veth pair ({@link SocketEndToEndTest#REQUESTER_TOLERANCE}): the harness scales
      * the device's timers to its tolerance, plays responder and network from its captures, and every case that runs
      * gives its in-process verdict (a loaded host may leave a few without one, as in the other tests). Its runs are in
-     * docs/real-time-requester.md, Known gaps; a failure keeps the reports under
-     * {@code target/e2e-kept/veth-requester-*}, the first thing to look at. Run it with
-     * {@code -Djunit.jupiter.conditions.deactivate=org.junit.*DisabledCondition}.
+     * docs/real-time-requester.md (its last section: enabled on 2026-12-03 after 3 passes in a row beside two CPU
+     * hogs); a failure keeps the reports under {@code target/e2e-kept/veth-requester-*}, the first thing to look at.
      */
     @Test
-    @org.junit.jupiter.api.Disabled("not yet stable under load: on 2026-12-03 it passed 3 runs of 3 without CPU hogs "
-        + "(load 4 to 15) but 1 of 7 with two hogs beside it; two failure kinds are fixed (RTX-020, CMP-014), one is "
-        + "open: a device frame the harness never sees within 2 ms while neither end reports lateness (RTX-008, "
-        + "RTX-014, LEG-T0-RTX-014); see docs/real-time-requester.md, Known gaps")
     void requesterCasesGiveTheInProcessVerdicts(@TempDir final Path dir) throws Exception {
         final Path token = Files.writeString(dir.resolve("token"), "it-token-4\n");
         final Result socket;
