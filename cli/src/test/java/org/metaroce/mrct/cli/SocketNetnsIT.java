@@ -258,8 +258,8 @@ class SocketNetnsIT {
         + "beside two CPU hogs (load 12 to 34), 6 in a row, then failed twice with a verdict unlike in process and "
         + "neither end late beyond the tolerance: RTX-014-rnr-retries-reset-by-progress (PSN 1 of the second post_send "
         + "never seen) and RTX-010-retry-exhaustion (a timeout's resend 29.1 ms after the previous one, timer 32 ms); "
-        + "one lead: the device's own lateness misses the time between a timer's due moment and its frame's hand-over "
-        + "(see docs/real-time-requester.md, last section)")
+        + "the device's own lateness missed the time between a timer's due moment and its frame's hand-over, fixed at "
+        + "the end of that session and not yet proven by runs (docs/real-time-requester.md, last section)")
     void requesterCasesGiveTheInProcessVerdicts(@TempDir final Path dir) throws Exception {
         final Path token = Files.writeString(dir.resolve("token"), "it-token-4\n");
         final Result socket;
