@@ -259,8 +259,8 @@ class SocketNetnsIT {
         + "neither end late beyond the tolerance: RTX-014-rnr-retries-reset-by-progress (PSN 1 of the second post_send "
         + "never seen) and RTX-010-retry-exhaustion (a timeout's resend 29.1 ms after the previous one, timer 32 ms); "
         + "the device's own lateness missed the time between a timer's due moment and its frame's hand-over, fixed at "
-        + "the end of that session: 3 of 3 runs since, with two hogs but at load 4 to 9 only (docs/real-time-requester.md, "
-        + "last section)")
+        + "the end of that session: 3 of 3 runs since, with two hogs but at load 4 to 9 only "
+        + "(docs/real-time-requester.md, last section)")
     void requesterCasesGiveTheInProcessVerdicts(@TempDir final Path dir) throws Exception {
         final Path token = Files.writeString(dir.resolve("token"), "it-token-4\n");
         final Result socket;

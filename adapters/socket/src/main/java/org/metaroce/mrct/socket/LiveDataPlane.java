@@ -231,15 +231,15 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
      * at or after it (lock held): the link's reader had looked past the deadline and found nothing, yet the frame was
      * on the wire before it. Over a veth pair the kernel stamps a frame when the sending side queues it and the capture
      * sees it only once the receiving side's softirq has taken it from that queue; on a loaded host that was measured
-     * at up to 133 us after a sweep past the stamp (2026-12-03, two CPU hogs), beyond the {@link #GRACE_NANOS} the poll
+     * at up to 141 us after a sweep past the stamp (2026-12-03, two CPU hogs), beyond the {@link #GRACE_NANOS} the poll
      * allows. The expectation that found nothing may then have judged a frame that was there: the evidence is
      * incomplete ({@link #evidenceProblem}).
      */
     private void heldBack(final long stamp) {
         if (heldBack++ == 0) {
-            firstHeldBack = "a frame of the device stamped " + (nothingUntil - stamp) / 1000 + " us before a deadline by "
-                + "which the capture had shown nothing was handed over " + Math.max(0, now() - stamp) / 1000
-                + " us after its timestamp";
+            firstHeldBack = "a frame of the device stamped " + (nothingUntil - stamp) / 1000
+                + " us before a deadline by which the capture had shown nothing was handed over "
+                + Math.max(0, now() - stamp) / 1000 + " us after its timestamp";
         }
     }
 

@@ -110,9 +110,9 @@ class LiveDataPlaneTest {
     }
 
     /**
-     * Over a veth pair the kernel stamps the device's frame when the device queues it, and the capture sees it only once
-     * the harness side's softirq has taken it from that queue: on a loaded host (two CPU hogs, 2026-12-03) frames were
-     * handed over up to 133 us after the reader had looked past their stamps and found nothing. A poll that said
+     * Over a veth pair the kernel stamps the device's frame when the device queues it, and the capture sees it only
+     * once the harness side's softirq has taken it from that queue: on a loaded host (two CPU hogs, 2026-12-03) frames
+     * were handed over up to 141 us after the reader had looked past their stamps and found nothing. A poll that said
      * "nothing came" by a deadline after such a stamp judged a frame that was there; the evidence says so, and the case
      * runs again. A frame stamped after the deadline is no such contradiction.
      */
