@@ -153,7 +153,7 @@ public final class RealTimeDevice implements AutoCloseable {
             // a frame takes microseconds; longer, the thread lost its CPU meanwhile and its answer left late
             final long processing = System.nanoTime() - began;
             timeline.late(processing, OwnTimeline.Kind.PROCESSING);
-            transmit(waited + processing);
+            transmit(waited + processing, System.nanoTime(), false);
         }, handed, late, true));
     }
 
@@ -286,9 +286,16 @@ public final class RealTimeDevice implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs after a timer's work and before its frames are handed to the link (a test's stand-in for the device thread
+     * losing its CPU there).
+     */
+    volatile Runnable afterTimer = () -> { };
+
     /** Runs every timer due by now and transmits what the device emitted. */
     private void step() {
         final long now = now();
+        final long stepBegan = System.nanoTime();
         device.scheduler().advanceTo(now);
         for (long due = device.scheduler().next(); due <= now; due = device.scheduler().next()) {
             timeline.late(now - due, OwnTimeline.Kind.TIMER);
@@ -297,18 +304,21 @@ public final class RealTimeDevice implements AutoCloseable {
             final long lag = device.scheduler().nextLag() + now - due;
             device.scheduler().context(lag);
             device.scheduler().runNext(now);
-            transmit(lag);
+            afterTimer.run();
+            // the timer's frames are as late as it ran after its due time (in lag) plus everything since this step
+            // took its time: the timer's own work included (until 2026-12-03 counted from after it, and only with a
+            // lag: a device thread that lost its CPU while building the frame sent it late and said nothing)
+            transmit(lag, stepBegan, true);
         }
         device.scheduler().context(0);
-        transmit(0);
+        transmit(0, System.nanoTime(), false);
     }
 
     /**
      * Hands every frame the device emitted to the link; {@code lagNanos} is how late the action that emitted them ran
      * against the device's ideal timeline: each frame's own lateness is that plus its wait here and its hand-over.
      */
-    private void transmit(final long lagNanos) {
-        final long from = System.nanoTime();
+    private void transmit(final long lagNanos, final long from, final boolean timer) {
         CapturedFrame frame;
         while ((frame = device.outbox().pollFirst()) != null) {
             transmitted.incrementAndGet();
@@ -320,7 +330,7 @@ public final class RealTimeDevice implements AutoCloseable {
             }
             final long end = System.nanoTime();
             timeline.late(end - began, OwnTimeline.Kind.TRANSMIT);
-            if (lagNanos > 0) {
+            if (timer || lagNanos > 0) {
                 timeline.late(lagNanos + end - from, OwnTimeline.Kind.CHAIN);
             }
         }

@@ -110,6 +110,32 @@ class LiveDataPlaneTest {
     }
 
     /**
+     * Over a veth pair the kernel stamps the device's frame when the device queues it, and the capture sees it only
+     * once the harness side's softirq has taken it from that queue: on a loaded host (two CPU hogs, 2026-12-03) frames
+     * were handed over up to 141 us after the reader had looked past their stamps and found nothing. A poll that said
+     * "nothing came" by a deadline after such a stamp judged a frame that was there; the evidence says so, and the case
+     * runs again. A frame stamped after the deadline is no such contradiction.
+     */
+    @Test
+    void aFrameHandedOverAfterTheCaptureShowedNothingByItsStampMakesTheEvidenceIncomplete() {
+        final HandLink link = new HandLink(false);
+        final LiveDataPlane data = plane(link);
+        link.onLook = () -> data.idle(data.now());
+        final long deadline = data.now() - 1_000_000;
+        assertThat(data.poll(deadline)).as("the reader looked past the deadline and found nothing").isNull();
+        data.frame(new byte[] {8}, deadline + 500);
+        assertThat(data.evidenceProblem()).as("stamped after the deadline: the poll said nothing wrong").isNull();
+        data.beginCase();
+        final long second = data.now() - 1_000_000;
+        assertThat(data.poll(second)).isNull();
+        data.frame(new byte[] {9}, second - 40_000);
+        assertThat(data.evidenceProblem()).contains("handed over 1 frame(s) of the device only after the harness had "
+            + "concluded that nothing came by then").contains("stamped 40 us before a deadline");
+        data.beginCase();
+        assertThat(data.evidenceProblem()).as("a case of its own").isNull();
+    }
+
+    /**
      * Past a deadline the data plane asks the reader to look at once rather than wait for its next look: here the
      * reader looks only when asked, so the poll returns only because it asked.
      */
