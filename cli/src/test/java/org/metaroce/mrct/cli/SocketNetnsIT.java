@@ -250,17 +250,12 @@ class SocketNetnsIT {
      * the device's timers to its tolerance, plays responder and network from its captures, and every case that runs
      * gives its in-process verdict (a loaded host may leave a few without one, as in the other tests). Its runs are in
      * docs/real-time-requester.md (its last section); a failure keeps the reports under
-     * {@code target/e2e-kept/veth-requester-*}, the first thing to look at. Run it with
-     * {@code -Djunit.jupiter.conditions.deactivate=org.junit.*DisabledCondition}.
+     * {@code target/e2e-kept/veth-requester-*}, the first thing to look at. Enabled on 2026-12-03 after the
+     * held-back-frame and device-lateness fixes of branch vethreq2, with 13 passes in a row beside two CPU-burning
+     * loops (load 3.7 to 5.7) and none failing; under heavier load (12 to 34, other builds beside) it had passed 7 of
+     * 10 before the device-lateness fix.
      */
     @Test
-    @org.junit.jupiter.api.Disabled("not yet stable under load: on 2026-12-03 (branch vethreq2) it passed 7 of 10 runs "
-        + "beside two CPU hogs (load 12 to 34), 6 in a row, then failed twice with a verdict unlike in process and "
-        + "neither end late beyond the tolerance: RTX-014-rnr-retries-reset-by-progress (PSN 1 of the second post_send "
-        + "never seen) and RTX-010-retry-exhaustion (a timeout's resend 29.1 ms after the previous one, timer 32 ms); "
-        + "the device's own lateness missed the time between a timer's due moment and its frame's hand-over, fixed at "
-        + "the end of that session: 3 of 3 runs since, with two hogs but at load 4 to 9 only "
-        + "(docs/real-time-requester.md, last section)")
     void requesterCasesGiveTheInProcessVerdicts(@TempDir final Path dir) throws Exception {
         final Path token = Files.writeString(dir.resolve("token"), "it-token-4\n");
         final Result socket;
