@@ -42,10 +42,40 @@ final class PrefetchReader implements CaptureReader {
     /** The largest record analysed: larger ones cannot be Ethernet frames and are refused by the analysis. */
     static final int MAX_FRAME = 1 << 18;
 
+    /**
+     * A buffer the file's reader read records into ({@link CaptureReader#open(Path, int, java.util.function.IntFunction)}),
+     * whose records batches refer to in place: counted while the reader reads into it and while a batch refers to it,
+     * given back to its pool when neither does any more.
+     */
+    static final class Window {
+        final ByteBuffer buffer;
+        private final java.util.concurrent.atomic.AtomicInteger users = new java.util.concurrent.atomic.AtomicInteger();
+        private final BlockingQueue<Window> pool;
+
+        /** @param pool where it goes back when unused, or null to be dropped */
+        Window(final ByteBuffer buffer, final BlockingQueue<Window> pool) {
+            this.buffer = buffer;
+            this.pool = pool;
+        }
+
+        void use() {
+            users.incrementAndGet();
+        }
+
+        void release() {
+            if (users.decrementAndGet() == 0 && pool != null) {
+                pool.offer(this);
+            }
+        }
+    }
+
     /** Records of a file and what the workers computed for them. */
     static final class Batch {
+        /** The batch's own copy of its records' bytes, or null when they stay in a {@link Window}. */
         final byte[] data;
-        final ByteBuffer view;
+        ByteBuffer view;
+        /** The window its records are in, when it has no copy of them. */
+        private Window window;
         final int[] offset = new int[BATCH_RECORDS];
         final int[] captured = new int[BATCH_RECORDS];
         final long[] original = new long[BATCH_RECORDS];
@@ -90,8 +120,21 @@ final class PrefetchReader implements CaptureReader {
         boolean last;
 
         Batch() {
-            data = new byte[BATCH_BYTES];
-            view = ByteBuffer.wrap(data);
+            this(true);
+        }
+
+        /** @param copies whether records are copied into the batch ({@link #add}) or left in a window ({@link #addInPlace}) */
+        Batch(final boolean copies) {
+            data = copies ? new byte[BATCH_BYTES] : null;
+            view = copies ? ByteBuffer.wrap(data) : null;
+        }
+
+        /** Lets go of the window its records are in, once they have been read. */
+        void release() {
+            if (window != null) {
+                window.release();
+                window = null;
+            }
         }
 
         void clear() {
@@ -117,6 +160,34 @@ final class PrefetchReader implements CaptureReader {
                 offset[i] = used;
                 used += length;
             }
+            describe(i, reader);
+            return true;
+        }
+
+        /**
+         * Takes the reader's current record where it is, in {@code in} (the window the reader read it into, at
+         * {@link CaptureReader#offset()}); false when the batch is full or its records are in another window.
+         */
+        boolean addInPlace(final CaptureReader reader, final Window in) {
+            if (size == BATCH_RECORDS || size > 0 && window != in) {
+                return false;
+            }
+            if (window != in) {
+                in.use();
+                window = in;
+                // a view of its own: its ICRC worker and its shard may read it while other threads read the window
+                // through their batches' views, and reads such as a CRC over a range move a view's position and limit
+                view = in.buffer.duplicate().clear();
+            }
+            final int i = size++;
+            final int length = reader.capturedLength();
+            offset[i] = length > MAX_FRAME ? -1 : reader.offset();
+            describe(i, reader);
+            return true;
+        }
+
+        private void describe(final int i, final CaptureReader reader) {
+            final int length = reader.capturedLength();
             captured[i] = length;
             original[i] = reader.originalLength();
             ts[i] = reader.timestampNanos();
@@ -136,7 +207,6 @@ final class PrefetchReader implements CaptureReader {
             }
             icrcKnown[i] = false;
             seen[i] = UNSEEN;
-            return true;
         }
 
         /**
@@ -306,14 +376,17 @@ final class PrefetchReader implements CaptureReader {
                 current = null;
                 if (done.failure != null) {
                     failure = done.failure;
+                    done.release();
                     free.offer(done);
                     throw failure;
                 }
                 if (done.last) {
                     ended = true;
+                    done.release();
                     free.offer(done);
                     return false;
                 }
+                done.release();
                 free.offer(done);
             }
             try {

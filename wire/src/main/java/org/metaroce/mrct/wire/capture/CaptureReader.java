@@ -3,6 +3,8 @@ package org.metaroce.mrct.wire.capture;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Objects;
+import java.util.function.IntFunction;
 import org.metaroce.mrct.wire.capture.internal.CaptureOpener;
 
 /**
@@ -66,6 +68,25 @@ public interface CaptureReader extends AutoCloseable {
             throw new IllegalArgumentException("buffer size " + bufferSize + " is below " + MIN_BUFFER_SIZE);
         }
         return CaptureOpener.open(path, bufferSize);
+    }
+
+    /**
+     * Opens a capture file as {@link #open(Path, int)} does, for a caller that keeps reading records' bytes after
+     * {@link #next()} has moved on (e.g. on other threads): the reader never writes again into the bytes of a record
+     * it has handed out. Where it would move unread bytes to the front of its read buffer it reads on into
+     * {@code fresh.apply(n)} instead, a buffer of at least {@code n} bytes (never fewer than {@code bufferSize}; a
+     * direct one, or the file's channel copies through one) that nothing else writes until the reader has moved on
+     * from it; a record's bytes stay in the buffer it was read into, at {@link #offset()}, until the caller
+     * reuses that buffer. {@link #buffer()} returns a new view whenever the reader has moved on to another buffer.
+     *
+     * @param fresh gives each buffer the reader reads into (its position and limit are the reader's)
+     */
+    static CaptureReader open(final Path path, final int bufferSize, final IntFunction<ByteBuffer> fresh)
+            throws IOException {
+        if (bufferSize < MIN_BUFFER_SIZE) {
+            throw new IllegalArgumentException("buffer size " + bufferSize + " is below " + MIN_BUFFER_SIZE);
+        }
+        return CaptureOpener.open(path, bufferSize, Objects.requireNonNull(fresh, "fresh"));
     }
 
     /**

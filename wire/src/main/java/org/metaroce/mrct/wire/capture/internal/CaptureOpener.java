@@ -1,9 +1,11 @@
 package org.metaroce.mrct.wire.capture.internal;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.function.IntFunction;
 import org.metaroce.mrct.wire.capture.CaptureFormatException;
 import org.metaroce.mrct.wire.capture.CaptureReader;
 
@@ -26,9 +28,21 @@ public final class CaptureOpener {
      * @throws IOException            when the file cannot be opened or read
      */
     public static CaptureReader open(final Path path, final int bufferSize) throws IOException {
+        return open(path, bufferSize, null);
+    }
+
+    /**
+     * Opens {@code path} as {@link #open(Path, int)} does; with {@code fresh}, every refill of the read buffer reads
+     * into a fresh buffer from it ({@link ReadWindow#ReadWindow(FileChannel, int, IntFunction)}).
+     *
+     * @param fresh where fresh read buffers come from, or null for one reused buffer
+     */
+    public static CaptureReader open(final Path path, final int bufferSize, final IntFunction<ByteBuffer> fresh)
+            throws IOException {
         final FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
         try {
-            return reader(path, channel, new ReadWindow(channel, bufferSize));
+            return reader(path, channel, fresh == null ? new ReadWindow(channel, bufferSize)
+                    : new ReadWindow(channel, bufferSize, fresh));
         } catch (IOException | RuntimeException e) {
             try {
                 channel.close();
