@@ -4,15 +4,16 @@
 #
 #   bench/analyze-same.sh OLD.jar NEW.jar [CAPTURE...]
 #
-# Without captures it takes every capture under fixtures/captures, every one in ../shared/captures (beside the
-# clone; skipped when absent), and four it makes in a temporary directory (removed on exit) with the NEW jar's
-# org.metaroce.mrct.analyzer.GenerateTraffic (50,000 eventful frames, seed 1) and damages with python3 (seed 12):
+# Without captures it takes every capture under fixtures/captures, every one in $SHARED/captures (SHARED defaults
+# to ../shared beside the clone; skipped when absent), and four it makes in a temporary directory (removed on exit)
+# with the NEW jar's org.metaroce.mrct.analyzer.GenerateTraffic (50,000 eventful frames, seed 1) and damages with
+# python3 (seed 12):
 #   gen.pcap      as generated;
 #   cut.pcap      cut in the middle of a record (at byte 20,000,003);
 #   snap.pcap     every frame cut to 160 bytes (snap length 160, original lengths kept);
 #   flipped.pcap  one bit flipped in the frame of every 7th record.
-# Prints one line per capture and thread count, then "identical N of N"; exits 1 at the first difference in the
-# count (after all were compared), 2 when a jar fails to run.
+# Prints one line per capture and thread count, then "identical N of N"; exits 1 when any differs (after all were
+# compared), 2 when a jar fails to run.
 set -euo pipefail
 
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
@@ -28,8 +29,9 @@ captures=("$@")
 if [ ${#captures[@]} -eq 0 ]; then
   while IFS= read -r f; do captures+=("$f"); done < <(find "$root/fixtures/captures" -type f \
     \( -name '*.pcap' -o -name '*.pcapng' \) | sort)
-  if [ -d "$root/../shared/captures" ]; then
-    while IFS= read -r f; do captures+=("$f"); done < <(find "$root/../shared/captures" -maxdepth 1 -type f \
+  shared="${SHARED:-$root/../shared}"
+  if [ -d "$shared/captures" ]; then
+    while IFS= read -r f; do captures+=("$f"); done < <(find "$shared/captures" -maxdepth 1 -type f \
       \( -name '*.pcap' -o -name '*.pcapng' \) | sort)
   fi
   "$java_cmd" -cp "$new" org.metaroce.mrct.analyzer.GenerateTraffic "$work/gen.pcap" 50000 eventful 1 >/dev/null
