@@ -16,7 +16,8 @@
 # compared), 2 when a jar fails to run.
 set -euo pipefail
 
-root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+# the clone (MRCT_ROOT when this script is run from a copy elsewhere)
+root="${MRCT_ROOT:-$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)}"
 old="$(readlink -f "${1:?usage: analyze-same.sh OLD.jar NEW.jar [CAPTURE...]}")"
 new="$(readlink -f "${2:?usage: analyze-same.sh OLD.jar NEW.jar [CAPTURE...]}")"
 shift 2
