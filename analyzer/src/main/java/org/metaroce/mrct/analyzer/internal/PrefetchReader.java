@@ -9,6 +9,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.DecodeStatus;
 import org.metaroce.mrct.wire.FrameDecoder;
@@ -43,13 +44,14 @@ final class PrefetchReader implements CaptureReader {
     static final int MAX_FRAME = 1 << 18;
 
     /**
-     * A buffer the file's reader read records into ({@link CaptureReader#open(Path, int, java.util.function.IntFunction)}),
-     * whose records batches refer to in place: counted while the reader reads into it and while a batch refers to it,
-     * given back to its pool when neither does any more.
+     * A buffer the file's reader read records into
+     * ({@link CaptureReader#open(Path, int, java.util.function.IntFunction)}), whose records batches refer to in
+     * place: counted while the reader reads into it and while a batch refers to it, given back to its pool when
+     * neither does any more.
      */
     static final class Window {
         final ByteBuffer buffer;
-        private final java.util.concurrent.atomic.AtomicInteger users = new java.util.concurrent.atomic.AtomicInteger();
+        private final AtomicInteger users = new AtomicInteger();
         private final BlockingQueue<Window> pool;
 
         /** @param pool where it goes back when unused, or null to be dropped */
@@ -123,7 +125,10 @@ final class PrefetchReader implements CaptureReader {
             this(true);
         }
 
-        /** @param copies whether records are copied into the batch ({@link #add}) or left in a window ({@link #addInPlace}) */
+        /**
+         * @param copies whether records are copied into the batch ({@link #add}) or left in a window
+         *               ({@link #addInPlace})
+         */
         Batch(final boolean copies) {
             data = copies ? new byte[BATCH_BYTES] : null;
             view = copies ? ByteBuffer.wrap(data) : null;
