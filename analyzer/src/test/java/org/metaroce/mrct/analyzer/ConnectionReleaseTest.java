@@ -152,6 +152,39 @@ class ConnectionReleaseTest {
         sameWithAndWithoutRelease(shared);
     }
 
+    /** The number a FAIL case's reason starts with ({@code 60 violations, first at ...}), else 1. */
+    private static long violations(final CaseResult c) {
+        final String reason = c.reason();
+        final int space = reason.indexOf(" violations");
+        return space > 0 && reason.substring(0, space).chars().allMatch(Character::isDigit)
+            ? Long.parseLong(reason.substring(0, space)) : 1;
+    }
+
+    @Test
+    void aRealCaptureIdleLongerThanTheWindowSplitsIntoSegmentsWithTheSameViolations() throws Exception {
+        // nccl_ring2_node0.pcap: its QPs idle longer than the reference profile's window (the declared timers): its
+        // two connections become four segments, the device's ECN violations split between them, none added
+        final Path capture = Fixtures.softRoceCaptures().stream()
+            .filter(p -> p.getFileName().toString().equals("nccl_ring2_node0.pcap")).findFirst().orElseThrow();
+        final var profile = org.metaroce.mrct.harness.profile.ProfileLoader.load(
+            Fixtures.fixtures().resolve("profiles/reference.yaml"), Analyses.SPEC);
+        final Run held = run(List.of(capture), options(1, 0, 0).withProfile(profile));
+        final Run released = run(List.of(capture), options(1, -1, 0).withProfile(profile));
+        assertThat(held.file().connections()).isEqualTo(2);
+        assertThat(released.file().connections()).isEqualTo(4);
+        assertThat(released.file().resumedFlows()).isEqualTo(4);
+        for (final String rule : List.of("MR-CC-001")) {
+            final long before = held.cases.stream().filter(c -> c.verdict() == Verdict.FAIL && c.rules().contains(rule))
+                .mapToLong(ConnectionReleaseTest::violations).sum();
+            final long after = released.cases.stream().filter(c -> c.verdict() == Verdict.FAIL
+                && c.rules().contains(rule)).mapToLong(ConnectionReleaseTest::violations).sum();
+            assertThat(before).isEqualTo(120);
+            assertThat(after).as(rule).isEqualTo(before);
+        }
+        assertThat(released.cases.stream().filter(c -> c.verdict() == Verdict.FAIL && !c.rules().isEmpty())
+            .flatMap(c -> c.rules().stream()).distinct()).containsExactly("MR-CC-001");
+    }
+
     /** A clean conversation whose frames from {@code at} on are {@code gapNs} later: its QPs idle in between. */
     private Path pausedConversation(final int frames, final int at, final long gapNs) throws IOException {
         final Path whole = dir.resolve("whole.pcap");

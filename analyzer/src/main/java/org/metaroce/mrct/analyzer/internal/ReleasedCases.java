@@ -21,7 +21,9 @@ import org.metaroce.mrct.harness.result.CaseResult;
  * turn: each connection's cases are built when it is released, with a placeholder for its ID (the ID is its rank by
  * first frame, which connections paired later can still change), written as one JSON line to a temporary file, and
  * read back in order of first frame with the ID filled in. In memory, per released connection: 24 bytes of index.
- * Thread-safe: the shards of one capture release into one spill.
+ * Each line is deflated (fastest level): a one-frame connection's 21 cases are about 16 KB of JSON, which would make
+ * the spill of 10^6 connections 16 GB; deflated, ... (docs/analyze-at-scale.md). Thread-safe: the shards of one
+ * capture release into one spill.
  */
 final class ReleasedCases implements AutoCloseable {
     private static final ObjectMapper MAPPER = JsonMapper.builder()
@@ -32,6 +34,10 @@ final class ReleasedCases implements AutoCloseable {
     record Entry(List<CaseResult> cases, List<String> violations) {
     }
 
+    private final java.util.zip.Deflater deflater = new java.util.zip.Deflater(java.util.zip.Deflater.BEST_SPEED,
+        true);
+    private final java.util.zip.Inflater inflater = new java.util.zip.Inflater(true);
+    private byte[] packed = new byte[1 << 16];
     private Path file;
     private FileChannel channel;
     private long size;
@@ -56,7 +62,7 @@ final class ReleasedCases implements AutoCloseable {
         }
         final byte[] bytes;
         try {
-            bytes = MAPPER.writeValueAsBytes(entry);
+            bytes = deflate(MAPPER.writeValueAsBytes(entry));
             if (channel == null) {
                 file = Files.createTempFile("mrct-released-", ".jsonl");
                 file.toFile().deleteOnExit();
@@ -155,7 +161,7 @@ final class ReleasedCases implements AutoCloseable {
             throw new UncheckedIOException("cannot read back the cases of a released connection: " + e.getMessage(),
                 e);
         }
-        final String json = new String(buffer.array(), StandardCharsets.UTF_8)
+        final String json = new String(inflate(buffer.array()), StandardCharsets.UTF_8)
             .replace(placeholder(firstFrames[i]), id);
         try {
             return MAPPER.readValue(json, Entry.class);
@@ -163,6 +169,40 @@ final class ReleasedCases implements AutoCloseable {
             throw new IllegalStateException("cannot decode the cases of a released connection: "
                 + e.getOriginalMessage(), e);
         }
+    }
+
+    private byte[] deflate(final byte[] json) {
+        deflater.reset();
+        deflater.setInput(json);
+        deflater.finish();
+        int n = 0;
+        while (!deflater.finished()) {
+            if (n == packed.length) {
+                packed = Arrays.copyOf(packed, packed.length * 2);
+            }
+            n += deflater.deflate(packed, n, packed.length - n);
+        }
+        return Arrays.copyOf(packed, n);
+    }
+
+    private byte[] inflate(final byte[] deflated) {
+        inflater.reset();
+        inflater.setInput(deflated);
+        final java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(deflated.length * 8);
+        final byte[] chunk = new byte[1 << 15];
+        try {
+            while (!inflater.finished()) {
+                final int n = inflater.inflate(chunk);
+                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+                    throw new IllegalStateException("a released connection's spilled cases end early");
+                }
+                out.write(chunk, 0, n);
+            }
+        } catch (java.util.zip.DataFormatException e) {
+            throw new IllegalStateException("a released connection's spilled cases are damaged: " + e.getMessage(),
+                e);
+        }
+        return out.toByteArray();
     }
 
     /** Forgets everything spilled (the analysis starts again from the capture's start). */
