@@ -13,9 +13,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.metaroce.mrct.harness.result.CaseResult;
-import org.metaroce.mrct.harness.result.RunInfo;
-import org.metaroce.mrct.harness.result.RunListener;
-import org.metaroce.mrct.harness.result.RunSummary;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.testing.Fixtures;
 
@@ -33,31 +30,15 @@ class ConnectionReleaseTest {
     @TempDir
     Path dir;
 
-    /** Every event a listener receives (canonical cases), and the outcome. */
-    private static final class Run implements RunListener {
-        final List<String> events = new ArrayList<>();
+    /** Every event a listener receives (canonical cases), the cases, and the outcome. */
+    private static final class Run extends ParallelAnalysisTest.Recorder {
         final List<CaseResult> cases = new ArrayList<>();
         Outcome outcome;
 
         @Override
-        public void runStarted(final RunInfo info) {
-            events.add("started " + info);
-        }
-
-        @Override
-        public void caseStarted(final String id, final int index, final int total) {
-            events.add("case " + id + " " + index + "/" + total);
-        }
-
-        @Override
         public void caseFinished(final CaseResult result) {
-            events.add(FindingsUnchangedTest.canonical(result));
+            super.caseFinished(result);
             cases.add(result);
-        }
-
-        @Override
-        public void runFinished(final RunInfo info, final RunSummary summary) {
-            events.add("finished " + summary);
         }
 
         FileOutcome file() {
