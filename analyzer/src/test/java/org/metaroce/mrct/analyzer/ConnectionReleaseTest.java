@@ -207,6 +207,20 @@ class ConnectionReleaseTest {
     }
 
     @Test
+    void connectionsIdleBeforeTheCapIsReachedAreReleasedOnTimeNotEarly() throws IOException {
+        // 1 ms apart, a window of 100 ms: about 100 held at once, under the cap of 256 flows, whatever the sweeps' lag
+        final Path capture = dir.resolve("spaced.pcap");
+        TrafficGenerator.writeConnections(capture, 1_000, 7, MS);
+        final Run held = run(List.of(capture), options(1, 0, 0));
+        for (final int threads : new int[] {1, 2}) {
+            final Run released = run(List.of(capture), options(threads, 100 * MS, 256));
+            assertThat(released.file().releasedEarly()).as("%d threads", threads).isZero();
+            assertThat(released.file().released()).as("%d threads", threads).isGreaterThan(850);
+            assertSame(held, released, threads + " threads, 1 ms apart, window 100 ms, cap 256");
+        }
+    }
+
+    @Test
     void beyondTheCapConnectionsAreReleasedBeforeTheirWindowAndSaySo() throws IOException {
         final Path capture = dir.resolve("many.pcap");
         TrafficGenerator.writeConnections(capture, 1_000, 7);

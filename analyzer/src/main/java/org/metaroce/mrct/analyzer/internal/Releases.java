@@ -23,17 +23,24 @@ import org.metaroce.mrct.harness.spec.Specification;
  * on one thread and on shards. A connection an indication still owes a CNP to ({@link Cnps}) is kept until that is
  * judged.
  *
- * <p>The cap: when more flows are held than {@code maxFlows}, the least recently seen connections are released
- * before their window ran out, marked {@link Connection#releasedEarly} (what their missing tail could change is
- * inconclusive, never a violation), until a quarter of the cap is free. This is the hard bound when very many
- * connections are all active within the window; it depends on how many a session holds, so it is the one release
- * whose findings may differ between one thread and shards (each shard has its share of the cap).
+ * <p>The cap: when more flows are held than {@code maxFlows} (by every shard of the capture together), the least
+ * recently seen connections of the session are released before their window ran out, marked
+ * {@link Connection#releasedEarly} (what their missing tail could change is inconclusive, never a violation), a quarter
+ * of its flows. This is the hard bound when very many connections are all active within the window; it depends on what
+ * the sessions hold when, so it is the one release whose findings may differ between one thread and shards.
  */
 final class Releases {
-    /** When connections are released: after {@code windowNs} idle (0: never), and above {@code maxFlows} held. */
-    record Policy(long windowNs, int maxFlows) {
+    /**
+     * When connections are released: after {@code windowNs} idle (0: never), and above {@code maxFlows} held by all
+     * the sessions sharing the policy (the shards of one capture: {@code held} counts their flows).
+     */
+    record Policy(long windowNs, int maxFlows, java.util.concurrent.atomic.AtomicLong held) {
         /** Nothing released before the capture's end (the analysis before issue 12). */
         static final Policy NEVER = new Policy(0, Integer.MAX_VALUE);
+
+        Policy(final long windowNs, final int maxFlows) {
+            this(windowNs, maxFlows, new java.util.concurrent.atomic.AtomicLong());
+        }
 
         boolean releases() {
             return windowNs > 0 || maxFlows < Integer.MAX_VALUE;
@@ -120,10 +127,18 @@ final class Releases {
             }
             nextSweepNs = policy.windowNs() > 0 ? ts + Math.max(1, policy.windowNs() / 4) : Long.MAX_VALUE;
         }
-        if (flows.flows().size() > policy.maxFlows()) {
-            cap(ts);
+        if (policy.held().get() > policy.maxFlows()) {
+            // the idle ones first; then, when that did not free an eighth of the cap, the least recently seen
+            if (policy.windowNs() > 0) {
+                sweep(ts);
+            }
+            if (policy.held().get() > policy.maxFlows() - policy.maxFlows() / 8) {
+                cap(ts);
+            }
         }
     }
+
+
 
     /** True when {@code flow}'s connection has been idle longer than the window at {@code ts}. */
     boolean stale(final Flow flow, final long ts) {
@@ -134,7 +149,7 @@ final class Releases {
     void releaseStale(final Flow flow) {
         final List<Flow> gone = new ArrayList<>(2);
         release(flow.connection, false, gone);
-        flows.removeReleased(gone);
+        removed(gone);
     }
 
     /** Releases the stale connections of {@code pair} (before an answer is paired with one of its flows). */
@@ -147,12 +162,16 @@ final class Releases {
             }
         }
         if (gone != null) {
-            flows.removeReleased(gone);
+            removed(gone);
         }
     }
 
-    /** True when a flow of the same key as {@code flow} was released before: {@code flow} resumes it. */
-    boolean resumes(final Flow flow) {
+    /**
+     * Counts a new flow among those held; true when a flow of the same key as {@code flow} was released before:
+     * {@code flow} resumes it.
+     */
+    boolean created(final Flow flow) {
+        policy.held().incrementAndGet();
         if (released + releasedEarly == 0 || !releasedKeys.contains(key(flow))) {
             return false;
         }
@@ -172,7 +191,7 @@ final class Releases {
             }
         }
         if (!gone.isEmpty()) {
-            flows.removeReleased(gone);
+            removed(gone);
         }
     }
 
@@ -187,8 +206,8 @@ final class Releases {
             }
         }
         held.sort(Comparator.<Connection>comparingLong(c -> c.lastNs).thenComparingLong(c -> c.firstFrame));
-        final int target = policy.maxFlows() - policy.maxFlows() / 4;
         int flowsHeld = flows.flows().size();
+        final int target = flowsHeld - Math.max(1, flowsHeld / 4);
         final List<Flow> gone = new ArrayList<>();
         for (final Connection c : held) {
             if (flowsHeld <= target) {
@@ -197,14 +216,19 @@ final class Releases {
             flowsHeld -= c.flows.size();
             final boolean early = policy.windowNs() <= 0 || !stale(c.flows.get(0), ts);
             if (early) {
-                c.note("released before the end of the capture with " + flows.flows().size() + " flows held, more"
+                c.note("released before the end of the capture with " + policy.held().get() + " flows held, more"
                     + " than the " + policy.maxFlows() + " that bound the analysis's heap, " + Text.ago(ts - c.lastNs)
                     + " after its last frame" + (policy.windowNs() > 0 ? " (window " + Text.ago(policy.windowNs())
                     + ")" : "") + ": what its later frames could change is inconclusive; they start a new segment");
             }
             release(c, early, gone);
         }
+        removed(gone);
+    }
+
+    private void removed(final List<Flow> gone) {
         flows.removeReleased(gone);
+        policy.held().addAndGet(-gone.size());
     }
 
     private void release(final Connection c, final boolean early, final List<Flow> gone) {

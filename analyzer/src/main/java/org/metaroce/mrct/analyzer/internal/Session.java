@@ -520,7 +520,7 @@ final class Session {
             // mrct evidence: the QP's tver as its case set it, not as the first frame (maybe one it drops) shows it
             c.tver = cx.tver(flow);
         }
-        if (releases != null && releases.resumes(flow)) {
+        if (releases != null && releases.created(flow)) {
             c.resumed = true;
             c.note(flow.label() + " resumes after an idle time longer than the window of "
                 + Text.ago(releases.windowNs()) + ", where the analysis released its connection (issue 12): a new "
