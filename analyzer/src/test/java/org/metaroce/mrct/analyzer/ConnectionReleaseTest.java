@@ -68,9 +68,15 @@ class ConnectionReleaseTest {
 
     /** Two host pairs' eventful conversations, the second starting {@code gapNs} after the first's last frame. */
     private Path oneAfterTheOther(final long gapNs) throws IOException {
-        final List<Captures.Record> first = new ArrayList<>();
+        return oneAfterTheOther(gapNs, false);
+    }
+
+    /** As {@link #oneAfterTheOther(long)}, the first conversation damaged ({@link FindingsUnchangedTest#damage}). */
+    private Path oneAfterTheOther(final long gapNs, final boolean damaged) throws IOException {
+        final List<Captures.Record> generated = new ArrayList<>();
         TrafficGenerator.generateBetween(TrafficGenerator.Options.eventful(3_000, 21), 0x0A000001, 0x0A000002,
-            (ts, bytes) -> first.add(new Captures.Record(ts, bytes)));
+            (ts, bytes) -> generated.add(new Captures.Record(ts, bytes)));
+        final List<Captures.Record> first = damaged ? FindingsUnchangedTest.damage(generated, 9) : generated;
         final List<Captures.Record> second = new ArrayList<>();
         TrafficGenerator.generateBetween(TrafficGenerator.Options.eventful(3_000, 22), 0x0A000101, 0x0A000102,
             (ts, bytes) -> second.add(new Captures.Record(ts, bytes)));
@@ -116,6 +122,23 @@ class ConnectionReleaseTest {
                 final Run released = run(List.of(capture), options(threads, -1, 0));
                 assertSame(held, released, capture + ", the default window, " + threads + " threads");
             }
+        }
+    }
+
+    @Test
+    void aReleasedConnectionsViolationsAndTheirFramesAreReportedAsWhenHeld() throws IOException {
+        // the first conversation damaged: its FAIL cases, with their frames and fields, go through the spill
+        final Path capture = oneAfterTheOther(50 * MS, true);
+        final Run held = run(List.of(capture), options(1, 0, 0).withComplete(true));
+        assertThat(held.cases).anyMatch(c -> c.verdict() == Verdict.FAIL && c.id().startsWith("C1/")
+            && c.failure() != null);
+        for (final int threads : new int[] {1, 2}) {
+            final Run released = run(List.of(capture), options(threads, 20 * MS, 0).withComplete(true));
+            if (threads == 1) {
+                // the conversation, and the connections its damaged frames made of their own
+                assertThat(released.file().released()).isGreaterThanOrEqualTo(1);
+            }
+            assertSame(held, released, threads + " threads, a damaged conversation released after 20 ms idle");
         }
     }
 
