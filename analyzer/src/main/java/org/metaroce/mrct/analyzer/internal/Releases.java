@@ -34,12 +34,13 @@ final class Releases {
      * When connections are released: after {@code windowNs} idle (0: never), and above {@code maxFlows} held by all
      * the sessions sharing the policy (the shards of one capture: {@code held} counts their flows).
      */
-    record Policy(long windowNs, int maxFlows, java.util.concurrent.atomic.AtomicLong held) {
+    record Policy(long windowNs, int maxFlows, java.util.concurrent.atomic.AtomicLong held, int sharers) {
         /** Nothing released before the capture's end (the analysis before issue 12). */
-        static final Policy NEVER = new Policy(0, Integer.MAX_VALUE);
+        static final Policy NEVER = new Policy(0, Integer.MAX_VALUE, 1);
 
-        Policy(final long windowNs, final int maxFlows) {
-            this(windowNs, maxFlows, new java.util.concurrent.atomic.AtomicLong());
+        /** For {@code sharers} sessions (the shards of one capture, or 1). */
+        Policy(final long windowNs, final int maxFlows, final int sharers) {
+            this(windowNs, maxFlows, new java.util.concurrent.atomic.AtomicLong(), Math.max(1, sharers));
         }
 
         boolean releases() {
@@ -127,8 +128,10 @@ final class Releases {
             }
             nextSweepNs = policy.windowNs() > 0 ? ts + Math.max(1, policy.windowNs() / 4) : Long.MAX_VALUE;
         }
-        if (policy.held().get() > policy.maxFlows()) {
-            // the idle ones first; then, when that did not free an eighth of the cap, the least recently seen
+        // over the cap, a session holding at least half its share of it: the idle ones first; then, when that did not
+        // free an eighth of the cap, the least recently seen (a shard holding little leaves it to the others)
+        if (policy.held().get() > policy.maxFlows()
+            && flows.flows().size() * 2L * policy.sharers() > policy.maxFlows()) {
             if (policy.windowNs() > 0) {
                 sweep(ts);
             }
@@ -137,8 +140,6 @@ final class Releases {
             }
         }
     }
-
-
 
     /** True when {@code flow}'s connection has been idle longer than the window at {@code ts}. */
     boolean stale(final Flow flow, final long ts) {
