@@ -13,7 +13,10 @@
 # elsewhere), and runs org.metaroce.mrct.analyzer.HeapProbe on it in a JVM of HEAP with the serial collector: the live
 # heap (after a full collection) before the analysis, when every connection is held at once (the reports' turn) and
 # after the reports (live_after_reports: the summary, counted, which does not grow with the connections), and the bytes
-# per connection. A run that does not fit ends in OutOfMemoryError and is reported as such. Prints the
+# per connection; since issue 12's release of connections before the capture's end, also how many were released
+# (released=, of them released_early= beyond the cap on the flows held, resumed_flows=): live_with_all_connections
+# is then what is held at the end plus the released ones' index. A run that does not fit ends in OutOfMemoryError and
+# is reported as such. Prints the
 # load average before each run (the figures are bytes, which the load does not change; the times it does).
 set -euo pipefail
 

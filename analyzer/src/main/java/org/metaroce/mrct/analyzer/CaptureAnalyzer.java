@@ -86,9 +86,15 @@ public final class CaptureAnalyzer {
      * @param matchWindowNs with several captures, how long after a frame's first sighting its copies in the other
      *                     captures are looked for (the latency between the capture points plus their clocks' offset
      *                     must be below it); 0 analyses each capture on its own only
+     * @param releaseWindowNs a connection idle that long in capture time is judged and released before the capture's
+     *                     end, and its QP's later frames are a new segment (docs/analyze-at-scale.md, "Connections
+     *                     released before the end"); -1 (default) the longest wait the parameters allow a check,
+     *                     0 never: every connection held to the end, without a cap either
+     * @param maxHeldFlows the flows held at once, beyond which the least recently seen connections are released before
+     *                     their window ran out (inconclusive tails); 0 (default) from the heap
      */
     public record Options(Mode mode, DeviceProfile profile, boolean complete, String suiteVersion, int threads,
-                          long matchWindowNs) {
+                          long matchWindowNs, long releaseWindowNs, long maxHeldFlows) {
         /** The default {@link #matchWindowNs()}: 10 ms. */
         public static final long MATCH_WINDOW_NS = 10_000_000L;
 
@@ -100,47 +106,69 @@ public final class CaptureAnalyzer {
             if (matchWindowNs < 0) {
                 throw new IllegalArgumentException("matchWindowNs must be 0 (no matching) or more");
             }
+            if (releaseWindowNs < -1 || maxHeldFlows < 0) {
+                throw new IllegalArgumentException("releaseWindowNs must be -1 (from the parameters), 0 (never) or "
+                    + "more, and maxHeldFlows 0 (from the heap) or more");
+            }
+        }
+
+        /** Connections released by the window the parameters give, held up to a cap from the heap. */
+        public Options(final Mode mode, final DeviceProfile profile, final boolean complete,
+                       final String suiteVersion, final int threads, final long matchWindowNs) {
+            this(mode, profile, complete, suiteVersion, threads, matchWindowNs, -1, 0);
         }
 
         /** One thread per processor, captures matched within {@value #MATCH_WINDOW_NS} ns. */
         public Options(final Mode mode, final DeviceProfile profile, final boolean complete,
                        final String suiteVersion) {
-            this(mode, profile, complete, suiteVersion, 0, MATCH_WINDOW_NS);
+            this(mode, profile, complete, suiteVersion, 0, MATCH_WINDOW_NS, -1, 0);
         }
 
         /** AUTO, no profile, not complete, one thread per processor, captures matched within 10 ms. */
         public static Options defaults() {
-            return new Options(Mode.AUTO, null, false, "dev", 0, MATCH_WINDOW_NS);
+            return new Options(Mode.AUTO, null, false, "dev", 0, MATCH_WINDOW_NS, -1, 0);
         }
 
         /** These options with another match window (0: no matching across captures). */
         public Options withMatchWindowNs(final long value) {
-            return new Options(mode, profile, complete, suiteVersion, threads, value);
+            return new Options(mode, profile, complete, suiteVersion, threads, value, releaseWindowNs, maxHeldFlows);
         }
 
         /** These options with another mode. */
         public Options withMode(final Mode value) {
-            return new Options(value, profile, complete, suiteVersion, threads, matchWindowNs);
+            return new Options(value, profile, complete, suiteVersion, threads, matchWindowNs,
+                releaseWindowNs, maxHeldFlows);
         }
 
         /** These options with another profile (null: the defaults of Appendix B). */
         public Options withProfile(final DeviceProfile value) {
-            return new Options(mode, value, complete, suiteVersion, threads, matchWindowNs);
+            return new Options(mode, value, complete, suiteVersion, threads, matchWindowNs,
+                releaseWindowNs, maxHeldFlows);
         }
 
         /** These options with {@code complete} set or cleared. */
         public Options withComplete(final boolean value) {
-            return new Options(mode, profile, value, suiteVersion, threads, matchWindowNs);
+            return new Options(mode, profile, value, suiteVersion, threads, matchWindowNs,
+                releaseWindowNs, maxHeldFlows);
         }
 
         /** These options with another suite version. */
         public Options withSuiteVersion(final String value) {
-            return new Options(mode, profile, complete, value, threads, matchWindowNs);
+            return new Options(mode, profile, complete, value, threads, matchWindowNs, releaseWindowNs, maxHeldFlows);
         }
 
         /** These options with another number of threads (0: one per processor). */
         public Options withThreads(final int value) {
-            return new Options(mode, profile, complete, suiteVersion, value, matchWindowNs);
+            return new Options(mode, profile, complete, suiteVersion, value, matchWindowNs,
+                releaseWindowNs, maxHeldFlows);
+        }
+
+        /**
+         * These options with connections released after {@code windowNs} idle (-1: the window the parameters give;
+         * 0: never, every connection held to the end) and at most {@code maxFlows} flows held (0: from the heap).
+         */
+        public Options withRelease(final long windowNs, final long maxFlows) {
+            return new Options(mode, profile, complete, suiteVersion, threads, matchWindowNs, windowNs, maxFlows);
         }
 
         /** The threads to use, 0 resolved. */
@@ -326,7 +354,8 @@ public final class CaptureAnalyzer {
     }
 
     private Analysis analysis() {
-        return new Analysis(spec, options.profile(), Analysis.Mode.valueOf(options.mode().name()), options.complete());
+        return new Analysis(spec, options.profile(), Analysis.Mode.valueOf(options.mode().name()), options.complete())
+            .releasing(options.releaseWindowNs(), options.maxHeldFlows());
     }
 
     private ExecutorService workers() {
@@ -353,7 +382,8 @@ public final class CaptureAnalyzer {
 
     private static FileOutcome outcome(final Analysis.FileResult r) {
         return new FileOutcome(r.name, r.frames, r.roceFrames, r.connectionCount, r.cutFrames, r.otherLinkFrames,
-            r.evidence, r.elapsedNs, r.problem, r.oversizedFrames, r.oversized);
+            r.evidence, r.elapsedNs, r.problem, r.oversizedFrames, r.oversized, r.released, r.releasedEarly,
+            r.resumedFlows);
     }
 
     /**

@@ -112,7 +112,8 @@ public final class CaptureShards {
         final List<ConnectionCases> connections = new ArrayList<>();
         r.forEachConnection((first, id, cases) -> connections.add(new ConnectionCases(first, id, cases)));
         return new Shard(new FileOutcome(r.name, r.frames, r.roceFrames, r.connectionCount, r.cutFrames,
-            r.otherLinkFrames, r.evidence, r.elapsedNs, r.problem, r.oversizedFrames, r.oversized), connections,
+            r.otherLinkFrames, r.evidence, r.elapsedNs, r.problem, r.oversizedFrames, r.oversized, r.released,
+            r.releasedEarly, r.resumedFlows), connections,
             r.outOfScopeCases());
     }
 
@@ -131,6 +132,9 @@ public final class CaptureShards {
         long elapsed = 0;
         int connectionCount = 0;
         int withConnections = 0;
+        long released = 0;
+        long early = 0;
+        long resumed = 0;
         final List<ConnectionCases> all = new ArrayList<>();
         final List<CaseResult> outOfScope = new ArrayList<>();
         for (final Shard shard : shards) {
@@ -140,6 +144,9 @@ public final class CaptureShards {
             other += f.otherLinkFrames();
             elapsed = Math.max(elapsed, f.elapsedNs());
             connectionCount += f.connections();
+            released += f.released();
+            early += f.releasedEarly();
+            resumed += f.resumedFlows();
             withConnections += shard.connections().isEmpty() ? 0 : 1;
             all.addAll(shard.connections());
             outOfScope.addAll(shard.outOfScope());
@@ -163,7 +170,8 @@ public final class CaptureShards {
         }
         cases.addAll(outOfScope);
         final FileOutcome file = new FileOutcome(first.name(), first.frames(), roce, connectionCount, cut, other,
-            first.evidence(), elapsed, first.problem(), first.oversizedFrames(), first.oversized());
+            first.evidence(), elapsed, first.problem(), first.oversizedFrames(), first.oversized(), released, early,
+            resumed);
         return new CaptureAnalysis(file, cases, violations);
     }
 
@@ -188,6 +196,6 @@ public final class CaptureShards {
 
     private static Analysis analysis(final Specification spec, final CaptureAnalyzer.Options options) {
         return new Analysis(spec, options.profile(), Analysis.Mode.valueOf(options.mode().name()),
-            options.complete());
+            options.complete()).releasing(options.releaseWindowNs(), options.maxHeldFlows());
     }
 }

@@ -18,16 +18,32 @@ package org.metaroce.mrct.analyzer;
  * @param oversizedFrames records larger than any Ethernet frame (over 256 KiB): skipped, not analysed; the file
  *                        counts as not read whole (exit status 2)
  * @param oversized       the first of them, as {@code record R at byte B: N bytes captured, ...}; null when none
+ * @param released        connections judged and released before the capture's end, their state forgotten (idle
+ *                        longer than the release window, or beyond the cap on the flows held; their findings are
+ *                        those of the capture's end)
+ * @param releasedEarly   those of them released before their window ran out, to bound the heap: what their later
+ *                        frames could change is inconclusive (each such connection says so in its summary)
+ * @param resumedFlows    flows whose QP was released before and that resumed later: a new segment each, judged like
+ *                        a connection first seen mid-capture (its summary says so)
  */
 public record FileOutcome(String name, long frames, long roceFrames, int connections, long cutFrames,
                           long otherLinkFrames, boolean evidence, long elapsedNs, String problem,
-                          long oversizedFrames, String oversized) {
+                          long oversizedFrames, String oversized, long released, long releasedEarly,
+                          long resumedFlows) {
+    /** Nothing released before the capture's end. */
+    public FileOutcome(final String name, final long frames, final long roceFrames, final int connections,
+                       final long cutFrames, final long otherLinkFrames, final boolean evidence, final long elapsedNs,
+                       final String problem, final long oversizedFrames, final String oversized) {
+        this(name, frames, roceFrames, connections, cutFrames, otherLinkFrames, evidence, elapsedNs, problem,
+            oversizedFrames, oversized, 0, 0, 0);
+    }
+
     /** Without oversized records. */
     public FileOutcome(final String name, final long frames, final long roceFrames, final int connections,
                        final long cutFrames, final long otherLinkFrames, final boolean evidence, final long elapsedNs,
                        final String problem) {
         this(name, frames, roceFrames, connections, cutFrames, otherLinkFrames, evidence, elapsedNs, problem, 0,
-            null);
+            null, 0, 0, 0);
     }
 
     /** True when the file was not read whole: damage, or records skipped as larger than any frame. */

@@ -18,7 +18,10 @@ import org.metaroce.mrct.harness.spec.Specification;
  * capture is held at once (their results, kept for the reports, which then build and release them one connection at
  * a time), and when the run is finished (the summary built: what the reports' turn leaves, which does not grow with
  * the connections). Prints one line: {@code connections=N frames=F cases=C live_before=B live_with_all_connections=L
- * bytes_per_connection=(L-B)/N live_after_reports=E max_heap=M}. The JVM's -Xmx is the promise tested: the run
+ * bytes_per_connection=(L-B)/N live_after_reports=E max_heap=M released=R released_early=X resumed_flows=U}: with
+ * connections released before the capture's end (issue 12), L holds only those still held at the end and the index of
+ * the released ones' spilled cases, R of them released, X of those before their window ran out (the cap on the flows
+ * held). The JVM's -Xmx is the promise tested: the run
  * fails with OutOfMemoryError (exit 1) when the capture does not fit. {@code bench/heap-connections.sh} runs it over growing numbers of connections.
  */
 public final class HeapProbe {
@@ -54,9 +57,10 @@ public final class HeapProbe {
             });
         final FileOutcome file = outcome.files().get(0);
         System.out.printf(Locale.ROOT, "connections=%d frames=%d cases=%d live_before=%d live_with_all_connections=%d"
-                + " bytes_per_connection=%d live_after_reports=%d max_heap=%d%n", file.connections(), file.frames(),
+                + " bytes_per_connection=%d live_after_reports=%d max_heap=%d released=%d released_early=%d"
+                + " resumed_flows=%d%n", file.connections(), file.frames(),
             cases[0], before, atReport[0], file.connections() == 0 ? 0 : (atReport[0] - before) / file.connections(),
-            atEnd[0], Runtime.getRuntime().maxMemory());
+            atEnd[0], Runtime.getRuntime().maxMemory(), file.released(), file.releasedEarly(), file.resumedFlows());
     }
 
     /** The heap in use after a full collection. */

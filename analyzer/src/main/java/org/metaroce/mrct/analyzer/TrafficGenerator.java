@@ -210,6 +210,12 @@ public final class TrafficGenerator {
      * the end). Returns the number of frames written.
      */
     public static long writeConnections(final Path file, final int connections, final long seed) throws IOException {
+        return writeConnections(file, connections, seed, 1_000);
+    }
+
+    /** As {@link #writeConnections(Path, int, long)}, the connections {@code spacingNs} apart. */
+    public static long writeConnections(final Path file, final int connections, final long seed,
+                                        final long spacingNs) throws IOException {
         final SplittableRandom random = new SplittableRandom(seed);
         final byte[] payload = new byte[64];
         random.nextBytes(payload);
@@ -224,7 +230,7 @@ public final class TrafficGenerator {
                     .with("pleth.offset", 0).with("reth.va", 0x7f00_0000_0000L).with("reth.rkey", 0x1234)
                     .with("reth.dmalen", payload.length).with("ip.id", i & 0xFFFF).build();
                 writer.write(clock, ByteBuffer.wrap(frame), 0, frame.length);
-                clock += 1_000;
+                clock += spacingNs;
             }
         }
         return connections;

@@ -30,8 +30,8 @@ class ParallelAnalysisTest {
     @TempDir
     Path dir;
 
-    /** Every event a listener receives, as text. */
-    private static final class Recorder implements RunListener {
+    /** Every event a listener receives, as text (also {@link ConnectionReleaseTest}'s). */
+    static class Recorder implements RunListener {
         final List<String> events = new ArrayList<>();
 
         @Override

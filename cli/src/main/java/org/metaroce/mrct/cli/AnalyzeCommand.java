@@ -89,6 +89,17 @@ final class AnalyzeCommand implements Callable<Integer> {
         + "plus the offset of their clocks must be below it (default: ${DEFAULT-VALUE}; 0: no matching)")
     private long matchWindowMs = CaptureAnalyzer.Options.MATCH_WINDOW_NS / 1_000_000L;
 
+    @Option(names = "--release-after-ms", paramLabel = "MS", description = "a connection idle that long (capture "
+        + "time) is judged and released before the capture's end, and its QP's later frames are a new segment "
+        + "(default: the longest wait the parameters allow a check, 13.264 s with the defaults of Appendix B; 0: every "
+        + "connection held to the end; docs/analyze-at-scale.md)")
+    private long releaseAfterMs = -1;
+
+    @Option(names = "--max-held-flows", paramLabel = "N", description = "flows held at once before the least "
+        + "recently seen connections are released early, their later findings inconclusive (default: from the heap, "
+        + "-Xmx/16 KiB)")
+    private long maxHeldFlows;
+
     @Option(names = "--no-progress", description = "no progress line on a terminal")
     private boolean noProgress;
 
@@ -156,6 +167,10 @@ final class AnalyzeCommand implements Callable<Integer> {
             main.err().println("mrct analyze: --match-window-ms " + matchWindowMs + ": give 0 (no matching) or more");
             return ExitStatus.UNREADABLE;
         }
+        if (releaseAfterMs < -1 || maxHeldFlows < 0) {
+            main.err().println("mrct analyze: --release-after-ms and --max-held-flows: give 0 or more");
+            return ExitStatus.UNREADABLE;
+        }
         if (threads < 0) {
             main.err().println("mrct analyze: --threads " + threads + ": give 1 or more (default: one per processor)");
             return ExitStatus.UNREADABLE;
@@ -164,7 +179,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             : null;
         CaptureAnalyzer analyzer = new CaptureAnalyzer(spec, new CaptureAnalyzer.Options(
             mode == null ? CaptureAnalyzer.Mode.AUTO : mode.value(), profile, complete, Version.current(), threads,
-            matchWindowMs * 1_000_000L));
+            matchWindowMs * 1_000_000L, releaseAfterMs < 0 ? -1 : releaseAfterMs * 1_000_000L, maxHeldFlows));
         if (progress != null) {
             analyzer = analyzer.withProgress(progress);
         }
@@ -241,6 +256,17 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
     }
 
+    /** What was released before the capture's end, when anything was (issue 12). */
+    private static String released(final FileOutcome file) {
+        if (file.released() == 0) {
+            return "";
+        }
+        return ", " + file.released() + " released before the end" + (file.releasedEarly() > 0 ? " ("
+            + file.releasedEarly() + " before their window ran out, to bound the heap: their later findings "
+            + "inconclusive)" : "") + (file.resumedFlows() > 0 ? ", " + file.resumedFlows() + " flows resumed "
+            + "after their release (new segments)" : "");
+    }
+
     private void print(final Outcome outcome, final Summary summary, final Path dir) {
         for (final FileOutcome file : outcome.files()) {
             main.out().println(file.name() + ": " + file.frames() + " frames, " + file.roceFrames() + " RoCE, "
@@ -248,7 +274,7 @@ final class AnalyzeCommand implements Callable<Integer> {
                 + (file.evidence() ? " (mrct evidence: the device's frames judged, case by case)" : "")
                 + (file.cutFrames() > 0 ? ", " + file.cutFrames() + " cut short by the snap length" : "")
                 + (file.otherLinkFrames() > 0 ? ", " + file.otherLinkFrames() + " not analysed (link type or RoCEv1)"
-                : "") + String.format(Locale.ROOT, " in %.2f s", file.elapsedNs() / 1e9));
+                : "") + released(file) + String.format(Locale.ROOT, " in %.2f s", file.elapsedNs() / 1e9));
         }
         for (final String line : summary.connections) {
             main.out().println("  " + line);

@@ -98,8 +98,9 @@ public final class Main implements Runnable {
             err.println("mrct " + (named == null ? "" : named + " ") + "ran out of heap (-Xmx "
                 + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB): the reports in the report directory are "
                 + "those of the last complete write. Run with a larger heap (MRCT_JAVA_OPTS=-Xmx... ./mrct, or "
-                + "java -Xmx... -jar); `analyze` keeps every connection until the end of the capture (about 3 KB "
-                + "each, more for long ones; the reports keep no case in memory)");
+                + "java -Xmx... -jar); `analyze` holds each connection until it is idle for the release window, "
+                + "up to --max-held-flows flows (default from the heap; about 3 KB a connection, more for long ones; "
+                + "the reports keep no case in memory)");
             status = ExitStatus.FAILURE;
         }
         out.flush();

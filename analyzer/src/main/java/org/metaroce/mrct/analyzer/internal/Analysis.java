@@ -63,16 +63,30 @@ public final class Analysis {
         public final long elapsedNs;
         /** Why the file could not be read to its end ({@code byte N (record R): reason}), or null. */
         public final String problem;
+        /** Connections released before the capture's end (issue 12), and those of them before their window ran out. */
+        public final long released;
+        public final long releasedEarly;
+        /** Flows that resumed the QP of a released connection: new segments. */
+        public final long resumedFlows;
+        /** The cases of the released connections, spilled; null when none was released. */
+        private final ReleasedCases spill;
+        /** The held connections' first frames (they are let go as they are reported). */
+        private final long[] firstFrames;
 
         FileResult(final Results results, final List<Connection> connections, final String prefix, final String name,
-                   final Session session, final String problem, final boolean empty) {
+                   final Session session, final String problem, final boolean empty, final ReleasedCases spill) {
             this.results = results;
+            this.spill = spill == null || spill.size() == 0 ? null : spill;
+            this.firstFrames = connections.stream().mapToLong(c -> c.firstFrame).toArray();
+            this.released = spill == null ? 0 : spill.size();
+            this.releasedEarly = spill == null ? 0 : spill.early();
+            this.resumedFlows = spill == null ? 0 : spill.resumedFlows();
             this.connections = connections;
             this.prefix = prefix;
             this.name = name;
             this.frames = empty ? 0 : session.frames;
             this.roceFrames = empty ? 0 : session.roceFrames;
-            this.connectionCount = empty ? 0 : connections.size();
+            this.connectionCount = empty ? 0 : connections.size() + (int) released;
             this.cutFrames = empty ? 0 : session.cutFrames;
             this.otherLinkFrames = empty ? 0 : session.otherLinkFrames;
             this.oversizedFrames = session.oversizedFrames;
@@ -89,6 +103,9 @@ public final class Analysis {
             for (final Connection c : connections) {
                 n += results.count(c);
             }
+            for (int r = 0; spill != null && r < spill.size(); r++) {
+                n += spill.caseCount(r);
+            }
             return n;
         }
 
@@ -99,7 +116,12 @@ public final class Analysis {
          */
         public void forEachCase(final Consumer<CaseResult> sink, final List<String> violations,
                                 final boolean release) {
+            int r = 0;
             for (int i = 0; i < connections.size(); i++) {
+                r = releasedBefore(i, r, (first, id, entry) -> {
+                    entry.cases().forEach(sink);
+                    violations.addAll(entry.violations());
+                });
                 final Connection c = connections.get(i);
                 if (c == null) {
                     throw new IllegalStateException("the cases of " + name + " were already reported");
@@ -110,6 +132,13 @@ public final class Analysis {
                 if (release) {
                     connections.set(i, null);
                 }
+            }
+            releasedBefore(connections.size(), r, (first, id, entry) -> {
+                entry.cases().forEach(sink);
+                violations.addAll(entry.violations());
+            });
+            if (release && spill != null) {
+                spill.close();
             }
             for (final CaseResult result : outOfScope) {
                 sink.accept(result);
@@ -133,7 +162,9 @@ public final class Analysis {
          */
         public void forEachConnection(final ConnectionCases sink) {
             final List<String> ignored = new ArrayList<>();
+            int r = 0;
             for (int i = 0; i < connections.size(); i++) {
+                r = releasedBefore(i, r, (first, id, entry) -> sink.accept(first, id, entry.cases()));
                 final Connection c = connections.get(i);
                 if (c == null) {
                     throw new IllegalStateException("the cases of " + name + " were already reported");
@@ -141,6 +172,32 @@ public final class Analysis {
                 sink.accept(c.firstFrame, c.id, results.of(c, casePrefix(c), ignored));
                 connections.set(i, null);
             }
+            releasedBefore(connections.size(), r, (first, id, entry) -> sink.accept(first, id, entry.cases()));
+            if (spill != null) {
+                spill.close();
+            }
+        }
+
+        /**
+         * Hands on the released connections (from the {@code r}th in order of first frame) that come before the
+         * {@code i}th held one (every one left when {@code i} is past the last), each with its ID: C and its rank
+         * among all the capture's connections. Returns the next released connection's index.
+         */
+        private int releasedBefore(final int i, final int r, final Released to) {
+            int next = r;
+            while (spill != null && next < spill.size() && (i >= connections.size()
+                || spill.firstFrame(next) < firstFrames[i])) {
+                final String id = "C" + (i + next + 1);
+                to.accept(spill.firstFrame(next), id, spill.read(next, id));
+                next++;
+            }
+            return next;
+        }
+
+        /** Receives a released connection's spilled cases. */
+        @FunctionalInterface
+        private interface Released {
+            void accept(long firstFrame, String id, ReleasedCases.Entry entry);
         }
 
         /** The NOT_APPLICABLE cases of the frames outside MetaRoCE's scope, one per kind. */
@@ -163,6 +220,10 @@ public final class Analysis {
     private final Parameters parameters;
     private final Mode mode;
     private final boolean complete;
+    /** When connections are released before the capture's end: -1 the window from the parameters, 0 never. */
+    private long releaseWindowNs = -1;
+    /** The flows one analysis holds at most (its shards share them), 0 from the heap. */
+    private long maxFlows;
 
     /**
      * @param spec     the specification (rule levels and roles, parameter ranges)
@@ -175,6 +236,37 @@ public final class Analysis {
         this.parameters = new Parameters(spec, profile);
         this.mode = mode;
         this.complete = complete;
+    }
+
+    /**
+     * Sets when connections are released before the capture's end (issue 12): after {@code windowNs} of capture time
+     * idle (-1: the window the parameters give, {@link Releases#window}; 0: never, every connection held to the end,
+     * the cap too), and beyond {@code maxFlows} flows held (0: from the heap, {@link #flowsForHeap}).
+     */
+    public Analysis releasing(final long windowNs, final long maxFlows) {
+        this.releaseWindowNs = windowNs;
+        this.maxFlows = maxFlows;
+        return this;
+    }
+
+    /** The window in effect ({@link #releasing}), 0 when connections are held to the end. */
+    public long releaseWindowNs() {
+        return releaseWindowNs < 0 ? Releases.window(parameters) : releaseWindowNs;
+    }
+
+    /** The flows held at once with a heap of {@code maxHeap} bytes: a quarter of it at 4 KiB a flow, at least 1,024. */
+    public static long flowsForHeap(final long maxHeap) {
+        return Math.max(1024, maxHeap / 4 / 4096);
+    }
+
+    private Releases.Policy policy(final int sharers) {
+        if (releaseWindowNs == 0) {
+            return Releases.Policy.NEVER;
+        }
+        final long flows = maxFlows > 0 ? maxFlows : flowsForHeap(Runtime.getRuntime().maxMemory());
+        // one cap for the shards together: their groups need not be of one size (one group is one shard's)
+        return new Releases.Policy(releaseWindowNs(), (int) Math.min(Integer.MAX_VALUE - 1, Math.max(64, flows)),
+            sharers);
     }
 
     /** The parameters in effect. */
@@ -222,10 +314,16 @@ public final class Analysis {
         Session session = null;
         List<Connection> connections = null;
         String problem = null;
+        final ReleasedCases spill = new ReleasedCases();
         if (partition == null && workers != null && shards > 1 && !Files.isDirectory(path)) {
             try {
-                final Shards.Result sharded = Shards.run(path, shards, workers, () -> new Session(path, name,
-                    Session.judge(complete, false, parameters), parameters, sessionMode), progress);
+                final Releases.Policy sharedOut = policy(shards);
+                final Shards.Result sharded = Shards.run(path, shards, workers, () -> {
+                    final Session shard = new Session(path, name, Session.judge(complete, false, parameters),
+                        parameters, sessionMode);
+                    shard.releasing(sharedOut, Releases.spilling(spill, spec, parameters, shard::origin, prefix));
+                    return shard;
+                }, progress);
                 if (sharded != null) {
                     session = sharded.session();
                     connections = sharded.connections();
@@ -239,6 +337,10 @@ public final class Analysis {
             session = new Session(path, name, Session.judge(complete, false, parameters), parameters, sessionMode);
             session.progress = progress;
             session.partition = partition;
+            if (spill.size() > 0) {
+                spill.clear(); // the shards' work dropped: the capture is analysed again from its start
+            }
+            session.releasing(policy(1), Releases.spilling(spill, spec, parameters, session::origin, prefix));
             if (Files.isDirectory(path)) {
                 problem = "is a directory";
             } else {
@@ -258,15 +360,22 @@ public final class Analysis {
         if (!session.evidence()) {
             ordered.sort(Comparator.comparingLong(c -> c.firstFrame));
         }
+        spill.sort();
+        int released = 0;
         for (final Connection c : ordered) {
             if (c.evidenceCase != null && !c.evidenceCase.equals(currentCase)) {
                 currentCase = c.evidenceCase;
                 number = 0;
             }
+            // numbered among every connection of the capture, the released ones included
+            while (released < spill.size() && spill.firstFrame(released) < c.firstFrame) {
+                released++;
+                number++;
+            }
             c.id = "C" + ++number;
         }
-        final boolean empty = problem != null && connections.isEmpty() && session.frames == 0;
-        return new FileResult(results, ordered, prefix, name, session, problem, empty);
+        final boolean empty = problem != null && connections.isEmpty() && session.frames == 0 && spill.size() == 0;
+        return new FileResult(results, ordered, prefix, name, session, problem, empty, spill);
     }
 
     /** Why a capture could not be read to its end, as reports say it. */

@@ -62,6 +62,22 @@ final class Cnps {
         this.cx = cx;
     }
 
+    /**
+     * Adds to {@code into} the connections an indication still owing a CNP belongs to: they are not released before
+     * it is judged ({@link Releases}).
+     */
+    void owing(final java.util.Set<Connection> into) {
+        for (final Owed o : pending) {
+            into.add(o.data.connection);
+            if (o.notifier != null) {
+                into.add(o.notifier.connection);
+            }
+            if (o.data.peer != null) {
+                into.add(o.data.peer.connection);
+            }
+        }
+    }
+
     void clear() {
         pending.clear();
         scopes.clear();

@@ -61,6 +61,20 @@ final class Connection {
     boolean recordedInconclusive;
     /** Assigned when the results are built: C1, C2, ... in order of first frame. */
     String id;
+    /** The capture time of the connection's last frame (either direction). */
+    long lastNs;
+    /**
+     * Set for a segment of a QP that was released before ({@link Releases}): it resumed after an idle time longer
+     * than the window, and is judged like a connection first seen mid-capture.
+     */
+    boolean resumed;
+    /**
+     * Set for a connection released before its window ran out ({@link Releases}, the cap on the connections held):
+     * what its missing tail could change is inconclusive.
+     */
+    boolean releasedEarly;
+    /** Set once it was released: its cases built and its state forgotten. */
+    boolean released;
 
     Connection(final String capture, final String evidenceCase, final long firstFrame) {
         this.capture = capture;
@@ -213,6 +227,30 @@ final class Connection {
             tver = other.tver;
         }
         ambiguous |= other.ambiguous;
+        resumed |= other.resumed;
+        lastNs = Math.max(lastNs, other.lastNs);
+    }
+
+    /** True when a finding resting on {@code basis} may come from the history or tail a segment lacks. */
+    boolean segmentDoubts(final Basis basis) {
+        return (resumed || releasedEarly) && (basis == Basis.CAPTURE_START || basis == Basis.CAPTURE_GAP);
+    }
+
+    /** Counts each judged flow's spraying (MR-SPRAY checks), once its frames are all seen. */
+    void spraySummary(final Context cx) {
+        for (final Flow flow : flows) {
+            if (!flow.judged || flow.spray.packets() == 0) {
+                continue;
+            }
+            if (flow.spray.sprayed()) {
+                observe(Check.SPRAY_ON, flow.spray.packets());
+                if (cx.parameters.declared() && !cx.parameters.claims("multipath-spraying")) {
+                    observe(Check.SPRAY_OFF, flow.spray.packets());
+                }
+            } else {
+                observe(Check.SPRAY_OFF, flow.spray.packets());
+            }
+        }
     }
 
     /** The earlier of the two flows' first frames decides the order of the sides. */

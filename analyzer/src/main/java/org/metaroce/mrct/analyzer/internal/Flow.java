@@ -21,6 +21,8 @@ final class Flow {
     final String destinationText;
     final long firstFrame;
     final long firstNs;
+    /** The source MAC of the first frame (48 bits, 0 without one): part of the key when both addresses are the same. */
+    final long sourceMac;
     HostPair hostPair;
     /** The other direction of the connection, once paired. */
     Flow peer;
@@ -79,6 +81,7 @@ final class Flow {
             + (byMac ? " (" + mac(destinationMac) + ")" : "");
         this.firstFrame = firstFrame;
         this.firstNs = firstNs;
+        this.sourceMac = sourceMac;
         this.connection = connection;
         this.requests = new RequesterStream(this);
         this.rate = new RateMeter(bucketOriginNs);

@@ -149,10 +149,13 @@ final class FlowTable {
     }
 
     private HostPair hostPair(final byte[] x, final byte[] y) {
+        return hostPairs.computeIfAbsent(key(x, y), k -> new HostPair());
+    }
+
+    private static String key(final byte[] x, final byte[] y) {
         final String one = Arrays.toString(x);
         final String two = Arrays.toString(y);
-        final String key = one.compareTo(two) <= 0 ? one + two : two + one;
-        return hostPairs.computeIfAbsent(key, k -> new HostPair());
+        return one.compareTo(two) <= 0 ? one + two : two + one;
     }
 
     private static int hash(final long a, final long b, final long c, final long d, final int e) {
@@ -193,6 +196,64 @@ final class FlowTable {
             k4[i] = o4[j];
             k5[i] = o5[j];
             values[i] = ov[j];
+        }
+    }
+
+    /**
+     * Forgets the flows of released connections ({@link Releases}): out of the table (backward-shift deletion, so
+     * the probing of the others stays right), the list and their host pairs (a pair left without flows is dropped).
+     */
+    void removeReleased(final List<Flow> gone) {
+        for (final Flow flow : gone) {
+            remove(flow);
+            final HostPair pair = flow.hostPair;
+            pair.flows.remove(flow);
+            if (pair.flows.isEmpty()) {
+                hostPairs.remove(key(flow.source, flow.destination));
+            }
+        }
+        all.removeIf(f -> f.connection.released);
+        last = null;
+    }
+
+    private void remove(final Flow flow) {
+        final boolean v4 = flow.source.length == 4;
+        final ByteBuffer s = ByteBuffer.wrap(flow.source);
+        final ByteBuffer t = ByteBuffer.wrap(flow.destination);
+        final long a = v4 ? BigEndian.i32(s, 0) & 0xFFFF_FFFFL : BigEndian.i64(s, 0);
+        final long b = v4 ? BigEndian.i32(t, 0) & 0xFFFF_FFFFL : BigEndian.i64(s, 8);
+        long c = v4 ? 0 : BigEndian.i64(t, 0);
+        long d = v4 ? 0 : BigEndian.i64(t, 8);
+        int e = flow.dqpn | ((v4 ? 4 : 6) << 24);
+        if (Arrays.equals(flow.source, flow.destination)) {
+            c = flow.sourceMac;
+            d = 0;
+            e |= SHARED_ADDRESS;
+        }
+        final int mask = values.length - 1;
+        int i = hash(a, b, c, d, e) & mask;
+        while (values[i] != flow) {
+            if (values[i] == null) {
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+        values[i] = null;
+        size--;
+        // backward-shift deletion: move up every later entry of the run whose home slot is not between the hole and it
+        for (int j = (i + 1) & mask; values[j] != null; j = (j + 1) & mask) {
+            final int home = hash(k1[j], k2[j], k3[j], k4[j], k5[j]) & mask;
+            if (i <= j ? i < home && home <= j : i < home || home <= j) {
+                continue;
+            }
+            k1[i] = k1[j];
+            k2[i] = k2[j];
+            k3[i] = k3[j];
+            k4[i] = k4[j];
+            k5[i] = k5[j];
+            values[i] = values[j];
+            values[j] = null;
+            i = j;
         }
     }
 

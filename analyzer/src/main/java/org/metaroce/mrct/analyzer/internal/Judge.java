@@ -90,13 +90,15 @@ final class Judge {
         if (!offender.judged) {
             return;
         }
-        final boolean violation = proves(basis);
+        final boolean violation = proves(basis) && !connection.segmentDoubts(basis);
         final Tally tally = connection.tally(check);
         if (!tally.mentions(violation)) {
             tally.count(violation);
             return;
         }
-        final String text = violation ? message.get() : doubt(basis, message.get(),
+        final String text = violation ? message.get() : connection.segmentDoubts(basis) && proves(basis)
+            ? doubt(Basis.CAPTURE_START, message.get(), "the connection's state before or after this segment "
+                + "was not kept (released when idle, or to bound the heap)") : doubt(basis, message.get(),
             alternative == null ? null : alternative.get());
         final List<FrameSnapshot> frames = new ArrayList<>(2);
         if (tally.keeps(violation)) {

@@ -93,6 +93,8 @@ final class Session {
     Analysis.Progress progress;
     /** The shard of the capture this analysis judges (or the pass that finds the shards), or null for all of it. */
     Partition partition;
+    /** What releases connections before the capture's end ({@link #releasing}), or null: held to the end. */
+    Releases releases;
 
     /**
      * @param path the capture
@@ -132,6 +134,14 @@ final class Session {
     /** The capture's last timestamp as the other shards saw it, for the deadlines judged at the end. */
     void captureEnd(final long lastTimestamp) {
         lastNs = Math.max(lastNs, lastTimestamp);
+    }
+
+    /**
+     * Releases this session's connections before the capture's end by {@code policy} into {@code sink} (not in an mrct
+     * evidence file, judged case by case).
+     */
+    void releasing(final Releases.Policy policy, final Releases.Sink sink) {
+        releases = policy.releases() ? new Releases(policy, flows, cnps, cx, sink) : null;
     }
 
     /** True when the file turned out to be mrct evidence. */
@@ -188,6 +198,7 @@ final class Session {
         final String comment = reader.comment();
         evidence = comment != null && comment.startsWith("mrct ") && comment.contains(" case=");
         if (evidence) {
+            releases = null;
             // evidence files are complete captures taken at the device: rebuild the context accordingly, with the
             // timing tolerance the run judged the device with (before any frame is judged)
             cx.tolerance = EvidenceHeader.tolerance(path, reader.sectionComment());
@@ -328,6 +339,9 @@ final class Session {
         }
         fill(fr);
         cnps.advance(ts);
+        if (releases != null) {
+            releases.beforeFrame(ts);
+        }
         final Flow flow = flowOf(fr, decoded.ipVersion(), fr.dqpn);
         fr.flow = flow;
         flow.frames++;
@@ -335,6 +349,7 @@ final class Session {
         flow.lastNs = ts;
         flow.lastFrame = fr.number;
         final Connection c = flow.connection;
+        c.lastNs = ts;
         if (c.tver < 0 && !fr.isCnp() && (fr.tver == 0 || fr.tver == 1)) {
             c.tver = mode == Mode.LEGACY ? 0 : mode == Mode.METAROCE ? 1 : fr.tver;
         }
@@ -475,6 +490,12 @@ final class Session {
     private Flow flowOf(final Frame fr, final int ipVersion, final int dqpn) {
         final DecodedFrame d = fr.decoded;
         final int ip = d.offset(ipVersion == 4 ? HeaderKind.IPV4 : HeaderKind.IPV6);
+        final Flow flow = flows.lookup(fr.buffer, ip, ipVersion, dqpn, eth(d), factory);
+        if (releases == null || !releases.stale(flow, fr.tsNs)) {
+            return flow;
+        }
+        // idle longer than the window: released now, as a sweep would have; the frame starts a new segment
+        releases.releaseStale(flow);
         return flows.lookup(fr.buffer, ip, ipVersion, dqpn, eth(d), factory);
     }
 
@@ -488,6 +509,7 @@ final class Session {
         final Frame fr = frame;
         final Connection c = new Connection(name, evidenceCase, fr.number);
         c.recordedInconclusive = evidenceInconclusive;
+        c.lastNs = fr.tsNs;
         final int eth = eth(fr.decoded);
         final Flow flow = new Flow(source, destination, q, fr.number, fr.tsNs, c, origin,
             FlowTable.sourceMac(fr.buffer, eth), eth < 0 ? 0 : FlowTable.mac(fr.buffer, eth));
@@ -497,6 +519,12 @@ final class Session {
         } else {
             // mrct evidence: the QP's tver as its case set it, not as the first frame (maybe one it drops) shows it
             c.tver = cx.tver(flow);
+        }
+        if (releases != null && releases.created(flow)) {
+            c.resumed = true;
+            c.note(flow.label() + " resumes after an idle time longer than the window of "
+                + Text.ago(releases.windowNs()) + ", where the analysis released its connection (issue 12): a new "
+                + "segment, judged like a connection first seen mid-capture");
         }
         return flow;
     }
@@ -515,6 +543,9 @@ final class Session {
         }
         final boolean answer = fr.isResponse() && fr.decoded.layoutKnown();
         if (answer && flow.peer == null) {
+            if (releases != null) {
+                releases.releaseStale(flow.hostPair, fr.tsNs);
+            }
             final Flow requester = flow.hostPair.requesterFor(flow, answerPsn(fr));
             if (requester != null) {
                 HostPair.pair(requester, flow);
@@ -641,27 +672,11 @@ final class Session {
             }
         }
         for (final Connection c : connections) {
-            spraySummary(c);
+            c.spraySummary(cx);
         }
         finished.addAll(connections);
         flows.clear();
         cnps.clear();
-    }
-
-    private void spraySummary(final Connection c) {
-        for (final Flow flow : c.flows) {
-            if (!flow.judged || flow.spray.packets() == 0) {
-                continue;
-            }
-            if (flow.spray.sprayed()) {
-                c.observe(Check.SPRAY_ON, flow.spray.packets());
-                if (cx.parameters.declared() && !cx.parameters.claims("multipath-spraying")) {
-                    c.observe(Check.SPRAY_OFF, flow.spray.packets());
-                }
-            } else {
-                c.observe(Check.SPRAY_OFF, flow.spray.packets());
-            }
-        }
     }
 
     /** The capture's first timestamp, the origin of every series. */
