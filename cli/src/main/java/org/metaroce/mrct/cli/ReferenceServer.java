@@ -103,6 +103,13 @@ final class ReferenceServer implements AutoCloseable {
                 looked(deviceRef.get(), sweptAtNanos);
             }
 
+            /** The reader waited in the kernel until then: no frame came before it, and the wait is no pause. */
+            @Override
+            public void watched(final long untilNanos) {
+                swept.accumulateAndGet(untilNanos, Math::max);
+                lastLook = Math.max(lastLook, untilNanos);
+            }
+
             /**
              * Where the link stamps frames when its reader takes them (UDP), a frame's wait in the kernel is invisible
              * in its timestamp: the reader's pauses between looks bound it, and count in the device's timeline.
@@ -114,7 +121,7 @@ final class ReferenceServer implements AutoCloseable {
                     pause = Math.max(0, at - lastLook);
                     d.readerPaused(pause);
                 }
-                lastLook = at;
+                lastLook = Math.max(lastLook, at);
                 return pause;
             }
         };

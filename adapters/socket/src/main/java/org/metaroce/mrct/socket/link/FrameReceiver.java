@@ -15,4 +15,14 @@ public interface FrameReceiver {
      * looking): every frame seen on the wire before that instant has been delivered.
      */
     void idle(long sweptAtNanos);
+
+    /**
+     * The link's reader waited in the kernel for frames from its last look until {@code untilNanos} and none came
+     * before that instant: as {@link #idle} then, and the wait was no pause of the reader (a frame arriving during it
+     * would have woken the reader at once). By default reported as a sweep, which a receiver that keeps the reader's
+     * pauses counts as a pause.
+     */
+    default void watched(final long untilNanos) {
+        idle(untilNanos);
+    }
 }

@@ -9,7 +9,10 @@ import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,14 +23,24 @@ import org.metaroce.mrct.spi.AdapterException;
  * The UDP mode's link: a plain {@link DatagramChannel} that carries the transport packet (BTH through ICRC) of each
  * frame, for software implementations that listen on a UDP port. Frames are turned into payloads and back by
  * {@link UdpFraming}. Timestamps are taken when the reader thread receives a datagram (Java cannot read the kernel's),
- * so they are late by the polling delay, tens of microseconds.
+ * so they are late by the time the reader takes to wake up and read it.
+ *
+ * <p>The reader waits for datagrams in the kernel (a {@link Selector}), woken by a datagram, by {@link #lookNow} or
+ * after {@link #BLOCK_MILLIS}; after each wait it tells its receiver until when the kernel watched the socket for it
+ * ({@link FrameReceiver#watched}, measured by {@link WakeLatency}), so that only the time it took to wake up counts as
+ * a pause. Where that cannot be measured (not Linux, no JVM performance data) it polls every {@link #POLL_NANOS}, as
+ * it always did until 2026-12-03: two such readers polling took half the CPU a UDP run used on a 2-core host, and
+ * woke some 10,000 times a second each.
  *
  * <p>Two roles: {@link #connect the harness's}, which sends to the device's address and accepts datagrams from it
  * only; and {@link #serve a device's}, which listens on its address and answers each peer IP at the port it last
  * heard from it.
  */
 public final class UdpLink implements Link {
-    private static final long POLL_NANOS = 20_000;
+    /** The polling pause of a reader that cannot measure its wake-up (see {@link WakeLatency}). */
+    static final long POLL_NANOS = 20_000;
+    /** The longest wait in the kernel: the reader then looks again on its own (a sweep nobody asked for). */
+    static final long BLOCK_MILLIS = 1;
     private static final int MAX_DATAGRAM = 65_507;
     /**
      * The kernel receive buffer asked for. A case sends hundreds of frames back to back (ROB-006 sends 464), and the
@@ -38,6 +51,9 @@ public final class UdpLink implements Link {
     static final int RECEIVE_BUFFER = 16 << 20;
 
     private final DatagramChannel channel;
+    private final Selector selector;
+    /** Whether the reader waits in the kernel (else it polls); set by the reader as it starts. */
+    private volatile boolean blocks;
     private final InetSocketAddress local;
     private final InetSocketAddress remote;
     private final long localMac;
@@ -53,8 +69,10 @@ public final class UdpLink implements Link {
     private final long dropsAtOpen;
 
     private UdpLink(final DatagramChannel channel, final InetSocketAddress local, final InetSocketAddress remote,
-                    final long localMac, final long remoteMac, final FrameReceiver receiver) {
+                    final long localMac, final long remoteMac, final FrameReceiver receiver) throws IOException {
         this.channel = channel;
+        this.selector = Selector.open();
+        channel.register(selector, SelectionKey.OP_READ);
         this.local = local;
         this.remote = remote;
         this.localMac = localMac;
@@ -170,7 +188,11 @@ public final class UdpLink implements Link {
 
     @Override
     public void lookNow() {
-        LockSupport.unpark(reader);
+        if (blocks) {
+            selector.wakeup();
+        } else {
+            LockSupport.unpark(reader);
+        }
     }
 
     @Override
@@ -222,6 +244,18 @@ public final class UdpLink implements Link {
 
     private void read() {
         final ByteBuffer buffer = ByteBuffer.allocate(MAX_DATAGRAM);
+        final WakeLatency wake = WakeLatency.ofCurrentThread();
+        blocks = wake != null;
+        try {
+            read(buffer, wake);
+        } finally {
+            if (wake != null) {
+                wake.close();
+            }
+        }
+    }
+
+    private void read(final ByteBuffer buffer, final WakeLatency wake) {
         while (running) {
             final long sweep = WallClock.nanos();
             buffer.clear();
@@ -243,7 +277,11 @@ public final class UdpLink implements Link {
             }
             if (source == null) {
                 receiver.idle(sweep);
-                LockSupport.parkNanos(POLL_NANOS);
+                if (wake == null) {
+                    LockSupport.parkNanos(POLL_NANOS);
+                } else if (!await(wake)) {
+                    return;
+                }
                 continue;
             }
             final long timestamp = WallClock.nanos();
@@ -257,11 +295,42 @@ public final class UdpLink implements Link {
         }
     }
 
+    /**
+     * Waits in the kernel for a datagram, a {@link #lookNow} or {@link #BLOCK_MILLIS}, and then tells the receiver until
+     * when the kernel watched the socket, where that is known; false once the link is closed.
+     */
+    private boolean await(final WakeLatency wake) {
+        try {
+            wake.mark();
+            selector.select(BLOCK_MILLIS);
+            final long woke = WallClock.nanos();
+            final long until = wake.watchedUntil(woke);
+            selector.selectedKeys().clear();
+            if (until != Long.MIN_VALUE) {
+                receiver.watched(until);
+            }
+            return true;
+        } catch (ClosedSelectorException e) {
+            return false;
+        } catch (IOException e) {
+            if (running) {
+                problem = "waiting for datagrams on " + hostPort(local) + " failed: " + e.getMessage();
+                LockSupport.parkNanos(POLL_NANOS);
+            }
+            return running;
+        }
+    }
+
     @Override
     public void close() {
         running = false;
         try {
             channel.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        try {
+            selector.close();
         } catch (IOException ignored) {
             // closing anyway
         }
