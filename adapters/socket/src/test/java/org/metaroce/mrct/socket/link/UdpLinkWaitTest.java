@@ -136,7 +136,7 @@ class UdpLinkWaitTest {
     }
 
     @Test
-    void aWaitThatFoundADatagramAlreadyQueuedClaimsNothing() throws IOException {
+    void aWaitThatFoundADatagramAlreadyQueuedClaimsNothingAfterIt() throws IOException {
         assumeBlocking();
         final WakeLatency wake = WakeLatency.ofCurrentThread();
         try (DatagramChannel a = DatagramChannel.open(); DatagramChannel b = DatagramChannel.open();
@@ -146,25 +146,33 @@ class UdpLinkWaitTest {
             a.configureBlocking(false);
             a.register(selector, SelectionKey.OP_READ);
             b.write(ByteBuffer.wrap(packet(1)));
-            for (int i = 0; i < 100; i++) {
+            final long sentBy = WallClock.nanos();
+            for (int i = 0; i < 1000; i++) {
                 wake.mark();
                 assertThat(selector.select(1000)).isEqualTo(1);
-                assertThat(wake.watchedUntil(WallClock.nanos())).as("the socket was not empty: no wait in the kernel")
-                    .isEqualTo(Long.MIN_VALUE);
+                final long until = wake.watchedUntil(WallClock.nanos());
+                if (until != Long.MIN_VALUE) {
+                    // the socket was not empty: no wait in the kernel, so no claim, or one so early that the margin
+                    // covers a sleep of the JVM's own (seen once in 600,000 waits while it compiled the loop)
+                    assertThat(until).as("claimed nothing came until then, but a datagram had").isLessThan(sentBy);
+                }
                 selector.selectedKeys().clear();
             }
-            // a wait that ran to its timeout did sleep in the kernel: when it claims, it claims no later than it woke
+            // a wait that ran to its timeout slept in the kernel: what it claims is before it woke, by the margin at least
             a.receive(ByteBuffer.allocate(64));
+            int claims = 0;
             for (int i = 0; i < 20; i++) {
-                final long before = WallClock.nanos();
                 wake.mark();
                 selector.select(2);
                 final long woke = WallClock.nanos();
                 final long until = wake.watchedUntil(woke);
                 if (until != Long.MIN_VALUE) {
-                    assertThat(until).isBetween(before, woke);
+                    claims++;
+                    assertThat(until).isLessThanOrEqualTo(woke - WakeLatency.MARGIN_NANOS);
                 }
             }
+            // every wait slept; one preempted after its wake-up claims nothing (a loaded host), but not all of them
+            assertThat(claims).isPositive();
         } finally {
             wake.close();
         }
