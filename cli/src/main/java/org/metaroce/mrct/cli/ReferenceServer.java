@@ -83,7 +83,7 @@ final class ReferenceServer implements AutoCloseable {
         final AtomicReference<RealTimeDevice> deviceRef = new AtomicReference<>();
         final AtomicLong swept = new AtomicLong();
         final FrameReceiver receiver = new FrameReceiver() {
-            /** The reader's last look for frames (on the reader thread only). */
+            /** The reader's last look for frames (by the link's reader, or a caller of lookNow, one at a time). */
             private long lastLook;
 
             @Override
@@ -101,13 +101,6 @@ final class ReferenceServer implements AutoCloseable {
             public void idle(final long sweptAtNanos) {
                 swept.set(sweptAtNanos);
                 looked(deviceRef.get(), sweptAtNanos);
-            }
-
-            /** The reader waited in the kernel until then: no frame came before it, and the wait is no pause. */
-            @Override
-            public void watched(final long untilNanos) {
-                swept.accumulateAndGet(untilNanos, Math::max);
-                lastLook = Math.max(lastLook, untilNanos);
             }
 
             /**
@@ -185,7 +178,11 @@ final class ReferenceServer implements AutoCloseable {
     private static void awaitSweep(final AtomicLong swept, final long arrival, final Link link) {
         final long until = System.nanoTime() + 1_000_000_000L;
         while (swept.get() <= arrival && System.nanoTime() < until) {
+            // the UDP link looks on this thread when its reader is not looking: the sweep is then in already
             link.lookNow();
+            if (swept.get() > arrival) {
+                return;
+            }
             java.util.concurrent.locks.LockSupport.parkNanos(20_000);
         }
     }

@@ -227,22 +227,6 @@ final class LiveDataPlane implements DataPlane, FrameReceiver {
     }
 
     /**
-     * The reader waited in the kernel until {@code untilNanos} and nothing came before: a sweep then, and no pause of
-     * the reader (its pauses are only the time it took to wake up and look).
-     */
-    @Override
-    public void watched(final long untilNanos) {
-        synchronized (lock) {
-            swept = Math.max(swept, untilNanos);
-            lastLook = Math.max(lastLook, untilNanos);
-        }
-        final Thread waiting = waiter;
-        if (waiting != null && untilNanos > waitingFor) {
-            LockSupport.unpark(waiting);
-        }
-    }
-
-    /**
      * A frame of the device stamped at {@code stamp} came after {@link #poll} had said that nothing came by a deadline
      * at or after it (lock held): the link's reader had looked past the deadline and found nothing, yet the frame was
      * on the wire before it. Over a veth pair the kernel stamps a frame when the sending side queues it and the capture

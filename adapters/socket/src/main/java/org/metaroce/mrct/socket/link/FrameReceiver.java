@@ -1,6 +1,9 @@
 package org.metaroce.mrct.socket.link;
 
-/** What a {@link Link}'s reader thread reports, in order, from that one thread. */
+/**
+ * What a {@link Link}'s reader reports, in order and from one thread at a time: the link's reader thread, or a thread
+ * that looks itself in {@link Link#lookNow} (the UDP link), with a happens-before edge between them.
+ */
 public interface FrameReceiver {
     /**
      * A frame seen on the link.
@@ -15,14 +18,4 @@ public interface FrameReceiver {
      * looking): every frame seen on the wire before that instant has been delivered.
      */
     void idle(long sweptAtNanos);
-
-    /**
-     * The link's reader waited in the kernel for frames from its last look until {@code untilNanos} and none came
-     * before that instant: as {@link #idle} then, and the wait was no pause of the reader (a frame arriving during it
-     * would have woken the reader at once). By default reported as a sweep, which a receiver that keeps the reader's
-     * pauses counts as a pause.
-     */
-    default void watched(final long untilNanos) {
-        idle(untilNanos);
-    }
 }

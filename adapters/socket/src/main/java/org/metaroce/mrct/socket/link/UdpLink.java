@@ -9,38 +9,32 @@ import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.DatagramChannel;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import org.metaroce.mrct.spi.AdapterException;
 
 /**
  * The UDP mode's link: a plain {@link DatagramChannel} that carries the transport packet (BTH through ICRC) of each
  * frame, for software implementations that listen on a UDP port. Frames are turned into payloads and back by
- * {@link UdpFraming}. Timestamps are taken when the reader thread receives a datagram (Java cannot read the kernel's),
- * so they are late by the time the reader takes to wake up and read it.
+ * {@link UdpFraming}. Timestamps are taken when a datagram is taken from the socket (Java cannot read the kernel's), so
+ * they are late by the polling delay, tens of microseconds.
  *
- * <p>The reader waits for datagrams in the kernel (a {@link Selector}), woken by a datagram, by {@link #lookNow} or
- * after {@link #BLOCK_MILLIS}; after each wait it tells its receiver until when the kernel watched the socket for it
- * ({@link FrameReceiver#watched}, measured by {@link WakeLatency}), so that only the time it took to wake up counts as
- * a pause. Where that cannot be measured (not Linux, no JVM performance data) it polls every {@link #POLL_NANOS}, as
- * it always did until 2026-12-03: two such readers polling took half the CPU a UDP run used on a 2-core host, and
- * woke some 10,000 times a second each.
+ * <p>The reader polls the socket every 20 us (about 70 us with the kernel's timer slack). A caller of
+ * {@link #lookNow} looks itself, on its own thread, when the reader is not looking right then: the engine at each
+ * deadline and {@code mrct serve}'s agent before each request then have their sweep at once, without waking the reader
+ * and being woken by it in turn (two wake-ups, each a scheduling delay on a busy host). Waiting in the kernel instead
+ * of polling was tried and not kept (docs/real-devices.md, 2026-12-03, udpquiet).
  *
  * <p>Two roles: {@link #connect the harness's}, which sends to the device's address and accepts datagrams from it
  * only; and {@link #serve a device's}, which listens on its address and answers each peer IP at the port it last
  * heard from it.
  */
 public final class UdpLink implements Link {
-    /** The polling pause of a reader that cannot measure its wake-up (see {@link WakeLatency}). */
-    static final long POLL_NANOS = 20_000;
-    /** The longest wait in the kernel: the reader then looks again on its own (a sweep nobody asked for). */
-    static final long BLOCK_MILLIS = 1;
+    private static final long POLL_NANOS = 20_000;
     private static final int MAX_DATAGRAM = 65_507;
     /**
      * The kernel receive buffer asked for. A case sends hundreds of frames back to back (ROB-006 sends 464), and the
@@ -51,9 +45,6 @@ public final class UdpLink implements Link {
     static final int RECEIVE_BUFFER = 16 << 20;
 
     private final DatagramChannel channel;
-    private final Selector selector;
-    /** Whether the reader waits in the kernel (else it polls); set by the reader as it starts. */
-    private volatile boolean blocks;
     private final InetSocketAddress local;
     private final InetSocketAddress remote;
     private final long localMac;
@@ -63,16 +54,21 @@ public final class UdpLink implements Link {
     private final AtomicLong unroutable = new AtomicLong();
     private final AtomicLong unreachable = new AtomicLong();
     private final Thread reader;
+    /**
+     * Held by whoever takes datagrams from the socket and hands them over: the reader, or a caller of {@link #lookNow}
+     * looking itself; so the receiver hears of them in order, from one thread at a time.
+     */
+    private final ReentrantLock looking = new ReentrantLock();
+    /** The datagram being taken (under {@link #looking}). */
+    private final ByteBuffer buffer = ByteBuffer.allocate(MAX_DATAGRAM);
     private volatile boolean running = true;
     private volatile String problem;
     /** The kernel's drop count for this socket when it was opened (-1: unknown). */
     private final long dropsAtOpen;
 
     private UdpLink(final DatagramChannel channel, final InetSocketAddress local, final InetSocketAddress remote,
-                    final long localMac, final long remoteMac, final FrameReceiver receiver) throws IOException {
+                    final long localMac, final long remoteMac, final FrameReceiver receiver) {
         this.channel = channel;
-        this.selector = Selector.open();
-        channel.register(selector, SelectionKey.OP_READ);
         this.local = local;
         this.remote = remote;
         this.localMac = localMac;
@@ -186,10 +182,20 @@ public final class UdpLink implements Link {
         return true;
     }
 
+    /**
+     * Looks at once on the caller's thread when no one else is looking: takes every datagram queued, hands each to the
+     * receiver with its timestamp, and reports the sweep, all before it returns (so that a caller waiting for a sweep
+     * past a deadline, the engine at each step's deadline, the device's agent before each request, needs no wake-up of
+     * the reader and no second one of its own). When the reader is looking right then, it is asked to look again.
+     */
     @Override
     public void lookNow() {
-        if (blocks) {
-            selector.wakeup();
+        if (looking.tryLock()) {
+            try {
+                look();
+            } finally {
+                looking.unlock();
+            }
         } else {
             LockSupport.unpark(reader);
         }
@@ -243,19 +249,24 @@ public final class UdpLink implements Link {
     }
 
     private void read() {
-        final ByteBuffer buffer = ByteBuffer.allocate(MAX_DATAGRAM);
-        final WakeLatency wake = WakeLatency.ofCurrentThread();
-        blocks = wake != null;
-        try {
-            read(buffer, wake);
-        } finally {
-            if (wake != null) {
-                wake.close();
+        while (running) {
+            looking.lock();
+            try {
+                if (!look()) {
+                    return;
+                }
+            } finally {
+                looking.unlock();
             }
+            LockSupport.parkNanos(POLL_NANOS);
         }
     }
 
-    private void read(final ByteBuffer buffer, final WakeLatency wake) {
+    /**
+     * One look (the {@link #looking} lock held): every datagram queued, each stamped as it is taken and handed over,
+     * then the sweep that found none; false once the socket is closed.
+     */
+    private boolean look() {
         while (running) {
             final long sweep = WallClock.nanos();
             buffer.clear();
@@ -269,20 +280,15 @@ public final class UdpLink implements Link {
                 if (running) {
                     problem = "the UDP socket " + hostPort(local) + " was closed";
                 }
-                return;
+                return false;
             } catch (IOException e) {
                 problem = "receiving on " + hostPort(local) + " failed: " + e.getMessage();
                 LockSupport.parkNanos(POLL_NANOS);
-                continue;
+                return true;
             }
             if (source == null) {
                 receiver.idle(sweep);
-                if (wake == null) {
-                    LockSupport.parkNanos(POLL_NANOS);
-                } else if (!await(wake)) {
-                    return;
-                }
-                continue;
+                return true;
             }
             final long timestamp = WallClock.nanos();
             final InetSocketAddress from = (InetSocketAddress) source;
@@ -293,32 +299,7 @@ public final class UdpLink implements Link {
             receiver.frame(UdpFraming.frame(buffer.array(), buffer.limit(), from, local, remoteMac, localMac),
                 timestamp);
         }
-    }
-
-    /**
-     * Waits in the kernel for a datagram, a {@link #lookNow} or {@link #BLOCK_MILLIS}, and then tells the receiver until
-     * when the kernel watched the socket, where that is known; false once the link is closed.
-     */
-    private boolean await(final WakeLatency wake) {
-        try {
-            wake.mark();
-            selector.select(BLOCK_MILLIS);
-            final long woke = WallClock.nanos();
-            final long until = wake.watchedUntil(woke);
-            selector.selectedKeys().clear();
-            if (until != Long.MIN_VALUE) {
-                receiver.watched(until);
-            }
-            return true;
-        } catch (ClosedSelectorException e) {
-            return false;
-        } catch (IOException e) {
-            if (running) {
-                problem = "waiting for datagrams on " + hostPort(local) + " failed: " + e.getMessage();
-                LockSupport.parkNanos(POLL_NANOS);
-            }
-            return running;
-        }
+        return false;
     }
 
     @Override
@@ -326,11 +307,6 @@ public final class UdpLink implements Link {
         running = false;
         try {
             channel.close();
-        } catch (IOException ignored) {
-            // closing anyway
-        }
-        try {
-            selector.close();
         } catch (IOException ignored) {
             // closing anyway
         }
