@@ -1,6 +1,9 @@
 package org.metaroce.mrct.socket.link;
 
-/** What a {@link Link}'s reader thread reports, in order, from that one thread. */
+/**
+ * What a {@link Link}'s reader reports, in order and from one thread at a time: the link's reader thread, or a thread
+ * that looks itself in {@link Link#lookNow} (the UDP link), with a happens-before edge between them.
+ */
 public interface FrameReceiver {
     /**
      * A frame seen on the link.
