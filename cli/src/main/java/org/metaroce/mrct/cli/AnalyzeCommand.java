@@ -135,7 +135,8 @@ final class AnalyzeCommand implements Callable<Integer> {
         final Set<ReportFormat> chosen = reports.formats();
         if (spark != null) {
             final int status = SparkDelegate.run(new SparkDelegate.Request(spark, files, dir, chosen,
-                mode == null ? CaptureAnalyzer.Mode.AUTO : mode.value(), profilePath, complete, matchWindowMs),
+                mode == null ? CaptureAnalyzer.Mode.AUTO : mode.value(), profilePath, complete, matchWindowMs,
+                releaseAfterMs, maxHeldFlows),
                 main.out(),
                 main.err());
             reports.pruneAfter(dir, "mrct analyze", main.err());

@@ -46,7 +46,8 @@ final class SparkDelegate {
 
     /** What {@code mrct analyze} was asked, for the child's command line. */
     record Request(String master, List<String> files, Path dir, Set<ReportFormat> formats,
-                   CaptureAnalyzer.Mode mode, Path profile, boolean complete, long matchWindowMs) {
+                   CaptureAnalyzer.Mode mode, Path profile, boolean complete, long matchWindowMs,
+                   long releaseAfterMs, long maxHeldFlows) {
     }
 
     /** Runs the analysis on Spark; returns the child's exit status (2 when it cannot be started). */
@@ -124,6 +125,14 @@ final class SparkDelegate {
         }
         command.add("--match-window-ms");
         command.add(Long.toString(request.matchWindowMs()));
+        if (request.releaseAfterMs() >= 0) {
+            command.add("--release-after-ms");
+            command.add(Long.toString(request.releaseAfterMs()));
+        }
+        if (request.maxHeldFlows() > 0) {
+            command.add("--max-held-flows");
+            command.add(Long.toString(request.maxHeldFlows()));
+        }
         command.add("--suite-version");
         command.add(Version.current());
         command.add("--");

@@ -34,6 +34,8 @@ public final class AnalyseWork implements Function<Work, Work.Result> {
     private final boolean complete;
     private final String suiteVersion;
     private final long matchWindowNs;
+    private final long releaseWindowNs;
+    private final long maxHeldFlows;
     private final String profileName;
     private final String profileText;
     private final String profileSha256;
@@ -49,6 +51,8 @@ public final class AnalyseWork implements Function<Work, Work.Result> {
         this.complete = options.complete();
         this.suiteVersion = options.suiteVersion();
         this.matchWindowNs = options.matchWindowNs();
+        this.releaseWindowNs = options.releaseWindowNs();
+        this.maxHeldFlows = options.maxHeldFlows();
         this.profileName = profile == null ? null : profile[0];
         this.profileText = profile == null ? null : profile[1];
         this.profileSha256 = profile == null ? null : profile[2];
@@ -61,7 +65,7 @@ public final class AnalyseWork implements Function<Work, Work.Result> {
         final DeviceProfile profile = profileName == null ? null
             : ProfileLoader.parse(profileName, profileText, profileSha256, spec);
         final CaptureAnalyzer.Options options = new CaptureAnalyzer.Options(CaptureAnalyzer.Mode.valueOf(mode),
-            profile, complete, suiteVersion, 1, matchWindowNs);
+            profile, complete, suiteVersion, 1, matchWindowNs, releaseWindowNs, maxHeldFlows);
         final Capture capture = work.capture();
         if (work.kind() == Work.Kind.MATCH) {
             final List<Path> paths = new ArrayList<>();

@@ -84,6 +84,16 @@ public final class FleetCommand implements Callable<Integer> {
         + "matching)")
     long matchWindowMs = CaptureAnalyzer.Options.MATCH_WINDOW_NS / 1_000_000L;
 
+    @Option(names = "--release-after-ms", paramLabel = "MS", description = "a connection idle that long (capture "
+        + "time) is judged and released before the capture's end, as for mrct analyze (default: the longest wait the "
+        + "parameters allow a check; 0: every connection held to the end)")
+    long releaseAfterMs = -1;
+
+    @Option(names = "--max-held-flows", paramLabel = "N", description = "flows held at once by each task before the "
+        + "least recently seen connections are released early, as for mrct analyze (default: from the executor's "
+        + "heap, -Xmx/16 KiB)")
+    long maxHeldFlows;
+
     @Option(names = "--shard-mb", paramLabel = "MB", description = "a capture larger than this is analysed in shards "
         + "of whole units of hosts, about this many MiB each (default 256; 0: every capture in one task)")
     long shardMb = FleetAnalysis.SHARD_BYTES >> 20;
@@ -134,8 +144,9 @@ public final class FleetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (matchWindowMs < 0 || shardMb < 0 || matchTasks < 0) {
-            err.println("mrct analyze --spark: --match-window-ms, --shard-mb and --match-tasks take 0 or more");
+        if (matchWindowMs < 0 || shardMb < 0 || matchTasks < 0 || releaseAfterMs < -1 || maxHeldFlows < 0) {
+            err.println("mrct analyze --spark: --match-window-ms, --shard-mb, --match-tasks, --release-after-ms and "
+                + "--max-held-flows take 0 or more");
             return 2;
         }
         final Specification spec = Specification.bundled();
@@ -158,7 +169,8 @@ public final class FleetCommand implements Callable<Integer> {
         try {
             options = new CaptureAnalyzer.Options(mode == null ? CaptureAnalyzer.Mode.AUTO : mode.value(),
                 profile == null ? null : profile.load(spec), complete, suiteVersion)
-                .withMatchWindowNs(matchWindowMs * 1_000_000L);
+                .withMatchWindowNs(matchWindowMs * 1_000_000L)
+                .withRelease(releaseAfterMs < 0 ? -1 : releaseAfterMs * 1_000_000L, maxHeldFlows);
         } catch (ProfileLoader.ProfileException e) {
             err.println("mrct analyze --spark: " + String.valueOf(e.getMessage()).replace('\n', ' '));
             return 2;
