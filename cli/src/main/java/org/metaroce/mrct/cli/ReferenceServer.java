@@ -83,7 +83,7 @@ final class ReferenceServer implements AutoCloseable {
         final AtomicReference<RealTimeDevice> deviceRef = new AtomicReference<>();
         final AtomicLong swept = new AtomicLong();
         final FrameReceiver receiver = new FrameReceiver() {
-            /** The reader's last look for frames (by the link's reader, or a caller of lookNow, one at a time). */
+            /** The reader's last look for frames (on the reader thread only). */
             private long lastLook;
 
             @Override
@@ -114,7 +114,7 @@ final class ReferenceServer implements AutoCloseable {
                     pause = Math.max(0, at - lastLook);
                     d.readerPaused(pause);
                 }
-                lastLook = Math.max(lastLook, at);
+                lastLook = at;
                 return pause;
             }
         };
@@ -178,11 +178,7 @@ final class ReferenceServer implements AutoCloseable {
     private static void awaitSweep(final AtomicLong swept, final long arrival, final Link link) {
         final long until = System.nanoTime() + 1_000_000_000L;
         while (swept.get() <= arrival && System.nanoTime() < until) {
-            // the UDP link looks on this thread when its reader is not looking: the sweep is then in already
             link.lookNow();
-            if (swept.get() > arrival) {
-                return;
-            }
             java.util.concurrent.locks.LockSupport.parkNanos(20_000);
         }
     }

@@ -1,9 +1,6 @@
 package org.metaroce.mrct.socket.link;
 
-/**
- * What a {@link Link}'s reader reports, in order and from one thread at a time: the link's reader thread, or a thread
- * that looks itself in {@link Link#lookNow} (the UDP link), with a happens-before edge between them.
- */
+/** What a {@link Link}'s reader thread reports, in order, from that one thread. */
 public interface FrameReceiver {
     /**
      * A frame seen on the link.

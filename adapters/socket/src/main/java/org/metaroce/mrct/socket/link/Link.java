@@ -36,8 +36,7 @@ public interface Link extends AutoCloseable {
     /**
      * Asks the reader to look for frames now rather than at the end of its polling pause (tens of microseconds, more
      * with the kernel's timer slack), and so to report the next {@link FrameReceiver#idle sweep} soon: for a consumer
-     * that waits to know that nothing came by a deadline already past. Does nothing where the reader never sleeps. A
-     * link may look on the caller's thread instead, the sweep then reported before this returns.
+     * that waits to know that nothing came by a deadline already past. Does nothing where the reader never sleeps.
      */
     default void lookNow() {
     }

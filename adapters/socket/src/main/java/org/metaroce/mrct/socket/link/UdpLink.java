@@ -14,20 +14,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import org.metaroce.mrct.spi.AdapterException;
 
 /**
  * The UDP mode's link: a plain {@link DatagramChannel} that carries the transport packet (BTH through ICRC) of each
  * frame, for software implementations that listen on a UDP port. Frames are turned into payloads and back by
- * {@link UdpFraming}. Timestamps are taken when a datagram is taken from the socket (Java cannot read the kernel's), so
- * they are late by the polling delay, tens of microseconds.
- *
- * <p>The reader polls the socket every 20 us (about 70 us with the kernel's timer slack). A caller of
- * {@link #lookNow} looks itself, on its own thread, when the reader is not looking right then: the engine at each
- * deadline and {@code mrct serve}'s agent before each request then have their sweep at once, without waking the reader
- * and being woken by it in turn (two wake-ups, each a scheduling delay on a busy host). Waiting in the kernel instead
- * of polling was tried and not kept (docs/real-devices.md, 2026-12-03, udpquiet).
+ * {@link UdpFraming}. Timestamps are taken when the reader thread receives a datagram (Java cannot read the kernel's),
+ * so they are late by the polling delay, tens of microseconds.
  *
  * <p>Two roles: {@link #connect the harness's}, which sends to the device's address and accepts datagrams from it
  * only; and {@link #serve a device's}, which listens on its address and answers each peer IP at the port it last
@@ -54,13 +47,6 @@ public final class UdpLink implements Link {
     private final AtomicLong unroutable = new AtomicLong();
     private final AtomicLong unreachable = new AtomicLong();
     private final Thread reader;
-    /**
-     * Held by whoever takes datagrams from the socket and hands them over: the reader, or a caller of {@link #lookNow}
-     * looking itself; so the receiver hears of them in order, from one thread at a time.
-     */
-    private final ReentrantLock looking = new ReentrantLock();
-    /** The datagram being taken (under {@link #looking}). */
-    private final ByteBuffer buffer = ByteBuffer.allocate(MAX_DATAGRAM);
     private volatile boolean running = true;
     private volatile String problem;
     /** The kernel's drop count for this socket when it was opened (-1: unknown). */
@@ -182,23 +168,9 @@ public final class UdpLink implements Link {
         return true;
     }
 
-    /**
-     * Looks at once on the caller's thread when no one else is looking: takes every datagram queued, hands each to the
-     * receiver with its timestamp, and reports the sweep, all before it returns (so that a caller waiting for a sweep
-     * past a deadline, the engine at each step's deadline, the device's agent before each request, needs no wake-up of
-     * the reader and no second one of its own). When the reader is looking right then, it is asked to look again.
-     */
     @Override
     public void lookNow() {
-        if (looking.tryLock()) {
-            try {
-                look();
-            } finally {
-                looking.unlock();
-            }
-        } else {
-            LockSupport.unpark(reader);
-        }
+        LockSupport.unpark(reader);
     }
 
     @Override
@@ -249,24 +221,7 @@ public final class UdpLink implements Link {
     }
 
     private void read() {
-        while (running) {
-            looking.lock();
-            try {
-                if (!look()) {
-                    return;
-                }
-            } finally {
-                looking.unlock();
-            }
-            LockSupport.parkNanos(POLL_NANOS);
-        }
-    }
-
-    /**
-     * One look (the {@link #looking} lock held): every datagram queued, each stamped as it is taken and handed over,
-     * then the sweep that found none; false once the socket is closed.
-     */
-    private boolean look() {
+        final ByteBuffer buffer = ByteBuffer.allocate(MAX_DATAGRAM);
         while (running) {
             final long sweep = WallClock.nanos();
             buffer.clear();
@@ -280,15 +235,16 @@ public final class UdpLink implements Link {
                 if (running) {
                     problem = "the UDP socket " + hostPort(local) + " was closed";
                 }
-                return false;
+                return;
             } catch (IOException e) {
                 problem = "receiving on " + hostPort(local) + " failed: " + e.getMessage();
                 LockSupport.parkNanos(POLL_NANOS);
-                return true;
+                continue;
             }
             if (source == null) {
                 receiver.idle(sweep);
-                return true;
+                LockSupport.parkNanos(POLL_NANOS);
+                continue;
             }
             final long timestamp = WallClock.nanos();
             final InetSocketAddress from = (InetSocketAddress) source;
@@ -299,7 +255,6 @@ public final class UdpLink implements Link {
             receiver.frame(UdpFraming.frame(buffer.array(), buffer.limit(), from, local, remoteMac, localMac),
                 timestamp);
         }
-        return false;
     }
 
     @Override
