@@ -260,5 +260,8 @@ class ConnectionReleaseTest {
         }
         assertThat(capped.cases.stream().filter(c -> c.id().equals("C1/summary")).findFirst().orElseThrow()
             .notes()).anyMatch(n -> n.contains("released before the end of the capture"));
+        // on one thread the early releases follow the frames alone: the same events, every field, run after run (on
+        // shards they follow the shards' progress, which the terminal line says)
+        assertSame(capped, run(List.of(capture), options(1, -1, 128)), "a second run on one thread beyond the cap");
     }
 }

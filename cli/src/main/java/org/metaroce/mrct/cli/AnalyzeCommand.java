@@ -257,15 +257,21 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
     }
 
-    /** What was released before the capture's end, when anything was (issue 12). */
-    private static String released(final FileOutcome file) {
+    /**
+     * What was released before the capture's end, when anything was (issue 12); on shards, which connections the cap
+     * released early follows the threads' progress, so the line says how to get a reproducible report.
+     */
+    private String released(final FileOutcome file) {
+        final boolean shards = (threads > 0 ? threads : Runtime.getRuntime().availableProcessors()) > 1;
         if (file.released() == 0) {
             return "";
         }
         return ", " + file.released() + " released before the end" + (file.releasedEarly() > 0 ? " ("
             + file.releasedEarly() + " before their window ran out, to bound the heap: their later findings "
-            + "inconclusive)" : "") + (file.resumedFlows() > 0 ? ", " + file.resumedFlows() + " flows resumed "
-            + "after their release (new segments)" : "");
+            + "inconclusive" + (shards ? "; which ones follows the threads' progress, --threads 1 gives the same "
+            + "report every run" : "") + ")" : "")
+            + (file.resumedFlows() > 0 ? ", " + file.resumedFlows() + " flows resumed after their release (new "
+            + "segments)" : "");
     }
 
     private void print(final Outcome outcome, final Summary summary, final Path dir) {
