@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.metaroce.mrct.harness.spec.Specification;
 
@@ -34,13 +35,13 @@ final class Releases {
      * When connections are released: after {@code windowNs} idle (0: never), and above {@code maxFlows} held by all
      * the sessions sharing the policy (the shards of one capture: {@code held} counts their flows).
      */
-    record Policy(long windowNs, int maxFlows, java.util.concurrent.atomic.AtomicLong held, int sharers) {
+    record Policy(long windowNs, int maxFlows, AtomicLong held, int sharers) {
         /** Nothing released before the capture's end (the analysis before issue 12). */
         static final Policy NEVER = new Policy(0, Integer.MAX_VALUE, 1);
 
         /** For {@code sharers} sessions (the shards of one capture, or 1). */
         Policy(final long windowNs, final int maxFlows, final int sharers) {
-            this(windowNs, maxFlows, new java.util.concurrent.atomic.AtomicLong(), Math.max(1, sharers));
+            this(windowNs, maxFlows, new AtomicLong(), Math.max(1, sharers));
         }
 
         boolean releases() {
@@ -74,10 +75,6 @@ final class Releases {
     private final Sink sink;
     private final LongSet releasedKeys = new LongSet();
     private long nextSweepNs = Long.MIN_VALUE;
-    /** Connections released after their window ran out, before it, and segments that resumed a released QP. */
-    long released;
-    long releasedEarly;
-    long resumed;
 
     /** Where released connections go: their cases built and spilled. */
     interface Sink {
@@ -173,10 +170,9 @@ final class Releases {
      */
     boolean created(final Flow flow) {
         policy.held().incrementAndGet();
-        if (released + releasedEarly == 0 || !releasedKeys.contains(key(flow))) {
+        if (releasedKeys.isEmpty() || !releasedKeys.contains(key(flow))) {
             return false;
         }
-        resumed++;
         sink.resumed();
         return true;
     }
@@ -244,11 +240,6 @@ final class Releases {
             releasedKeys.add(key(flow));
             gone.add(flow);
         }
-        if (early) {
-            releasedEarly++;
-        } else {
-            released++;
-        }
         sink.release(c);
     }
 
@@ -293,6 +284,10 @@ final class Releases {
                     }
                 }
             }
+        }
+
+        boolean isEmpty() {
+            return size == 0 && !zero;
         }
 
         boolean contains(final long key) {
