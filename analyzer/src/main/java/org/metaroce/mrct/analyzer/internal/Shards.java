@@ -121,6 +121,8 @@ final class Shards {
         private final boolean[] fed;
         private final Router router;
         private final FrameDecoder decoder = new FrameDecoder();
+        /** The dispatcher's look at the common frame, without {@link #decoder} ({@link FastLayout}). */
+        private final FastLayout fast = new FastLayout();
         /** The capture's first timestamp (its first record not oversized), written before that record is handed on. */
         private volatile long origin = Long.MIN_VALUE;
         private ByteBuffer scratch = ByteBuffer.allocate(1 << 16);
@@ -325,6 +327,21 @@ final class Shards {
             int offset = file.offset();
             int length = file.capturedLength();
             final int linkType = file.linkType();
+            if (linkType == CaptureReader.LINKTYPE_ETHERNET && file.originalLength() <= length
+                && fast.locate(buffer, offset, length)) {
+                // the common frame, without a decode (FastLayout): as below, from the same positions
+                ipv6 = fast.ipv6;
+                ipAt = fast.ip - offset;
+                ipLength = fast.ipLength;
+                udpAt = fast.udp - offset;
+                bthAt = fast.bth - offset;
+                icrcAt = fast.icrc - offset;
+                return ipv6
+                    ? router.route(BigEndian.i64(buffer, fast.ip + 8), BigEndian.i64(buffer, fast.ip + 16),
+                        BigEndian.i64(buffer, fast.ip + 24), BigEndian.i64(buffer, fast.ip + 32))
+                    : router.route(0, BigEndian.i32(buffer, fast.ip + 12) & 0xFFFF_FFFFL | 1L << 32, 0,
+                        BigEndian.i32(buffer, fast.ip + 16) & 0xFFFF_FFFFL | 1L << 32);
+            }
             if (linkType != CaptureReader.LINKTYPE_ETHERNET) {
                 if (!LinkLayer.supported(linkType)) {
                     return 0;
