@@ -15,6 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.metaroce.mrct.harness.result.CaseResult;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.testing.Fixtures;
+import org.metaroce.mrct.wire.Encapsulation;
+import org.metaroce.mrct.wire.FrameBuilder;
+import org.metaroce.mrct.wire.Opcode;
 
 /**
  * Connections released before the capture's end (issue 12): an idle connection judged and released early gives the
@@ -263,5 +266,41 @@ class ConnectionReleaseTest {
         // on one thread the early releases follow the frames alone: the same events, every field, run after run (on
         // shards they follow the shards' progress, which the terminal line says)
         assertSame(capped, run(List.of(capture), options(1, -1, 128)), "a second run on one thread beyond the cap");
+        // its hosts are one group (256 sources, 4 destinations, each source to two of them): on shards one shard holds
+        // it whole with the whole cap as its part, and decides as the one thread does, whatever the other threads do
+        assertSame(capped, run(List.of(capture), options(2, -1, 128)), "one group of hosts on 2 threads beyond the cap");
+    }
+
+    /**
+     * {@code connections} one-frame connections 1 us apart over {@code pairs} host pairs that share no host (as many
+     * groups of hosts), each its own QP.
+     */
+    private Path manyGroups(final int connections, final int pairs) throws IOException {
+        final List<Captures.Record> records = new ArrayList<>();
+        final byte[] payload = new byte[64];
+        for (int i = 0; i < connections; i++) {
+            final int k = i % pairs;
+            final byte[] frame = FrameBuilder.of(Encapsulation.ipv4("10.3." + k + ".1", "10.4." + k + ".1")
+                    .withUdpSourcePort(0xC000 + (i & 0x3FFF)), Opcode.RDMA_WRITE_ONLY)
+                .payload(payload).psn(i * 7).destQp(0x100 + i).ackReq(true).with("pleth.msn", 0)
+                .with("pleth.offset", 0).with("reth.va", 0x7f00_0000_0000L).with("reth.rkey", 0x1234)
+                .with("reth.dmalen", payload.length).build();
+            records.add(new Captures.Record(1_700_000_000_000_000_000L + i * 1_000L, frame));
+        }
+        return Captures.write(dir.resolve("groups.pcap"), records);
+    }
+
+    @Test
+    void beyondTheCapShardsGiveTheSameReportEveryRun() throws IOException {
+        // 16 groups spread over 2 shards, each holding its part of the cap of 128 flows (its groups' hosts among all):
+        // which connections are released early follows the frames each shard was given, not the threads' progress
+        final Path capture = manyGroups(2_000, 16);
+        final Run first = run(List.of(capture), options(2, -1, 128));
+        assertThat(first.file().connections()).isEqualTo(2_000);
+        assertThat(first.file().releasedEarly()).isGreaterThan(1_500);
+        assertThat(first.cases).noneMatch(c -> c.verdict() == Verdict.FAIL);
+        for (int again = 0; again < 3; again++) {
+            assertSame(first, run(List.of(capture), options(2, -1, 128)), "run " + (again + 2) + " on 2 threads");
+        }
     }
 }

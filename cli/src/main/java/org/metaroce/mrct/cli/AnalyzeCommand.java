@@ -97,7 +97,7 @@ final class AnalyzeCommand implements Callable<Integer> {
 
     @Option(names = "--max-held-flows", paramLabel = "N", description = "flows held at once before the least "
         + "recently seen connections are released early, their later findings inconclusive (default: from the heap, "
-        + "-Xmx/16 KiB)")
+        + "-Xmx/16 KiB; on several threads each holds a part in proportion to its groups' hosts)")
     private long maxHeldFlows;
 
     @Option(names = "--no-progress", description = "no progress line on a terminal")
@@ -259,7 +259,8 @@ final class AnalyzeCommand implements Callable<Integer> {
 
     /**
      * What was released before the capture's end, when anything was (issue 12); on shards, which connections the cap
-     * released early follows the threads' progress, so the line says how to get a reproducible report.
+     * released early follows how the capture's groups of hosts were spread over the threads (the same every run with
+     * the same thread count), which the line says.
      */
     private String released(final FileOutcome file) {
         final boolean shards = (threads > 0 ? threads : Runtime.getRuntime().availableProcessors()) > 1;
@@ -268,8 +269,8 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
         return ", " + file.released() + " released before the end" + (file.releasedEarly() > 0 ? " ("
             + file.releasedEarly() + " before their window ran out, to bound the heap: their later findings "
-            + "inconclusive" + (shards ? "; which ones follows the threads' progress, --threads 1 gives the same "
-            + "report every run" : "") + ")" : "")
+            + "inconclusive" + (shards ? "; with several groups of hosts, which ones follows the thread count" : "")
+            + ")" : "")
             + (file.resumedFlows() > 0 ? ", " + file.resumedFlows() + " flows resumed after their release (new "
             + "segments)" : "");
     }

@@ -259,14 +259,14 @@ public final class Analysis {
         return Math.max(1024, maxHeap / 4 / 4096);
     }
 
-    private Releases.Policy policy(final int sharers) {
+    private Releases.Policy policy() {
         if (releaseWindowNs == 0) {
             return Releases.Policy.NEVER;
         }
         final long flows = maxFlows > 0 ? maxFlows : flowsForHeap(Runtime.getRuntime().maxMemory());
-        // one cap for the shards together: their groups need not be of one size (one group is one shard's)
-        return new Releases.Policy(releaseWindowNs(), (int) Math.min(Integer.MAX_VALUE - 1, Math.max(64, flows)),
-            sharers);
+        // one cap for the shards together, each holding its part (Releases): one group of hosts can be one shard's
+        // whole load
+        return new Releases.Policy(releaseWindowNs(), (int) Math.min(Integer.MAX_VALUE - 1, Math.max(64, flows)));
     }
 
     /** The parameters in effect. */
@@ -317,7 +317,7 @@ public final class Analysis {
         final ReleasedCases spill = new ReleasedCases();
         if (partition == null && workers != null && shards > 1 && !Files.isDirectory(path)) {
             try {
-                final Releases.Policy sharedOut = policy(shards);
+                final Releases.Policy sharedOut = policy();
                 final Shards.Result sharded = Shards.run(path, shards, workers, () -> {
                     final Session shard = new Session(path, name, Session.judge(complete, false, parameters),
                         parameters, sessionMode);
@@ -340,7 +340,7 @@ public final class Analysis {
             if (spill.size() > 0) {
                 spill.clear(); // the shards' work dropped: the capture is analysed again from its start
             }
-            session.releasing(policy(1), Releases.spilling(spill, spec, parameters, session::origin, prefix));
+            session.releasing(policy(), Releases.spilling(spill, spec, parameters, session::origin, prefix));
             if (Files.isDirectory(path)) {
                 problem = "is a directory";
             } else {

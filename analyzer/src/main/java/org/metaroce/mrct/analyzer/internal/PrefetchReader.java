@@ -120,6 +120,13 @@ final class PrefetchReader implements CaptureReader {
         IOException failure;
         /** The file ended after this batch. */
         boolean last;
+        /**
+         * The hosts of the groups on the shard this batch feeds, and of all groups, when the dispatcher handed it on
+         * ({@link Shards}); both 0 when no dispatcher shares the capture out. A shard's part of the cap on the flows
+         * held ({@link Releases}) is in proportion, fixed at a point of the capture (not of the threads' progress).
+         */
+        int hostsHere;
+        int hostsAll;
 
         Batch() {
             this(true);
@@ -147,6 +154,8 @@ final class PrefetchReader implements CaptureReader {
             used = 0;
             failure = null;
             last = false;
+            hostsHere = 0;
+            hostsAll = 0;
             java.util.Arrays.fill(comment, null);
         }
 
@@ -406,6 +415,18 @@ final class PrefetchReader implements CaptureReader {
         }
         index++;
         return true;
+    }
+
+    /**
+     * This reader's part of {@code maxFlows}, the cap on the flows held by all the shards of a capture: in proportion
+     * to the hosts of its groups among all hosts, as the dispatcher counted them when it handed on the current batch
+     * (at least 64; all of it when no dispatcher shares the capture out). Deterministic: batches are handed on at
+     * points of the capture.
+     */
+    long partOf(final long maxFlows) {
+        final Batch b = current;
+        return b == null || b.hostsAll == 0 ? maxFlows
+            : Math.max(Math.min(64, maxFlows), maxFlows * b.hostsHere / b.hostsAll);
     }
 
     /** True when the current record's ICRC was computed ahead ({@link #computedIcrc()}). */

@@ -7,7 +7,6 @@ import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.metaroce.mrct.harness.spec.Specification;
 
@@ -24,25 +23,24 @@ import org.metaroce.mrct.harness.spec.Specification;
  * on one thread and on shards. A connection an indication still owes a CNP to ({@link Cnps}) is kept until that is
  * judged.
  *
- * <p>The cap: when more flows are held than {@code maxFlows} (by every shard of the capture together), the least
- * recently seen connections of the session are released before their window ran out, marked
- * {@link Connection#releasedEarly} (what their missing tail could change is inconclusive, never a violation), a quarter
- * of its flows. This is the hard bound when very many connections are all active within the window; it depends on what
- * the sessions hold when, so it is the one release whose findings may differ between one thread and shards.
+ * <p>The cap: when a session holds more flows than its part of {@code maxFlows} (all of it on one thread; on shards
+ * a part in proportion to the hosts of its groups, {@link PrefetchReader#partOf}, fixed where the dispatcher handed the
+ * batch on), it sweeps its idle connections, then releases the least recently seen quarter of its flows before their
+ * window ran out, marked {@link Connection#releasedEarly} (what their missing tail could change is inconclusive, never
+ * a violation). This is the hard bound when very many connections are all active within the window. It depends on
+ * the session's own frames and its part alone, never on what other threads hold at that moment: the same capture and
+ * thread count give the same report every run, and a capture that is one group of hosts (one shard's whole part) the
+ * same on any number of threads; with several groups, the parts, and so which connections are released early, follow
+ * how the groups were spread over the shards.
  */
 final class Releases {
     /**
-     * When connections are released: after {@code windowNs} idle (0: never), and above {@code maxFlows} held by all
-     * the sessions sharing the policy (the shards of one capture: {@code held} counts their flows).
+     * When connections are released: after {@code windowNs} idle (0: never), and above {@code maxFlows} held (by one
+     * session, or by the shards of one capture together, each holding its part).
      */
-    record Policy(long windowNs, int maxFlows, AtomicLong held, int sharers) {
+    record Policy(long windowNs, int maxFlows) {
         /** Nothing released before the capture's end (the analysis before issue 12). */
-        static final Policy NEVER = new Policy(0, Integer.MAX_VALUE, 1);
-
-        /** For {@code sharers} sessions (the shards of one capture, or 1). */
-        Policy(final long windowNs, final int maxFlows, final int sharers) {
-            this(windowNs, maxFlows, new AtomicLong(), Math.max(1, sharers));
-        }
+        static final Policy NEVER = new Policy(0, Integer.MAX_VALUE);
 
         boolean releases() {
             return windowNs > 0 || maxFlows < Integer.MAX_VALUE;
@@ -117,23 +115,29 @@ final class Releases {
         };
     }
 
-    /** Before a frame at {@code ts}: the sweep of idle connections when due, the cap when passed. */
-    void beforeFrame(final long ts) {
+    /** The cap on the flows held, of which a shard holds its part. */
+    long maxFlows() {
+        return policy.maxFlows();
+    }
+
+    /**
+     * Before a frame at {@code ts}: the sweep of idle connections when due; above {@code part} flows held (this
+     * session's part of the cap), the idle ones first, then, when that did not free an eighth of the part, the least
+     * recently seen quarter.
+     */
+    void beforeFrame(final long ts, final long part) {
         if (ts >= nextSweepNs) {
             if (nextSweepNs != Long.MIN_VALUE && policy.windowNs() > 0) {
                 sweep(ts);
             }
             nextSweepNs = policy.windowNs() > 0 ? ts + Math.max(1, policy.windowNs() / 4) : Long.MAX_VALUE;
         }
-        // over the cap, a session holding at least half its share of it: the idle ones first; then, when that did not
-        // free an eighth of the cap, the least recently seen (a shard holding little leaves it to the others)
-        if (policy.held().get() > policy.maxFlows()
-            && flows.flows().size() * 2L * policy.sharers() > policy.maxFlows()) {
+        if (flows.flows().size() > part) {
             if (policy.windowNs() > 0) {
                 sweep(ts);
             }
-            if (policy.held().get() > policy.maxFlows() - policy.maxFlows() / 8) {
-                cap(ts);
+            if (flows.flows().size() > part - part / 8) {
+                cap(ts, part);
             }
         }
     }
@@ -169,7 +173,6 @@ final class Releases {
      * {@code flow} resumes it.
      */
     boolean created(final Flow flow) {
-        policy.held().incrementAndGet();
         if (releasedKeys.isEmpty() || !releasedKeys.contains(key(flow))) {
             return false;
         }
@@ -192,7 +195,7 @@ final class Releases {
         }
     }
 
-    private void cap(final long ts) {
+    private void cap(final long ts, final long part) {
         final Set<Connection> owing = Collections.newSetFromMap(new IdentityHashMap<>());
         cnps.owing(owing);
         final Set<Connection> seen = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -213,8 +216,9 @@ final class Releases {
             flowsHeld -= c.flows.size();
             final boolean early = policy.windowNs() <= 0 || !stale(c.flows.get(0), ts);
             if (early) {
-                c.note("released before the end of the capture with " + policy.held().get() + " flows held, more"
-                    + " than the " + policy.maxFlows() + " that bound the analysis's heap, " + Text.ago(ts - c.lastNs)
+                c.note("released before the end of the capture with " + flows.flows().size() + " flows held, more"
+                    + " than the " + part + " its part of the analysis may hold to bound the heap (of "
+                    + policy.maxFlows() + " in all), " + Text.ago(ts - c.lastNs)
                     + " after its last frame" + (policy.windowNs() > 0 ? " (window " + Text.ago(policy.windowNs())
                     + ")" : "") + ": what its later frames could change is inconclusive; they start a new segment");
             }
@@ -225,7 +229,6 @@ final class Releases {
 
     private void removed(final List<Flow> gone) {
         flows.removeReleased(gone);
-        policy.held().addAndGet(-gone.size());
     }
 
     private void release(final Connection c, final boolean early, final List<Flow> gone) {

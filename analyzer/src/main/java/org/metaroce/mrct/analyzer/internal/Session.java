@@ -340,7 +340,8 @@ final class Session {
         fill(fr);
         cnps.advance(ts);
         if (releases != null) {
-            releases.beforeFrame(ts);
+            releases.beforeFrame(ts, reader instanceof PrefetchReader shard ? shard.partOf(releases.maxFlows())
+                : releases.maxFlows());
         }
         final Flow flow = flowOf(fr, decoded.ipVersion(), fr.dqpn);
         fr.flow = flow;

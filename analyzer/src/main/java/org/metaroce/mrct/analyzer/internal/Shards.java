@@ -423,6 +423,8 @@ final class Shards {
         }
 
         private void put(final int shard, final PrefetchReader.Batch batch) throws IOException {
+            batch.hostsHere = router.hostsOn(shard);
+            batch.hostsAll = router.hosts();
             final CompletableFuture<PrefetchReader.Batch> ready = CompletableFuture.supplyAsync(batch::computeIcrcs,
                 icrcs);
             try {
@@ -454,6 +456,8 @@ final class Shards {
         private final HostGroups groups = new HostGroups();
         private int[] shardOf = new int[64];
         private final long[] load;
+        /** The hosts of the groups on each shard. */
+        private final int[] hostsOn;
         private long lastA;
         private long lastB;
         private long lastC;
@@ -462,6 +466,7 @@ final class Shards {
 
         Router(final int shards) {
             this.load = new long[shards];
+            this.hostsOn = new int[shards];
         }
 
         /** The shard of a frame from (a, b) to (c, d), or -1 when the two hosts' groups are on different shards. */
@@ -473,6 +478,7 @@ final class Shards {
                 load[lastShard]++;
                 return lastShard;
             }
+            final int known = groups.size();
             final int x = groups.root(host(a, b));
             final int y = groups.root(host(c, d));
             int shard;
@@ -489,6 +495,7 @@ final class Shards {
                 }
             }
             shardOf[groups.joinRoots(x, y)] = shard;
+            hostsOn[shard] += groups.size() - known;
             load[shard]++;
             lastA = a;
             lastB = b;
@@ -496,6 +503,16 @@ final class Shards {
             lastD = d;
             lastShard = shard;
             return shard;
+        }
+
+        /** The hosts of the groups on {@code shard}. */
+        int hostsOn(final int shard) {
+            return hostsOn[shard];
+        }
+
+        /** The hosts seen, of every group. */
+        int hosts() {
+            return groups.size();
         }
 
         private int host(final long high, final long low) {
