@@ -268,7 +268,10 @@ class ConnectionReleaseTest {
         assertSame(capped, run(List.of(capture), options(1, -1, 128)), "a second run on one thread beyond the cap");
         // its hosts are one group (256 sources, 4 destinations, each source to two of them): on shards one shard holds
         // it whole with the whole cap as its part, and decides as the one thread does, whatever the other threads do
-        assertSame(capped, run(List.of(capture), options(2, -1, 128)), "one group of hosts on 2 threads beyond the cap");
+        for (final int threads : new int[] {2, 4}) {
+            assertSame(capped, run(List.of(capture), options(threads, -1, 128)),
+                "one group of hosts on " + threads + " threads beyond the cap");
+        }
     }
 
     /**
