@@ -96,6 +96,12 @@ public final class UdpBurstCpuTime {
                     + " median of %d runs)%n", planned.id(), frames, median(main) / 1000.0 / frames, rounds);
             }
         }
+        if (!Boolean.parseBoolean(System.getProperty("mrct.bench.udp", "true"))) {
+            System.out.printf(Locale.ROOT, "load average %.1f then %.1f; %s%n", loadBefore,
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                System.getProperty("java.vm.version"));
+            return;
+        }
         try (Served device = Served.start(profile, spec);
              SocketAdapter adapter = SocketAdapter.open(SocketOptions.udp(device.link.localAddress(),
                  device.agentAddress, TOKEN))) {
@@ -233,8 +239,11 @@ public final class UdpBurstCpuTime {
         }
 
         private static InetSocketAddress highPort() throws IOException {
+            final String[] range = System.getProperty("mrct.bench.ports", "49152-65151").split("-");
+            final int low = Integer.parseInt(range[0]);
+            final int span = Integer.parseInt(range[1]) - low + 1;
             for (int attempt = 0; attempt < 50; attempt++) {
-                final int port = 49_152 + java.util.concurrent.ThreadLocalRandom.current().nextInt(16_000);
+                final int port = low + java.util.concurrent.ThreadLocalRandom.current().nextInt(span);
                 try (DatagramChannel probe = DatagramChannel.open()) {
                     probe.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
                     return new InetSocketAddress(InetAddress.getLoopbackAddress(), port);

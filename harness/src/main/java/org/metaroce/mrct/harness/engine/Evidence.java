@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.metaroce.mrct.harness.result.Direction;
 import org.metaroce.mrct.harness.result.FrameRecord;
+import org.metaroce.mrct.harness.result.FrameRecords;
 import org.metaroce.mrct.wire.DecodedFrame;
 import org.metaroce.mrct.wire.FrameDecoder;
 import org.metaroce.mrct.wire.FrameDescription;
@@ -19,14 +20,15 @@ import org.metaroce.mrct.wire.Psn;
  * recorded on the path that sends or receives it, where every microsecond counts against the case's timeline.
  */
 final class Evidence {
-    /** A frame as recorded; its {@link FrameRecord} is made when first asked for. */
+    /** A frame as recorded; its description is made when first asked for. */
     private static final class Entry {
         final Direction direction;
         final long time;
         final byte[] bytes;
         int step;
         String note;
-        FrameRecord record;
+        /** The decoded description, once made (a pure function of the bytes). */
+        Map<String, Object> decoded;
 
         Entry(final Direction direction, final long time, final byte[] bytes, final int step, final String note) {
             this.direction = direction;
@@ -56,10 +58,6 @@ final class Evidence {
         final Entry entry = entries.get(index);
         entry.step = step;
         entry.note = note;
-        if (entry.record != null) {
-            entry.record = new FrameRecord(index, entry.direction, entry.record.timestampNanos(), entry.bytes, step,
-                note, entry.record.decoded());
-        }
     }
 
     /** How many frames are recorded. */
@@ -67,33 +65,42 @@ final class Evidence {
         return entries.size();
     }
 
-    /** The records, in order (a snapshot). */
     /** {@code time} on the device's clock as the records give it: since the case's start. */
     long sinceStart(final long time) {
         return time - start;
     }
 
+    /**
+     * The records, in order: a snapshot of the frames, steps and notes as they are now, whose descriptions are made
+     * when a record is first read ({@link FrameRecords}), on whichever thread reads it.
+     */
     List<FrameRecord> records() {
-        final List<FrameRecord> out = new ArrayList<>(entries.size());
-        for (int i = 0; i < entries.size(); i++) {
-            out.add(record(i));
+        final Entry[] frames = entries.toArray(new Entry[0]);
+        final int[] steps = new int[frames.length];
+        final String[] notes = new String[frames.length];
+        for (int i = 0; i < frames.length; i++) {
+            steps[i] = frames[i].step;
+            notes[i] = frames[i].note;
         }
-        return out;
+        return new FrameRecords(frames.length, i -> record(i, frames[i], steps[i], notes[i]));
     }
 
-    private FrameRecord record(final int index) {
-        final Entry entry = entries.get(index);
-        if (entry.record == null) {
+    private FrameRecord record(final int index, final Entry entry, final int step, final String note) {
+        return new FrameRecord(index, entry.direction, entry.time - start, entry.bytes, step, note, decoded(entry));
+    }
+
+    /** The entry's description, made once; under this evidence's lock (the decoder is shared, records are read late). */
+    private synchronized Map<String, Object> decoded(final Entry entry) {
+        if (entry.decoded == null) {
             final DecodedFrame frame = decoder.decode(ByteBuffer.wrap(entry.bytes), 0, entry.bytes.length);
             final Map<String, Object> decoded = new LinkedHashMap<>();
             decoded.put("roce", frame.status() != org.metaroce.mrct.wire.DecodeStatus.NOT_ROCE);
             if (frame.status() != org.metaroce.mrct.wire.DecodeStatus.NOT_ROCE) {
                 FrameDescription.describeHeaders(frame, decoded);
             }
-            entry.record = new FrameRecord(index, entry.direction, entry.time - start, entry.bytes, entry.step,
-                entry.note, decoded);
+            entry.decoded = decoded;
         }
-        return entry.record;
+        return entry.decoded;
     }
 
     /** A frame as text for failure messages: one {@code key=value} line per field. */
@@ -107,7 +114,8 @@ final class Evidence {
      * in brackets, as field diffs show them; absolute only when {@code psnBase} is null.
      */
     String dump(final int index, final Integer psnBase) {
-        final FrameRecord record = record(index);
+        final Entry entry = entries.get(index);
+        final FrameRecord record = record(index, entry, entry.step, entry.note);
         final StringBuilder out = new StringBuilder();
         out.append("frame #").append(index).append(' ').append(record.direction()).append(" at ")
             .append(record.timestampNanos()).append(" ns").append(psnBase == null ? "" : ", PSNs relative")
