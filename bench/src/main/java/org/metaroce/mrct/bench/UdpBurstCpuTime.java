@@ -51,6 +51,10 @@ import org.metaroce.mrct.socket.link.WallClock;
  * <li>the CPU both threads burn per millisecond of waiting for a frame that does not come, and how long after a
  * deadline the data plane knows that nothing came by it (wall time: the median of 200).</li>
  * </ul>
+ * The "per frame" figure is the case's whole CPU divided by its frames: it includes the case's setup (a 128-packet
+ * region's fill and its write to the device) and, on virtual time, the reference device itself; with 10 rounds the JIT
+ * is not done compiling. {@code -Dmrct.bench.udp=false} stops after the in-process figure; {@code
+ * -Dmrct.bench.ports=LOW-HIGH} is the range of the device's UDP port (default 49152-65151).
  */
 public final class UdpBurstCpuTime {
     private static final int WARM_UP_RUNS = 20;
@@ -251,7 +255,7 @@ public final class UdpBurstCpuTime {
                     // another
                 }
             }
-            throw new IOException("no free UDP port above 49151 on loopback");
+            throw new IOException("no free UDP port in " + low + "-" + (low + span - 1) + " on loopback");
         }
 
         @Override

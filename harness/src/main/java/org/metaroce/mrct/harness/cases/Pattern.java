@@ -53,7 +53,9 @@ public record Pattern(Kind kind, Expr value, byte[] hex) {
                     final long index = offset + i;
                     final long bits = blockBits(seed, index >>> 3);
                     if ((index & 7) == 0 && length - i >= 8) {
-                        LITTLE_ENDIAN_LONGS.set(out, i, bits);
+                        for (int b = 0; b < 8; b++) {
+                            out[i + b] = (byte) (bits >>> (b * 8));
+                        }
                         i += 8;
                     } else {
                         out[i] = (byte) (bits >>> ((index & 7) * 8));
@@ -70,9 +72,6 @@ public record Pattern(Kind kind, Expr value, byte[] hex) {
         }
         return out;
     }
-
-    private static final java.lang.invoke.VarHandle LITTLE_ENDIAN_LONGS = java.lang.invoke.MethodHandles
-        .byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
     /** SplittableRandom's golden gamma: its default increment, added to the seed before the first value. */
     private static final long GOLDEN_GAMMA = 0x9E3779B97F4A7C15L;

@@ -1,22 +1,18 @@
 package org.metaroce.mrct.harness.engine;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.metaroce.mrct.harness.result.Direction;
 import org.metaroce.mrct.harness.result.FrameRecord;
 import org.metaroce.mrct.harness.result.FrameRecords;
-import org.metaroce.mrct.wire.DecodedFrame;
-import org.metaroce.mrct.wire.FrameDecoder;
-import org.metaroce.mrct.wire.FrameDescription;
 import org.metaroce.mrct.wire.Psn;
 
 /**
  * The frames of one case, in order, as the result and the reports keep them. Recording a frame only keeps its bytes and
- * what the engine knows of it; the decoded description the reports show is made when the records are read (a pure
- * function of the bytes, so the records are the same as if it were made at once): on a real-time adapter a frame is
+ * what the engine knows of it; the decoded description the reports show is made when a record's {@code decoded} map
+ * is first read ({@link LazyDescription}: a pure function of the bytes, so the records are the same as if it were made
+ * at once), which for most frames is never (evidence.pcapng keeps the bytes): on a real-time adapter a frame is
  * recorded on the path that sends or receives it, where every microsecond counts against the case's timeline.
  */
 final class Evidence {
@@ -40,7 +36,6 @@ final class Evidence {
     }
 
     private final List<Entry> entries = new ArrayList<>();
-    private final FrameDecoder decoder = new FrameDecoder();
     private final long start;
 
     Evidence(final long start) {
@@ -89,16 +84,10 @@ final class Evidence {
         return new FrameRecord(index, entry.direction, entry.time - start, entry.bytes, step, note, decoded(entry));
     }
 
-    /** The entry's description, made once; under this evidence's lock (the decoder is shared, records are read late). */
+    /** The entry's description: one map per frame, which describes the frame when first read. */
     private synchronized Map<String, Object> decoded(final Entry entry) {
         if (entry.decoded == null) {
-            final DecodedFrame frame = decoder.decode(ByteBuffer.wrap(entry.bytes), 0, entry.bytes.length);
-            final Map<String, Object> decoded = new LinkedHashMap<>();
-            decoded.put("roce", frame.status() != org.metaroce.mrct.wire.DecodeStatus.NOT_ROCE);
-            if (frame.status() != org.metaroce.mrct.wire.DecodeStatus.NOT_ROCE) {
-                FrameDescription.describeHeaders(frame, decoded);
-            }
-            entry.decoded = decoded;
+            entry.decoded = new LazyDescription(entry.bytes);
         }
         return entry.decoded;
     }

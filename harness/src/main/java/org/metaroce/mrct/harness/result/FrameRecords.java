@@ -6,11 +6,12 @@ import java.util.RandomAccess;
 import java.util.function.IntFunction;
 
 /**
- * An unmodifiable list of a case's evidence frames whose records are made when first read, each once. A record's
- * decoded description is a pure function of the frame's bytes, so a record made late is the record made at once; most
- * are never read (the documents carry the frames around a failure, evidence.pcapng the bytes), and describing every
- * header of every frame of every case cost the harness's engine a fifth of its CPU time on a 256-frame burst
- * (docs/real-devices.md, "The engine's CPU per frame"). Safe to read from any thread.
+ * An unmodifiable list of a case's evidence frames whose records are made when first read, each once, from a snapshot
+ * taken when the list was made (so {@code CaseResult} keeps it as it is instead of copying every record at once). The
+ * harness's records describe their frame ({@link FrameRecord#decoded}) only when that map is first read: most are
+ * never read (the documents carry the frames around a failure, evidence.pcapng the bytes), and describing every header
+ * of every frame of every case cost the engine a fifth of its CPU on a 256-frame burst (docs/real-devices.md, "The
+ * engine's CPU per frame"). Safe to read from any thread.
  */
 public final class FrameRecords extends AbstractList<FrameRecord> implements RandomAccess {
     private final FrameRecord[] made;

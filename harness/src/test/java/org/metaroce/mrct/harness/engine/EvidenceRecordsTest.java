@@ -32,8 +32,10 @@ class EvidenceRecordsTest {
     private static Map<String, Object> described(final byte[] bytes) {
         final DecodedFrame decoded = new FrameDecoder().decode(ByteBuffer.wrap(bytes), 0, bytes.length);
         final Map<String, Object> out = new LinkedHashMap<>();
-        out.put("roce", true);
-        FrameDescription.describeHeaders(decoded, out);
+        out.put("roce", decoded.status() != org.metaroce.mrct.wire.DecodeStatus.NOT_ROCE);
+        if (decoded.status() != org.metaroce.mrct.wire.DecodeStatus.NOT_ROCE) {
+            FrameDescription.describeHeaders(decoded, out);
+        }
         return out;
     }
 
@@ -50,10 +52,26 @@ class EvidenceRecordsTest {
         assertThat(records.get(1).note()).isEqualTo("unexpected");
         assertThat(records.get(1).step()).isEqualTo(-1);
         assertThat(records.get(1).timestampNanos()).isEqualTo(1_000);
-        assertThat(records.get(0).decoded()).isEqualTo(described(first));
+        assertThat(records.get(0).decoded()).isEqualTo(described(first)).isInstanceOf(LinkedHashMap.class);
+        assertThat(List.copyOf(records.get(0).decoded().keySet())).as("the headers in the order described")
+            .containsExactlyElementsOf(described(first).keySet());
+        assertThat(records.get(0).decoded().toString()).isEqualTo(described(first).toString());
         assertThat(records.get(1).decoded()).isEqualTo(described(second)).isNotEqualTo(described(first));
         assertThat(evidence.records().get(1).note()).isEqualTo("matched");
         assertThat(records.get(0)).isSameAs(records.get(0)); // made once
+    }
+
+    @Test
+    void framesThatAreNotRoceOrTruncatedAreDescribedAsAtOnce() {
+        final Evidence evidence = new Evidence(0);
+        final byte[] arp = new byte[60];
+        arp[12] = 0x08;
+        arp[13] = 0x06;
+        evidence.add(Direction.FROM_DUT, 0, arp, -1, "unexpected");
+        evidence.add(Direction.FROM_DUT, 0, new byte[] {1, 2, 3}, -1, "unexpected");
+        assertThat(evidence.records().get(0).decoded()).isEqualTo(Map.of("roce", false)).isEqualTo(described(arp));
+        assertThat(evidence.records().get(1).decoded()).isEqualTo(described(new byte[] {1, 2, 3}))
+            .containsKey("error");
     }
 
     @Test
