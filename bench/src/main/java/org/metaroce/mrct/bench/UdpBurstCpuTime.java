@@ -54,10 +54,14 @@ import org.metaroce.mrct.socket.link.WallClock;
  * The "per frame" figure is the case's whole CPU divided by its frames: it includes the case's setup (a 128-packet
  * region's fill and its write to the device) and, on virtual time, the reference device itself; with 10 rounds the JIT
  * is not done compiling. {@code -Dmrct.bench.udp=false} stops after the in-process figure; {@code
- * -Dmrct.bench.ports=LOW-HIGH} is the range of the device's UDP port (default 49152-65151).
+ * -Dmrct.bench.ports=LOW-HIGH} is the range of the device's UDP port (default 49152-65151); {@code
+ * -Dmrct.bench.warmup=N} runs each case N times before measuring (default 20; 0 shows the first runs, cold);
+ * {@code -Dmrct.bench.verdicts=true} prints the verdict and attempts of every measured run over UDP, in order (with a
+ * FAIL's reason).
  */
 public final class UdpBurstCpuTime {
-    private static final int WARM_UP_RUNS = 20;
+    /** Runs of each case before the measured ones ({@code -Dmrct.bench.warmup=N}, default 20). */
+    private static final int WARM_UP_RUNS = Integer.getInteger("mrct.bench.warmup", 20);
     private static final String TOKEN = "bench";
 
     private UdpBurstCpuTime() {
@@ -125,11 +129,14 @@ public final class UdpBurstCpuTime {
                 int passed = 0;
                 int attempts = 0;
                 String notPassed = null;
+                final List<String> verdicts = new ArrayList<>();
                 for (int round = 0; round < rounds; round++) {
                     final long cpu0 = threads.getCurrentThreadCpuTime();
                     final long read0 = threads.getThreadCpuTime(readerId);
                     final long wall0 = System.nanoTime();
                     final CaseResult result = runner.runOne(planned);
+                    verdicts.add(result.verdict() + "/" + result.attempts() + (result.verdict() == Verdict.FAIL
+                        ? " (" + result.reason() + ")" : ""));
                     wall[round] = (System.nanoTime() - wall0) / result.attempts();
                     main[round] = (threads.getCurrentThreadCpuTime() - cpu0) / result.attempts();
                     read[round] = (threads.getThreadCpuTime(readerId) - read0) / result.attempts();
@@ -144,6 +151,9 @@ public final class UdpBurstCpuTime {
                     median(read) / 1e6, median(wall) / 1e6, passed, rounds);
                 if (notPassed != null) {
                     System.out.println("  the last that did not pass: " + notPassed);
+                }
+                if (Boolean.getBoolean("mrct.bench.verdicts")) {
+                    System.out.println("  verdicts in order: " + verdicts);
                 }
             }
             // waiting with nothing to come: what the harness's threads burn per millisecond of an expectation's window
