@@ -57,7 +57,9 @@ import org.metaroce.mrct.socket.link.WallClock;
  * -Dmrct.bench.ports=LOW-HIGH} is the range of the device's UDP port (default 49152-65151); {@code
  * -Dmrct.bench.warmup=N} runs each case N times before measuring (default 20; 0 shows the first runs, cold);
  * {@code -Dmrct.bench.verdicts=true} prints the verdict and attempts of every measured run over UDP, in order (with a
- * FAIL's reason).
+ * FAIL's reason); {@code -Dmrct.bench.device=UDP_HOST:PORT,AGENT_HOST:PORT} runs against a device served elsewhere
+ * ({@code mrct serve --udp ... --agent ... --token bench}) instead of one in this JVM; {@code
+ * -Dmrct.bench.warmcases=ID,...} warms up over UDP with those cases instead of the measured ones.
  */
 public final class UdpBurstCpuTime {
     /** Runs of each case before the measured ones ({@code -Dmrct.bench.warmup=N}, default 20). */
@@ -75,10 +77,17 @@ public final class UdpBurstCpuTime {
         final Specification spec = Specification.bundled();
         final DeviceProfile profile = DeviceProfile.of("bench", List.of());
         final List<Runner.Planned> plan = new ArrayList<>();
+        // -Dmrct.bench.warmcases=ID,...: the cases that warm up over UDP instead of the measured ones
+        final List<String> warmIds = System.getProperty("mrct.bench.warmcases") == null ? ids
+            : List.of(System.getProperty("mrct.bench.warmcases").split(","));
+        final List<Runner.Planned> warmPlan = new ArrayList<>();
         for (final Runner.Planned planned : Runner.plan(new CaseLoader(spec).load(List.of(java.nio.file.Path.of(
             System.getProperty("mrct.cases", "spec-cases")))))) {
             if (ids.contains(planned.id())) {
                 plan.add(planned);
+            }
+            if (warmIds.contains(planned.id())) {
+                warmPlan.add(planned);
             }
         }
         if (plan.size() != ids.size()) {
@@ -110,13 +119,17 @@ public final class UdpBurstCpuTime {
                 System.getProperty("java.vm.version"));
             return;
         }
-        try (Served device = Served.start(profile, spec);
-             SocketAdapter adapter = SocketAdapter.open(SocketOptions.udp(device.link.localAddress(),
-                 device.agentAddress, TOKEN))) {
+        // -Dmrct.bench.device=UDP_HOST:PORT,AGENT_HOST:PORT: a device served elsewhere (mrct serve --token bench), so
+        // that only the harness's code is in this JVM
+        final String external = System.getProperty("mrct.bench.device");
+        try (Served device = external == null ? Served.start(profile, spec) : null;
+             SocketAdapter adapter = SocketAdapter.open(external == null
+                 ? SocketOptions.udp(device.link.localAddress(), device.agentAddress, TOKEN)
+                 : SocketOptions.udp(address(external.split(",")[0]), address(external.split(",")[1]), TOKEN))) {
             final Runner runner = new Runner(new RunContext(adapter, spec, profile, 1, false, 20_000_000, 1_000_000,
                 20, ReferencePeer.FACTORY), List.of(), Clock.systemUTC());
-            final long readerId = readerThread(threads, device.link.localAddress().getPort());
-            for (final Runner.Planned planned : plan) {
+            final long readerId = readerThread(threads, device == null ? -1 : device.link.localAddress().getPort());
+            for (final Runner.Planned planned : warmPlan) {
                 for (int i = 0; i < WARM_UP_RUNS; i++) {
                     runner.runOne(planned);
                 }
@@ -179,6 +192,11 @@ public final class UdpBurstCpuTime {
         }
         System.out.printf(Locale.ROOT, "load average %.1f then %.1f; %s%n", loadBefore,
             ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), System.getProperty("java.vm.version"));
+    }
+
+    private static InetSocketAddress address(final String hostPort) {
+        final int colon = hostPort.lastIndexOf(':');
+        return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
     }
 
     /** The harness's UDP reader: the thread named after a local port that is not the device's. */
