@@ -77,9 +77,9 @@ public record Pattern(Kind kind, Expr value, byte[] hex) {
     private static final long GOLDEN_GAMMA = 0x9E3779B97F4A7C15L;
 
     /**
-     * The 8 bytes of random block {@code block}: {@code new SplittableRandom(seed ^ (block * GOLDEN_GAMMA)).nextLong()}
-     * (SplittableRandom's first value is its mix64 of seed + gamma, Stafford's variant 13; a fill of 512 KiB made 65,536
-     * generators), as {@code PatternTest} checks against SplittableRandom itself.
+     * The 8 bytes of random block {@code block}: {@code new SplittableRandom(seed ^ (block * GOLDEN_GAMMA))
+     * .nextLong()}, that is SplittableRandom's mix64 (Stafford's variant 13) of the seed plus the gamma, without making
+     * a generator per block (a fill of 512 KiB made 65,536); {@code PatternTest} checks it against SplittableRandom.
      */
     static long blockBits(final long seed, final long block) {
         long z = (seed ^ (block * GOLDEN_GAMMA)) + GOLDEN_GAMMA;
