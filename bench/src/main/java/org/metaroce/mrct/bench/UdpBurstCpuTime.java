@@ -51,9 +51,19 @@ import org.metaroce.mrct.socket.link.WallClock;
  * <li>the CPU both threads burn per millisecond of waiting for a frame that does not come, and how long after a
  * deadline the data plane knows that nothing came by it (wall time: the median of 200).</li>
  * </ul>
+ * The "per frame" figure is the case's whole CPU divided by its frames: it includes the case's setup (a 128-packet
+ * region's fill and its write to the device) and, on virtual time, the reference device itself; with 10 rounds the JIT
+ * is not done compiling. {@code -Dmrct.bench.udp=false} stops after the in-process figure; {@code
+ * -Dmrct.bench.ports=LOW-HIGH} is the range of the device's UDP port (default 49152-65151); {@code
+ * -Dmrct.bench.warmup=N} runs each case N times before measuring (default 20; 0 shows the first runs, cold);
+ * {@code -Dmrct.bench.verdicts=true} prints the verdict and attempts of every measured run over UDP, in order (with a
+ * FAIL's reason); {@code -Dmrct.bench.device=UDP_HOST:PORT,AGENT_HOST:PORT} runs against a device served elsewhere
+ * ({@code mrct serve --udp ... --agent ... --token bench}) instead of one in this JVM; {@code
+ * -Dmrct.bench.warmcases=ID,...} warms up over UDP with those cases instead of the measured ones.
  */
 public final class UdpBurstCpuTime {
-    private static final int WARM_UP_RUNS = 20;
+    /** Runs of each case before the measured ones ({@code -Dmrct.bench.warmup=N}, default 20). */
+    private static final int WARM_UP_RUNS = Integer.getInteger("mrct.bench.warmup", 20);
     private static final String TOKEN = "bench";
 
     private UdpBurstCpuTime() {
@@ -67,10 +77,17 @@ public final class UdpBurstCpuTime {
         final Specification spec = Specification.bundled();
         final DeviceProfile profile = DeviceProfile.of("bench", List.of());
         final List<Runner.Planned> plan = new ArrayList<>();
+        // -Dmrct.bench.warmcases=ID,...: the cases that warm up over UDP instead of the measured ones
+        final List<String> warmIds = System.getProperty("mrct.bench.warmcases") == null ? ids
+            : List.of(System.getProperty("mrct.bench.warmcases").split(","));
+        final List<Runner.Planned> warmPlan = new ArrayList<>();
         for (final Runner.Planned planned : Runner.plan(new CaseLoader(spec).load(List.of(java.nio.file.Path.of(
             System.getProperty("mrct.cases", "spec-cases")))))) {
             if (ids.contains(planned.id())) {
                 plan.add(planned);
+            }
+            if (warmIds.contains(planned.id())) {
+                warmPlan.add(planned);
             }
         }
         if (plan.size() != ids.size()) {
@@ -96,13 +113,23 @@ public final class UdpBurstCpuTime {
                     + " median of %d runs)%n", planned.id(), frames, median(main) / 1000.0 / frames, rounds);
             }
         }
-        try (Served device = Served.start(profile, spec);
-             SocketAdapter adapter = SocketAdapter.open(SocketOptions.udp(device.link.localAddress(),
-                 device.agentAddress, TOKEN))) {
+        if (!Boolean.parseBoolean(System.getProperty("mrct.bench.udp", "true"))) {
+            System.out.printf(Locale.ROOT, "load average %.1f then %.1f; %s%n", loadBefore,
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                System.getProperty("java.vm.version"));
+            return;
+        }
+        // -Dmrct.bench.device=UDP_HOST:PORT,AGENT_HOST:PORT: a device served elsewhere (mrct serve --token bench), so
+        // that only the harness's code is in this JVM
+        final String external = System.getProperty("mrct.bench.device");
+        try (Served device = external == null ? Served.start(profile, spec) : null;
+             SocketAdapter adapter = SocketAdapter.open(external == null
+                 ? SocketOptions.udp(device.link.localAddress(), device.agentAddress, TOKEN)
+                 : SocketOptions.udp(address(external.split(",")[0]), address(external.split(",")[1]), TOKEN))) {
             final Runner runner = new Runner(new RunContext(adapter, spec, profile, 1, false, 20_000_000, 1_000_000,
                 20, ReferencePeer.FACTORY), List.of(), Clock.systemUTC());
-            final long readerId = readerThread(threads, device.link.localAddress().getPort());
-            for (final Runner.Planned planned : plan) {
+            final long readerId = readerThread(threads, device == null ? -1 : device.link.localAddress().getPort());
+            for (final Runner.Planned planned : warmPlan) {
                 for (int i = 0; i < WARM_UP_RUNS; i++) {
                     runner.runOne(planned);
                 }
@@ -115,11 +142,14 @@ public final class UdpBurstCpuTime {
                 int passed = 0;
                 int attempts = 0;
                 String notPassed = null;
+                final List<String> verdicts = new ArrayList<>();
                 for (int round = 0; round < rounds; round++) {
                     final long cpu0 = threads.getCurrentThreadCpuTime();
                     final long read0 = threads.getThreadCpuTime(readerId);
                     final long wall0 = System.nanoTime();
                     final CaseResult result = runner.runOne(planned);
+                    verdicts.add(result.verdict() + "/" + result.attempts() + (result.verdict() == Verdict.FAIL
+                        ? " (" + result.reason() + ")" : ""));
                     wall[round] = (System.nanoTime() - wall0) / result.attempts();
                     main[round] = (threads.getCurrentThreadCpuTime() - cpu0) / result.attempts();
                     read[round] = (threads.getThreadCpuTime(readerId) - read0) / result.attempts();
@@ -134,6 +164,9 @@ public final class UdpBurstCpuTime {
                     median(read) / 1e6, median(wall) / 1e6, passed, rounds);
                 if (notPassed != null) {
                     System.out.println("  the last that did not pass: " + notPassed);
+                }
+                if (Boolean.getBoolean("mrct.bench.verdicts")) {
+                    System.out.println("  verdicts in order: " + verdicts);
                 }
             }
             // waiting with nothing to come: what the harness's threads burn per millisecond of an expectation's window
@@ -159,6 +192,11 @@ public final class UdpBurstCpuTime {
         }
         System.out.printf(Locale.ROOT, "load average %.1f then %.1f; %s%n", loadBefore,
             ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), System.getProperty("java.vm.version"));
+    }
+
+    private static InetSocketAddress address(final String hostPort) {
+        final int colon = hostPort.lastIndexOf(':');
+        return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
     }
 
     /** The harness's UDP reader: the thread named after a local port that is not the device's. */
@@ -233,8 +271,11 @@ public final class UdpBurstCpuTime {
         }
 
         private static InetSocketAddress highPort() throws IOException {
+            final String[] range = System.getProperty("mrct.bench.ports", "49152-65151").split("-");
+            final int low = Integer.parseInt(range[0]);
+            final int span = Integer.parseInt(range[1]) - low + 1;
             for (int attempt = 0; attempt < 50; attempt++) {
-                final int port = 49_152 + java.util.concurrent.ThreadLocalRandom.current().nextInt(16_000);
+                final int port = low + java.util.concurrent.ThreadLocalRandom.current().nextInt(span);
                 try (DatagramChannel probe = DatagramChannel.open()) {
                     probe.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
                     return new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
@@ -242,7 +283,7 @@ public final class UdpBurstCpuTime {
                     // another
                 }
             }
-            throw new IOException("no free UDP port above 49151 on loopback");
+            throw new IOException("no free UDP port in " + low + "-" + (low + span - 1) + " on loopback");
         }
 
         @Override

@@ -9,6 +9,7 @@ import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import org.metaroce.mrct.harness.result.ControlCalls;
 import org.metaroce.mrct.harness.result.ControlRecord;
+import org.metaroce.mrct.harness.result.HexBytes;
 import org.metaroce.mrct.spi.Access;
 import org.metaroce.mrct.spi.AdapterException;
 import org.metaroce.mrct.spi.Completion;
@@ -25,7 +26,8 @@ import org.metaroce.mrct.spi.SendWqe;
 /**
  * A {@link ControlPlane} that records every call and its outcome as a {@link ControlRecord} before handing the result
  * back, so a case's result holds everything the device told the harness. The records use plain values only (maps,
- * lists, numbers, strings; bytes as hex), the form the JSON report and the evidence file store.
+ * lists, numbers, strings; bytes as {@link HexBytes}, whose text is their hex), the form the JSON report and the
+ * evidence file store.
  */
 final class ControlJournal implements ControlPlane {
     private final ControlPlane delegate;
@@ -170,12 +172,12 @@ final class ControlJournal implements ControlPlane {
     @Override
     public byte[] readMemory(final long va, final int length) {
         return call("readMemory", ControlCalls.readMemory(va, length), () -> delegate.readMemory(va, length),
-            ControlCalls::bytes);
+            HexBytes::new);
     }
 
     @Override
     public void writeMemory(final long va, final byte[] data) {
-        run("writeMemory", ControlCalls.writeMemory(va, data), () -> delegate.writeMemory(va, data));
+        run("writeMemory", ControlCalls.writeMemoryRecorded(va, data), () -> delegate.writeMemory(va, data));
     }
 
     @Override

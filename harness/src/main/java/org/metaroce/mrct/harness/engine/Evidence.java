@@ -1,32 +1,30 @@
 package org.metaroce.mrct.harness.engine;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.metaroce.mrct.harness.result.Direction;
 import org.metaroce.mrct.harness.result.FrameRecord;
-import org.metaroce.mrct.wire.DecodedFrame;
-import org.metaroce.mrct.wire.FrameDecoder;
-import org.metaroce.mrct.wire.FrameDescription;
+import org.metaroce.mrct.harness.result.FrameRecords;
 import org.metaroce.mrct.wire.Psn;
 
 /**
  * The frames of one case, in order, as the result and the reports keep them. Recording a frame only keeps its bytes and
- * what the engine knows of it; the decoded description the reports show is made when the records are read (a pure
- * function of the bytes, so the records are the same as if it were made at once): on a real-time adapter a frame is
+ * what the engine knows of it; the decoded description the reports show is made when a record's {@code decoded} map
+ * is first read ({@link LazyDescription}: a pure function of the bytes, so the records are the same as if it were made
+ * at once), which for most frames is never (evidence.pcapng keeps the bytes): on a real-time adapter a frame is
  * recorded on the path that sends or receives it, where every microsecond counts against the case's timeline.
  */
 final class Evidence {
-    /** A frame as recorded; its {@link FrameRecord} is made when first asked for. */
+    /** A frame as recorded; its description is made when first asked for. */
     private static final class Entry {
         final Direction direction;
         final long time;
         final byte[] bytes;
         int step;
         String note;
-        FrameRecord record;
+        /** The decoded description, once made (a pure function of the bytes). */
+        Map<String, Object> decoded;
 
         Entry(final Direction direction, final long time, final byte[] bytes, final int step, final String note) {
             this.direction = direction;
@@ -38,7 +36,6 @@ final class Evidence {
     }
 
     private final List<Entry> entries = new ArrayList<>();
-    private final FrameDecoder decoder = new FrameDecoder();
     private final long start;
 
     Evidence(final long start) {
@@ -56,10 +53,6 @@ final class Evidence {
         final Entry entry = entries.get(index);
         entry.step = step;
         entry.note = note;
-        if (entry.record != null) {
-            entry.record = new FrameRecord(index, entry.direction, entry.record.timestampNanos(), entry.bytes, step,
-                note, entry.record.decoded());
-        }
     }
 
     /** How many frames are recorded. */
@@ -67,33 +60,36 @@ final class Evidence {
         return entries.size();
     }
 
-    /** The records, in order (a snapshot). */
     /** {@code time} on the device's clock as the records give it: since the case's start. */
     long sinceStart(final long time) {
         return time - start;
     }
 
+    /**
+     * The records, in order: a snapshot of the frames, steps and notes as they are now, whose descriptions are made
+     * when a record is first read ({@link FrameRecords}), on whichever thread reads it.
+     */
     List<FrameRecord> records() {
-        final List<FrameRecord> out = new ArrayList<>(entries.size());
-        for (int i = 0; i < entries.size(); i++) {
-            out.add(record(i));
+        final Entry[] frames = entries.toArray(new Entry[0]);
+        final int[] steps = new int[frames.length];
+        final String[] notes = new String[frames.length];
+        for (int i = 0; i < frames.length; i++) {
+            steps[i] = frames[i].step;
+            notes[i] = frames[i].note;
         }
-        return out;
+        return new FrameRecords(frames.length, i -> record(i, frames[i], steps[i], notes[i]));
     }
 
-    private FrameRecord record(final int index) {
-        final Entry entry = entries.get(index);
-        if (entry.record == null) {
-            final DecodedFrame frame = decoder.decode(ByteBuffer.wrap(entry.bytes), 0, entry.bytes.length);
-            final Map<String, Object> decoded = new LinkedHashMap<>();
-            decoded.put("roce", frame.status() != org.metaroce.mrct.wire.DecodeStatus.NOT_ROCE);
-            if (frame.status() != org.metaroce.mrct.wire.DecodeStatus.NOT_ROCE) {
-                FrameDescription.describeHeaders(frame, decoded);
-            }
-            entry.record = new FrameRecord(index, entry.direction, entry.time - start, entry.bytes, entry.step,
-                entry.note, decoded);
+    private FrameRecord record(final int index, final Entry entry, final int step, final String note) {
+        return new FrameRecord(index, entry.direction, entry.time - start, entry.bytes, step, note, decoded(entry));
+    }
+
+    /** The entry's description: one map per frame, which describes the frame when first read. */
+    private synchronized Map<String, Object> decoded(final Entry entry) {
+        if (entry.decoded == null) {
+            entry.decoded = new LazyDescription(entry.bytes);
         }
-        return entry.record;
+        return entry.decoded;
     }
 
     /** A frame as text for failure messages: one {@code key=value} line per field. */
@@ -107,7 +103,8 @@ final class Evidence {
      * in brackets, as field diffs show them; absolute only when {@code psnBase} is null.
      */
     String dump(final int index, final Integer psnBase) {
-        final FrameRecord record = record(index);
+        final Entry entry = entries.get(index);
+        final FrameRecord record = record(index, entry, entry.step, entry.note);
         final StringBuilder out = new StringBuilder();
         out.append("frame #").append(index).append(' ').append(record.direction()).append(" at ")
             .append(record.timestampNanos()).append(" ns").append(psnBase == null ? "" : ", PSNs relative")

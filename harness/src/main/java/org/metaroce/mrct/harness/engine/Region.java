@@ -30,11 +30,11 @@ final class Region {
 
     /** Applies bytes the device must have placed at {@code va}; bytes outside the region are ignored. */
     void place(final long va, final byte[] bytes) {
-        for (int i = 0; i < bytes.length; i++) {
-            final long at = va + i - mr.va();
-            if (at >= 0 && at < model.length) {
-                model[(int) at] = bytes[i];
-            }
+        final long at = va - mr.va();
+        final long from = Math.max(0, -at);
+        final long to = Math.min(bytes.length, model.length - at);
+        if (from < to) {
+            System.arraycopy(bytes, (int) from, model, (int) (at + from), (int) (to - from));
         }
     }
 }

@@ -228,7 +228,7 @@ final class SendQueueModel {
         if (frame.payloadLength() != length) {
             out.add(new Violation(last ? "MR-REQ-005" : "MR-REQ-004", new FieldDiff(
                 "payload_len", FrameCheck.number(length), FrameCheck.number(frame.payloadLength()))));
-        } else if (work.payload != null) {
+        } else if (work.payload != null && !samePayload(frame, work.payload, (int) offset, length)) {
             final byte[] want2 = Arrays.copyOfRange(work.payload, (int) offset, (int) offset + length);
             final byte[] actual = frame.payload();
             if (!Arrays.equals(want2, actual)) {
@@ -298,6 +298,20 @@ final class SendQueueModel {
                 : Opcode.RDMA_WRITE_LAST_WITH_IMMEDIATE;
             default -> throw new IllegalArgumentException(op + " is not segmented");
         };
+    }
+
+    /**
+     * Whether the frame's payload is {@code message[offset, offset + length)}, compared in place (the copies are made
+     * only to describe a difference: a burst compared two copies of every packet's payload).
+     */
+    private static boolean samePayload(final DecodedFrame frame, final byte[] message, final int offset,
+                                       final int length) {
+        final java.nio.ByteBuffer buffer = frame.buffer();
+        if (!buffer.hasArray() || frame.payloadOffset() < 0) {
+            return Arrays.equals(Arrays.copyOfRange(message, offset, offset + length), frame.payload());
+        }
+        final int from = buffer.arrayOffset() + frame.payloadOffset();
+        return Arrays.equals(message, offset, offset + length, buffer.array(), from, from + length);
     }
 
     private static void expect(final List<Violation> out, final String rule, final String field, final Opcode want,

@@ -38,7 +38,8 @@ public record CaseResult(String id, String caseId, String title, String area, Li
     public CaseResult {
         rules = List.copyOf(rules);
         parameters = Map.copyOf(parameters);
-        evidence = List.copyOf(evidence);
+        // FrameRecords is unmodifiable already, and copying it would describe every frame at once
+        evidence = evidence instanceof FrameRecords ? evidence : List.copyOf(evidence);
         notes = List.copyOf(notes);
         series = Map.copyOf(series);
         control = List.copyOf(control);

@@ -119,6 +119,14 @@ public final class ControlCalls {
             "solicited", c.solicited(), "timestamp_ns", c.timestampNanos());
     }
 
+    /**
+     * The arguments of {@code writeMemory} as the harness's journal records them: the data as {@link HexBytes}, whose
+     * text is the hex {@link #writeMemory} gives (the reports write it so), formatted only when a report needs it.
+     */
+    public static Map<String, Object> writeMemoryRecorded(final long va, final byte[] data) {
+        return args("va", va, "data", new HexBytes(data));
+    }
+
     /** Memory as hex, the result of {@code readMemory}. */
     public static String bytes(final byte[] bytes) {
         return HexFormat.of().formatHex(bytes);

@@ -10,7 +10,8 @@ import java.util.Map;
  * @param index 0-based position among the case's control calls
  * @param timestampNanos time of the call on the adapter's clock, relative to the case's start
  * @param op the {@code ControlPlane} method ({@code createQp}, {@code readMemory}, ...)
- * @param args its arguments as plain values (numbers, strings, booleans, lists, maps; bytes as hex strings)
+ * @param args its arguments as plain values (numbers, strings, booleans, lists, maps; bytes as hex strings, or as
+ *     {@link HexBytes}, whose text is that hex, where the harness's journal recorded them)
  * @param result its result in the same form, or null (void calls and failures)
  * @param error null when the call succeeded, else {@code rejected: ...}, {@code unsupported: ...},
  *     {@code adapter: ...} or {@code unavailable: ...} (a replay that could not answer)

@@ -28,6 +28,18 @@ final class FrameWriter {
     private final SackethFlyweight sacketh = new SackethFlyweight();
     private final AtomicAckEthFlyweight atomicAck = new AtomicAckEthFlyweight();
 
+    /**
+     * The headers before the BTH of the last frame written (Ethernet, IP, UDP): {@link Encapsulation#write} is a pure
+     * function of the (immutable) encapsulation, the transport length, the ECN and the UDP source port, and a burst's
+     * frames share all four, so the next such frame copies them instead of writing each field and summing the IPv4
+     * header again.
+     */
+    private Encapsulation lastEncapsulation;
+    private int lastTransportLength = -1;
+    private int lastEcn = -1;
+    private int lastSport = -1;
+    private byte[] lastHeaders = new byte[0];
+
     /** A frame being written: its buffer and where its parts start. */
     static final class Draft {
         final byte[] bytes;
@@ -37,14 +49,32 @@ final class FrameWriter {
         final Encapsulation encapsulation;
         int cursor;
 
-        Draft(final Encapsulation encapsulation, final int transportLength, final int ecn, final int sport) {
+        Draft(final Encapsulation encapsulation, final int transportLength, final int bth) {
             this.encapsulation = encapsulation;
             this.transportLength = transportLength;
             this.bytes = new byte[encapsulation.headerLength() + transportLength];
             this.buffer = ByteBuffer.wrap(bytes);
-            this.bth = encapsulation.write(buffer, 0, transportLength, ecn, sport);
+            this.bth = bth;
             this.cursor = bth + BthFlyweight.LENGTH;
         }
+    }
+
+    /** A new frame with its headers before the BTH written (or copied from the last frame's, when the same). */
+    private Draft draft(final Encapsulation e, final int transportLength, final int ecn, final int sport) {
+        final Draft d = new Draft(e, transportLength, e.headerLength());
+        if (e == lastEncapsulation && transportLength == lastTransportLength && ecn == lastEcn && sport == lastSport) {
+            System.arraycopy(lastHeaders, 0, d.bytes, 0, d.bth);
+            return d;
+        }
+        if (e.write(d.buffer, 0, transportLength, ecn, sport) != d.bth) {
+            throw new IllegalStateException("the encapsulation's headers are not its header length");
+        }
+        lastEncapsulation = e;
+        lastTransportLength = transportLength;
+        lastEcn = ecn;
+        lastSport = sport;
+        lastHeaders = java.util.Arrays.copyOf(d.bytes, d.bth);
+        return d;
     }
 
     /** Starts a frame of {@code opcode} with a payload of {@code payloadLength} bytes; headers follow the layout. */
@@ -52,7 +82,7 @@ final class FrameWriter {
                 final int sport, final int destQp, final int pkey, final int psn, final boolean ackReq) {
         final int pad = (-payloadLength) & 3;
         final int transport = 12 + HeaderLayout.extensionLength(opcode, tver) + payloadLength + pad + 4;
-        final Draft d = new Draft(e, transport, ecn, sport);
+        final Draft d = draft(e, transport, ecn, sport);
         bth.wrap(d.buffer, d.bth).opcode(opcode.code()).flags(false, false, pad, tver).pkey(pkey)
             .fecnBecn(false, opcode == Opcode.CNP).destQp(destQp).ackReq(ackReq).psn(psn);
         return d;
