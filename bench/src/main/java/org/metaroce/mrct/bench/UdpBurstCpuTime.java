@@ -37,7 +37,7 @@ import org.metaroce.mrct.socket.link.WallClock;
  * {@code java -cp benchmarks.jar org.metaroce.mrct.bench.UdpBurstCpuTime [ROUNDS] [CASE...]}: what the harness's
  * threads cost per frame of a case run over the UDP mode on loopback, by CPU time rather than the wall clock (the
  * machine is shared; CPU time barely moves with the load). One JVM holds both ends: the reference NIC in real time on a
- * {@link UdpLink} with its agent (what {@code mrct serve --udp} runs, without its warm-up and device timeline), and the
+ * {@link UdpLink} with its agent (what {@code mrct serve --udp} runs, with its device timeline since 2026-12-03, without its warm-up), and the
  * socket adapter with a {@link Runner} at the run's default timing (20 ms expectation timeout, 1 ms tolerance).
  *
  * <p>Run from the repository's root (the cases are read from {@code spec-cases}, or {@code -Dmrct.cases=DIR}). The
@@ -57,7 +57,8 @@ import org.metaroce.mrct.socket.link.WallClock;
  * -Dmrct.bench.ports=LOW-HIGH} is the range of the device's UDP port (default 49152-65151); {@code
  * -Dmrct.bench.warmup=N} runs each case N times before measuring (default 20; 0 shows the first runs, cold);
  * {@code -Dmrct.bench.verdicts=true} prints the verdict and attempts of every measured run over UDP, in order (with a
- * FAIL's reason); {@code -Dmrct.bench.device=UDP_HOST:PORT,AGENT_HOST:PORT} runs against a device served elsewhere
+ * FAIL's reason), {@code -Dmrct.bench.failures=true} a FAIL's notes and evidence frame by frame; {@code
+ * -Dmrct.bench.device=UDP_HOST:PORT,AGENT_HOST:PORT} runs against a device served elsewhere
  * ({@code mrct serve --udp ... --agent ... --token bench}) instead of one in this JVM; {@code
  * -Dmrct.bench.warmcases=ID,...} warms up over UDP with those cases instead of the measured ones.
  */
@@ -67,6 +68,29 @@ public final class UdpBurstCpuTime {
     private static final String TOKEN = "bench";
 
     private UdpBurstCpuTime() {
+    }
+
+    /**
+     * A FAIL's notes and evidence, one line per frame ({@code -Dmrct.bench.failures=true}): direction, time since the
+     * case's start, step, note, and the BTH and AETH/SACK fields as the evidence describes them.
+     */
+    private static void printFailure(final CaseResult result) {
+        System.out.println("  FAIL " + result.id() + " after " + result.attempts() + " attempt(s): " + result.reason());
+        result.notes().forEach(n -> System.out.println("    note: " + n));
+        for (final org.metaroce.mrct.harness.result.FrameRecord f : result.evidence()) {
+            final StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "    #%d %s %.3f us step %d",
+                f.index(), f.direction(), f.timestampNanos() / 1e3, f.step()));
+            for (final String key : List.of("bth", "aeth", "sacketh")) {
+                final Object value = f.decoded().get(key);
+                if (value != null) {
+                    line.append(' ').append(key).append('=').append(value);
+                }
+            }
+            if (f.note() != null) {
+                line.append(" (").append(f.note()).append(')');
+            }
+            System.out.println(line);
+        }
     }
 
     /** Entry point. */
@@ -150,6 +174,9 @@ public final class UdpBurstCpuTime {
                     final CaseResult result = runner.runOne(planned);
                     verdicts.add(result.verdict() + "/" + result.attempts() + (result.verdict() == Verdict.FAIL
                         ? " (" + result.reason() + ")" : ""));
+                    if (result.verdict() == Verdict.FAIL && Boolean.getBoolean("mrct.bench.failures")) {
+                        printFailure(result);
+                    }
                     wall[round] = (System.nanoTime() - wall0) / result.attempts();
                     main[round] = (threads.getCurrentThreadCpuTime() - cpu0) / result.attempts();
                     read[round] = (threads.getThreadCpuTime(readerId) - read0) / result.attempts();
@@ -234,19 +261,37 @@ public final class UdpBurstCpuTime {
         static Served start(final DeviceProfile profile, final Specification spec) throws IOException {
             final AtomicReference<RealTimeDevice> deviceRef = new AtomicReference<>();
             final AtomicLong swept = new AtomicLong();
+            // as mrct serve's device (cli's ReferenceServer): the UDP reader stamps frames when it reads them, so its
+            // pauses between looks count in the device's own timeline with each frame's wait, which the agent reports;
+            // without it a failure while the device was late would be a FAIL here and INCONCLUSIVE in a real run
             final UdpLink link = UdpLink.serve(highPort(), ReferenceAdapter.ENDPOINTS.deviceMac(),
                 SocketAdapter.UDP_HARNESS_MAC, new FrameReceiver() {
+                    /** The reader's last look for frames (on the reader thread only). */
+                    private long lastLook;
+
                     @Override
                     public void frame(final byte[] bytes, final long timestampNanos) {
                         final RealTimeDevice d = deviceRef.get();
+                        final long unseen = looked(d, timestampNanos);
                         if (d != null) {
-                            d.receive(bytes, WallClock.nanos() - timestampNanos);
+                            d.receive(bytes, WallClock.nanos() - timestampNanos + unseen);
                         }
                     }
 
                     @Override
                     public void idle(final long sweptAtNanos) {
                         swept.set(sweptAtNanos);
+                        looked(deviceRef.get(), sweptAtNanos);
+                    }
+
+                    private long looked(final RealTimeDevice d, final long at) {
+                        long pause = 0;
+                        if (d != null && lastLook != 0) {
+                            pause = Math.max(0, at - lastLook);
+                            d.readerPaused(pause);
+                        }
+                        lastLook = at;
+                        return pause;
                     }
                 });
             final RealTimeDevice device = RealTimeDevice.fromProfile(profile, spec, Set.of(),
@@ -258,6 +303,11 @@ public final class UdpBurstCpuTime {
                 RealTimeDevice.identity(), ReferenceAdapter.ENDPOINTS.deviceMac(),
                 link.localAddress().getAddress().getHostAddress(), null, RealTimeDevice.capabilities()),
                 AgentLimits.DEFAULTS, TOKEN, line -> { })
+                .withDeviceTimeline(() -> {
+                    final RealTimeDevice.Timeline t = device.timeline();
+                    return new org.metaroce.mrct.spi.DeviceTimeline(t.worstLateNanos(), t.worst(), t.lateEvents(),
+                        t.captureDrops());
+                })
                 // a control request never overtakes the frames sent before it (as mrct serve's barrier)
                 .withBarrier(arrival -> {
                     final long until = System.nanoTime() + 1_000_000_000L;
