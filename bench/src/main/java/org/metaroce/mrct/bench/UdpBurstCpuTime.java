@@ -266,13 +266,12 @@ public final class UdpBurstCpuTime {
             // without it a failure while the device was late would be a FAIL here and INCONCLUSIVE in a real run
             final UdpLink link = UdpLink.serve(highPort(), ReferenceAdapter.ENDPOINTS.deviceMac(),
                 SocketAdapter.UDP_HARNESS_MAC, new FrameReceiver() {
-                    /** The reader's last look for frames (on the reader thread only). */
-                    private long lastLook;
+                    private final RealTimeDevice.ReaderLooks looks = new RealTimeDevice.ReaderLooks();
 
                     @Override
                     public void frame(final byte[] bytes, final long timestampNanos) {
                         final RealTimeDevice d = deviceRef.get();
-                        final long unseen = looked(d, timestampNanos);
+                        final long unseen = looks.looked(d, timestampNanos, true);
                         if (d != null) {
                             d.receive(bytes, WallClock.nanos() - timestampNanos + unseen);
                         }
@@ -281,17 +280,7 @@ public final class UdpBurstCpuTime {
                     @Override
                     public void idle(final long sweptAtNanos) {
                         swept.set(sweptAtNanos);
-                        looked(deviceRef.get(), sweptAtNanos);
-                    }
-
-                    private long looked(final RealTimeDevice d, final long at) {
-                        long pause = 0;
-                        if (d != null && lastLook != 0) {
-                            pause = Math.max(0, at - lastLook);
-                            d.readerPaused(pause);
-                        }
-                        lastLook = at;
-                        return pause;
+                        looks.looked(deviceRef.get(), sweptAtNanos, true);
                     }
                 });
             final RealTimeDevice device = RealTimeDevice.fromProfile(profile, spec, Set.of(),
@@ -303,11 +292,7 @@ public final class UdpBurstCpuTime {
                 RealTimeDevice.identity(), ReferenceAdapter.ENDPOINTS.deviceMac(),
                 link.localAddress().getAddress().getHostAddress(), null, RealTimeDevice.capabilities()),
                 AgentLimits.DEFAULTS, TOKEN, line -> { })
-                .withDeviceTimeline(() -> {
-                    final RealTimeDevice.Timeline t = device.timeline();
-                    return new org.metaroce.mrct.spi.DeviceTimeline(t.worstLateNanos(), t.worst(), t.lateEvents(),
-                        t.captureDrops());
-                })
+                .withDeviceTimeline(device::deviceTimeline)
                 // a control request never overtakes the frames sent before it (as mrct serve's barrier)
                 .withBarrier(arrival -> {
                     final long until = System.nanoTime() + 1_000_000_000L;

@@ -24,7 +24,6 @@ import org.metaroce.mrct.socket.link.PcapLink;
 import org.metaroce.mrct.socket.link.UdpLink;
 import org.metaroce.mrct.socket.link.WallClock;
 import org.metaroce.mrct.spi.AdapterException;
-import org.metaroce.mrct.spi.DeviceTimeline;
 
 /**
  * The reference NIC as a remote device: a {@link RealTimeDevice} on a link (a network interface or a UDP address) with
@@ -83,8 +82,7 @@ final class ReferenceServer implements AutoCloseable {
         final AtomicReference<RealTimeDevice> deviceRef = new AtomicReference<>();
         final AtomicLong swept = new AtomicLong();
         final FrameReceiver receiver = new FrameReceiver() {
-            /** The reader's last look for frames (on the reader thread only). */
-            private long lastLook;
+            private final RealTimeDevice.ReaderLooks looks = new RealTimeDevice.ReaderLooks();
 
             @Override
             public void frame(final byte[] bytes, final long timestampNanos) {
@@ -103,19 +101,9 @@ final class ReferenceServer implements AutoCloseable {
                 looked(deviceRef.get(), sweptAtNanos);
             }
 
-            /**
-             * Where the link stamps frames when its reader takes them (UDP), a frame's wait in the kernel is invisible
-             * in its timestamp: the reader's pauses between looks bound it, and count in the device's timeline.
-             */
             private long looked(final RealTimeDevice d, final long at) {
                 final Link l = linkRef.get();
-                long pause = 0;
-                if (d != null && l != null && l.stampsWhenRead() && lastLook != 0) {
-                    pause = Math.max(0, at - lastLook);
-                    d.readerPaused(pause);
-                }
-                lastLook = at;
-                return pause;
+                return looks.looked(d, at, l != null && l.stampsWhenRead());
             }
         };
         final Link link;
@@ -149,7 +137,7 @@ final class ReferenceServer implements AutoCloseable {
         final AgentServer agent = new AgentServer(device.controlPlane(), new AgentInfo(AgentServer.VERSION,
             RealTimeDevice.identity(), actual.mac(), actual.ipv4(), actual.ipv6(), RealTimeDevice.capabilities()),
             limits, token, log).withBarrier(arrival -> awaitSweep(swept, arrival, link))
-            .withDeviceTimeline(() -> timeline(device));
+            .withDeviceTimeline(device::deviceTimeline);
         final InetSocketAddress bound;
         try {
             bound = agent.start(listen);
@@ -159,12 +147,6 @@ final class ReferenceServer implements AutoCloseable {
             throw e;
         }
         return new ReferenceServer(device, link, agent, bound, actual);
-    }
-
-    /** What the device says about its own timeline since the last reset, for the agent's {@code deviceTimeline}. */
-    private static DeviceTimeline timeline(final RealTimeDevice device) {
-        final RealTimeDevice.Timeline t = device.timeline();
-        return new DeviceTimeline(t.worstLateNanos(), t.worst(), t.lateEvents(), t.captureDrops());
     }
 
     /**

@@ -26,6 +26,7 @@ import org.metaroce.mrct.spi.CapturedFrame;
 import org.metaroce.mrct.spi.Completion;
 import org.metaroce.mrct.spi.ControlPlane;
 import org.metaroce.mrct.spi.DeviceIdentity;
+import org.metaroce.mrct.spi.DeviceTimeline;
 import org.metaroce.mrct.spi.MemoryRegion;
 import org.metaroce.mrct.spi.QpAttributes;
 import org.metaroce.mrct.spi.QpState;
@@ -165,6 +166,31 @@ public final class RealTimeDevice implements AutoCloseable {
         timeline.late(nanos, OwnTimeline.Kind.READER);
     }
 
+    /**
+     * The looks for frames of a link's reader, on that reader's thread: where the link stamps frames when its reader
+     * takes them (a UDP socket, {@code Link.stampsWhenRead}), the pause since the reader's previous look bounds how long
+     * a frame may have waited unseen, so it counts in the device's timeline ({@link #readerPaused}). One per link, made
+     * before the device (the reader looks before there is one).
+     */
+    public static final class ReaderLooks {
+        /** The reader's last look (on the reader thread only); 0 before the first. */
+        private long lastLook;
+
+        /**
+         * The reader looked at {@code at} (its link's clock), for {@code device} (null while there is none yet);
+         * returns the pause since its previous look that counted in the device's timeline, 0 when none did.
+         */
+        public long looked(final RealTimeDevice device, final long at, final boolean stampsWhenRead) {
+            long pause = 0;
+            if (device != null && stampsWhenRead && lastLook != 0) {
+                pause = Math.max(0, at - lastLook);
+                device.readerPaused(pause);
+            }
+            lastLook = at;
+            return pause;
+        }
+    }
+
     private void failure(final RuntimeException e) {
         failures.incrementAndGet();
         lastFailure = e.toString();
@@ -197,6 +223,15 @@ public final class RealTimeDevice implements AutoCloseable {
      * protocol; {@code mrct serve} reports this to the harness, which then runs a failed case again.
      */
     public record Timeline(long worstLateNanos, String worst, long lateEvents, long captureDrops) {
+    }
+
+    /**
+     * {@link #timeline()} as the adapter SPI reports it: what {@code mrct serve}'s agent answers {@code deviceTimeline}
+     * with.
+     */
+    public DeviceTimeline deviceTimeline() {
+        final Timeline t = timeline();
+        return new DeviceTimeline(t.worstLateNanos(), t.worst(), t.lateEvents(), t.captureDrops());
     }
 
     /** What {@link Timeline} says now, for the time since the last reset (any thread). */

@@ -330,17 +330,8 @@ final class Shards {
             if (linkType == CaptureReader.LINKTYPE_ETHERNET && file.originalLength() <= length
                 && fast.locate(buffer, offset, length)) {
                 // the common frame, without a decode (FastLayout): as below, from the same positions
-                ipv6 = fast.ipv6;
-                ipAt = fast.ip - offset;
-                ipLength = fast.ipLength;
-                udpAt = fast.udp - offset;
-                bthAt = fast.bth - offset;
-                icrcAt = fast.icrc - offset;
-                return ipv6
-                    ? router.route(BigEndian.i64(buffer, fast.ip + 8), BigEndian.i64(buffer, fast.ip + 16),
-                        BigEndian.i64(buffer, fast.ip + 24), BigEndian.i64(buffer, fast.ip + 32))
-                    : router.route(0, BigEndian.i32(buffer, fast.ip + 12) & 0xFFFF_FFFFL | 1L << 32, 0,
-                        BigEndian.i32(buffer, fast.ip + 16) & 0xFFFF_FFFFL | 1L << 32);
+                laidOut(fast.ipv6, fast.ip, fast.ipLength, fast.udp, fast.bth, fast.icrc, offset);
+                return route(buffer, fast.ip, fast.ipv6);
             }
             if (linkType != CaptureReader.LINKTYPE_ETHERNET) {
                 if (!LinkLayer.supported(linkType)) {
@@ -365,12 +356,10 @@ final class Shards {
                 && d.has(HeaderKind.ICRC)) {
                 // a whole Ethernet RoCE frame: its ICRC is computed ahead from these positions (as
                 // DecodedFrame.computeIcrc would from the same decode)
-                ipv6 = d.has(HeaderKind.IPV6);
-                ipAt = d.offset(ipv6 ? HeaderKind.IPV6 : HeaderKind.IPV4) - offset;
-                ipLength = d.ipHeaderLength();
-                udpAt = d.has(HeaderKind.UDP) ? d.offset(HeaderKind.UDP) - offset : -1;
-                bthAt = d.offset(HeaderKind.BTH) - offset;
-                icrcAt = d.offset(HeaderKind.ICRC) - offset;
+                final boolean v6 = d.has(HeaderKind.IPV6);
+                laidOut(v6, d.offset(v6 ? HeaderKind.IPV6 : HeaderKind.IPV4), d.ipHeaderLength(),
+                    d.has(HeaderKind.UDP) ? d.offset(HeaderKind.UDP) : -1, d.offset(HeaderKind.BTH),
+                    d.offset(HeaderKind.ICRC), offset);
             }
             if (d.status() == DecodeStatus.NOT_ROCE) {
                 return 0;
@@ -383,11 +372,30 @@ final class Shards {
             if (ip < 0) {
                 return 0;
             }
-            return version == 4
-                ? router.route(0, BigEndian.i32(buffer, ip + 12) & 0xFFFF_FFFFL | 1L << 32, 0,
-                    BigEndian.i32(buffer, ip + 16) & 0xFFFF_FFFFL | 1L << 32)
-                : router.route(BigEndian.i64(buffer, ip + 8), BigEndian.i64(buffer, ip + 16),
-                    BigEndian.i64(buffer, ip + 24), BigEndian.i64(buffer, ip + 32));
+            return route(buffer, ip, version == 6);
+        }
+
+        /**
+         * The layout of the current record for the ICRC workers, from absolute positions in a buffer whose record
+         * starts at {@code offset} ({@code udp} -1 for none: RoCEv1).
+         */
+        private void laidOut(final boolean v6, final int ip, final int ipHeaderLength, final int udp, final int bth,
+                             final int icrc, final int offset) {
+            ipv6 = v6;
+            ipAt = ip - offset;
+            ipLength = ipHeaderLength;
+            udpAt = udp < 0 ? -1 : udp - offset;
+            bthAt = bth - offset;
+            icrcAt = icrc - offset;
+        }
+
+        /** The shard of a frame whose IPv4 or IPv6 header is at {@code ip}, by its two addresses. */
+        private int route(final ByteBuffer buffer, final int ip, final boolean v6) {
+            return v6
+                ? router.route(BigEndian.i64(buffer, ip + 8), BigEndian.i64(buffer, ip + 16),
+                    BigEndian.i64(buffer, ip + 24), BigEndian.i64(buffer, ip + 32))
+                : router.route(0, BigEndian.i32(buffer, ip + 12) & 0xFFFF_FFFFL | 1L << 32, 0,
+                    BigEndian.i32(buffer, ip + 16) & 0xFFFF_FFFFL | 1L << 32);
         }
 
         private ByteBuffer scratch(final int size) {
