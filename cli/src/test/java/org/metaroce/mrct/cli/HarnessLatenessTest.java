@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Clock;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -12,6 +13,8 @@ import org.metaroce.mrct.harness.engine.RunContext;
 import org.metaroce.mrct.harness.engine.Runner;
 import org.metaroce.mrct.harness.profile.DeviceProfile;
 import org.metaroce.mrct.harness.result.CaseResult;
+import org.metaroce.mrct.harness.result.RunListener;
+import org.metaroce.mrct.harness.result.RunSummary;
 import org.metaroce.mrct.harness.result.Verdict;
 import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.reference.Fault;
@@ -109,6 +112,92 @@ class HarnessLatenessTest {
     }
 
     private static final String READ_CASE = "WIRE-001-transmit-vlan-every-kind";
+    private static final String ACK_CASE = "ACK-005-ackreq-in-order";
+
+    /** The results in the order the listeners had them. */
+    private record Whole(RunSummary summary, List<CaseResult> results, List<String> started) {
+    }
+
+    /**
+     * {@link #READ_CASE} then {@link #ACK_CASE} through {@link Runner#run}, the READ case's fourth send late by 5 ms
+     * in the first {@code lateAttempts} case runs (of either case: ACK_CASE sends fewer frames, so it is never late);
+     * {@code stopAt} is the question of the run's stop condition from which on it says stop (0: never), as a
+     * Ctrl-C's does once given.
+     */
+    private static Whole runBoth(final int lateAttempts, final int stopAt) throws Exception {
+        final DeviceProfile profile = ReferenceServer.profile(null, SPEC);
+        final List<CaseResult> results = new ArrayList<>();
+        final List<String> started = new ArrayList<>();
+        final RunListener recorder = new RunListener() {
+            @Override
+            public void caseStarted(final String id, final int index, final int total) {
+                started.add(id + "@" + index);
+            }
+
+            @Override
+            public void caseFinished(final CaseResult result) {
+                results.add(result);
+            }
+        };
+        final int[] asked = {0};
+        try (LateHarness adapter = new LateHarness(ReferenceAdapter.fromProfile(profile, SPEC, Set.of()), 4, 5 * MS,
+            0, lateAttempts)) {
+            final RunSummary summary = new Runner(new RunContext(adapter, SPEC, profile, 1, false, 2 * MS, MS, 0),
+                List.of(recorder), Clock.systemUTC()).run(null, List.of(planned(READ_CASE), planned(ACK_CASE)),
+                r -> stopAt > 0 && ++asked[0] >= stopAt, null);
+            return new Whole(summary, results, started);
+        }
+    }
+
+    @Test
+    void aCaseLateInEveryAttemptOfItsPlaceRunsAgainAfterTheOtherCases() throws Exception {
+        final Whole whole = runBoth(3, 0);
+        assertThat(whole.results()).extracting(CaseResult::id).as("reported after its second round")
+            .containsExactly(ACK_CASE, READ_CASE);
+        assertThat(whole.started()).containsExactly(READ_CASE + "@0", ACK_CASE + "@1", READ_CASE + "@0");
+        final CaseResult read = whole.results().get(1);
+        assertThat(read.verdict()).as("its fourth attempt kept the timeline").isEqualTo(Verdict.PASS);
+        assertThat(read.attempts()).isEqualTo(4);
+        assertThat(read.notes()).hasSize(3).allSatisfy(n -> assertThat(n).contains("sending its frame took 5 ms"));
+        assertThat(read.notes().get(0)).startsWith("attempt 1 of 3: ");
+        assertThat(whole.results().get(0).attempts()).isEqualTo(1);
+        assertThat(whole.summary().complete()).isTrue();
+        assertThat(whole.summary().counts().get(Verdict.PASS)).isEqualTo(2);
+    }
+
+    @Test
+    void lateInBothRoundsTheCaseIsInconclusiveAfterSixAttempts() throws Exception {
+        final Whole whole = runBoth(99, 0);
+        final CaseResult read = whole.results().get(1);
+        assertThat(read.id()).isEqualTo(READ_CASE);
+        assertThat(read.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+        assertThat(read.failure()).isNull();
+        assertThat(read.attempts()).isEqualTo(Runner.ROUNDS * Runner.MAX_ATTEMPTS);
+        assertThat(read.reason()).startsWith("in every one of 6 attempts (3 in the case's place in the run, 3 after "
+            + "the run's other cases) the harness was late beyond the run's tolerance");
+        assertThat(read.notes()).hasSize(6);
+        assertThat(read.notes().get(3)).startsWith("attempt 4 of 6: ");
+        assertThat(whole.results().get(0).verdict()).isEqualTo(Verdict.PASS);
+    }
+
+    @Test
+    void aRunStoppedBeforeTheSecondRoundReportsTheFirstRoundsResult() throws Exception {
+        // the stop condition says stop from its question about the ACK case on (Ctrl-C during it): the run has no other
+        // case to stop before, but the READ case's second round does not run
+        final Whole stopped = runBoth(99, 2);
+        assertThat(stopped.results()).extracting(CaseResult::id).containsExactly(ACK_CASE, READ_CASE);
+        assertThat(stopped.results().get(1).verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+        assertThat(stopped.results().get(1).attempts()).isEqualTo(Runner.MAX_ATTEMPTS);
+        assertThat(stopped.results().get(1).reason()).startsWith("in every one of 3 attempts the harness was late");
+        assertThat(stopped.started()).as("no second round").hasSize(2);
+        assertThat(stopped.summary().complete()).isFalse();
+
+        // stopped at the READ case itself: reported at once, the ACK case never runs
+        final Whole first = runBoth(99, 1);
+        assertThat(first.results()).extracting(CaseResult::id).containsExactly(READ_CASE);
+        assertThat(first.results().get(0).verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+        assertThat(first.summary().complete()).isFalse();
+    }
 
     @Test
     void aFrameThatLeftLateBeyondTheToleranceMakesTheCaseInconclusiveAndItRunsAgain() throws Exception {

@@ -28,12 +28,22 @@ public final class Runner {
     }
 
     /**
-     * Runs of one case at most when the adapter reports its own evidence incomplete ({@link
+     * Runs of one case at most, in a round, when the adapter reports its own evidence incomplete ({@link
      * org.metaroce.mrct.spi.Adapter#evidenceProblem()}), the harness's own lateness left a failed expectation
      * inconclusive ({@link HarnessLateness}), or a failure coincided with the device's own report that it could not
-     * keep its timeline ({@link DeviceLateness}); after the last the case is INCONCLUSIVE.
+     * keep its timeline ({@link DeviceLateness}); after the last the round is INCONCLUSIVE.
      */
     public static final int MAX_ATTEMPTS = 3;
+    /**
+     * Rounds of {@link #MAX_ATTEMPTS} a case gets in {@link #run} on real time: one in its place in the run and, when
+     * every attempt of that one was inconclusive, one more after the run's other cases, before it is reported
+     * INCONCLUSIVE. What makes every attempt of a round late is seldom the case itself but the moment: measured over
+     * UDP on 2 cores (docs/real-devices.md), ACK-002-sack-bitmap-edges (64 round trips with an 8 us window) was late
+     * in all 3 attempts in 5 of 5 full runs, 0.4 s after the 75 s of QP-011-max-qp-in-rts had left both JVMs 700
+     * recompilations to make (their code was compiled for that case's setup), and in 2 of 2 runs of a fresh JVM;
+     * late 3 times in a row at one moment is not late at another. On virtual time nothing is ever late: one round.
+     */
+    public static final int ROUNDS = 2;
 
     private final RunContext context;
     private final List<RunListener> listeners;
@@ -65,18 +75,35 @@ public final class Runner {
         return out;
     }
 
-    /** Runs one planned case and returns its result (without notifying listeners). */
+    /**
+     * Runs one planned case (one round of at most {@link #MAX_ATTEMPTS}) and returns its result (without notifying
+     * listeners).
+     */
     public CaseResult runOne(final Planned planned) {
+        return round(planned, 1, MAX_ATTEMPTS, new ArrayList<>()).result();
+    }
+
+    /**
+     * A round's result, and whether every attempt of it was inconclusive for a reason of the moment (the harness or
+     * the device late, the adapter's evidence incomplete), so that another round later may judge the device.
+     */
+    private record Round(CaseResult result, boolean inconclusive, List<String> problems) {
+    }
+
+    /**
+     * Attempts {@code first} to {@code last} of one case; {@code problems} holds the notes of the attempts before
+     * {@code first} (another round's), and gains this round's.
+     */
+    private Round round(final Planned planned, final int first, final int last, final List<String> problems) {
         final String notApplicable = Applicability.reason(planned.def(), context.profile(),
             context.adapter().capabilities(), context.spec(), context.peers() != null);
         if (notApplicable != null) {
             final CaseDef def = planned.def();
-            return new CaseResult(planned.id(), def.id(), def.title(), def.area(), def.rules(), Level.MUST, def.role(),
-                def.file(), Map.of(), Verdict.NOT_APPLICABLE, notApplicable, null, 0, 0, 0, List.of(), List.of(),
-                Map.of());
+            return new Round(new CaseResult(planned.id(), def.id(), def.title(), def.area(), def.rules(), Level.MUST,
+                def.role(), def.file(), Map.of(), Verdict.NOT_APPLICABLE, notApplicable, null, 0, 0, 0, List.of(),
+                List.of(), Map.of()), false, problems);
         }
-        final List<String> problems = new ArrayList<>();
-        for (int attempt = 1; ; attempt++) {
+        for (int attempt = first; ; attempt++) {
             final CaseRun run = new CaseRun(context, planned.def(), planned.row(), planned.id());
             final CaseResult result = run.execute();
             final String problem = result.verdict() == Verdict.ERROR ? null : context.adapter().evidenceProblem();
@@ -91,32 +118,36 @@ public final class Runner {
                     // end beyond the tolerance, and the kept reports did not say by how much each was late)
                     problems.add(DeviceLateness.within(timeline, context.toleranceNs(), run.harnessLatenessNanos()));
                 }
-                return attempt == 1 && problems.isEmpty() ? result
-                    : result.retried(attempt, result.verdict(), result.reason(), problems);
+                return new Round(attempt == 1 && problems.isEmpty() ? result
+                    : result.retried(attempt, result.verdict(), result.reason(), problems), false, problems);
             }
+            final String which = "attempt " + attempt + " of " + last + ": ";
             if (problem != null) {
-                problems.add("attempt " + attempt + " of " + MAX_ATTEMPTS + ": incomplete evidence: " + problem);
+                problems.add(which + "incomplete evidence: " + problem);
             } else if (deviceLate != null) {
-                problems.add("attempt " + attempt + " of " + MAX_ATTEMPTS + ": " + deviceLate + "; it was "
-                    + result.verdict() + ": " + result.reason());
+                problems.add(which + deviceLate + "; it was " + result.verdict() + ": " + result.reason());
             } else {
-                problems.add("attempt " + attempt + " of " + MAX_ATTEMPTS + ": " + result.reason());
+                problems.add(which + result.reason());
             }
-            if (attempt == MAX_ATTEMPTS) {
+            if (attempt == last) {
+                final String every = "in every one of " + last + " attempts" + (first > 1
+                    ? " (" + (first - 1) + " in the case's place in the run, " + (last - first + 1)
+                    + " after the run's other cases)" : "");
+                final CaseResult inconclusive;
                 if (deviceLate != null) {
-                    return result.retried(attempt, Verdict.INCONCLUSIVE, "in every one of " + MAX_ATTEMPTS
-                        + " attempts the case failed while " + deviceLate + ", so the failure says nothing certain "
-                        + "about the device (it would have been " + result.verdict() + ": " + result.reason() + ")",
-                        problems);
-                }
-                if (problem == null) {
+                    inconclusive = result.retried(attempt, Verdict.INCONCLUSIVE, every + " the case failed while "
+                        + deviceLate + ", so the failure says nothing certain about the device (it would have been "
+                        + result.verdict() + ": " + result.reason() + ")", problems);
+                } else if (problem == null) {
                     // INCONCLUSIVE already, with the lateness and what it may have caused in the reason
-                    return result.retried(attempt, Verdict.INCONCLUSIVE, "in every one of " + MAX_ATTEMPTS
-                        + " attempts " + result.reason(), problems);
+                    inconclusive = result.retried(attempt, Verdict.INCONCLUSIVE, every + " " + result.reason(),
+                        problems);
+                } else {
+                    inconclusive = result.retried(attempt, Verdict.INCONCLUSIVE, "the harness's own evidence was "
+                        + "incomplete " + every + " (" + problem + "); the case says nothing about the device (it "
+                        + "would have been " + result.verdict() + ": " + result.reason() + ")", problems);
                 }
-                return result.retried(attempt, Verdict.INCONCLUSIVE, "the harness's own evidence was incomplete in "
-                    + "every one of " + MAX_ATTEMPTS + " attempts (" + problem + "); the case says nothing about the "
-                    + "device (it would have been " + result.verdict() + ": " + result.reason() + ")", problems);
+                return new Round(inconclusive, true, problems);
             }
         }
     }
@@ -137,8 +168,11 @@ public final class Runner {
             listener.runStarted(info);
         }
         final Summaries.Tally tally = new Summaries.Tally(baseline, context.strict());
-        final BetweenCases between = BetweenCases.forThisJvm(
-            !context.adapter().capabilities().contains(org.metaroce.mrct.spi.Capability.VIRTUAL_TIME));
+        final boolean realTime = !context.adapter().capabilities()
+            .contains(org.metaroce.mrct.spi.Capability.VIRTUAL_TIME);
+        final BetweenCases between = BetweenCases.forThisJvm(realTime);
+        // cases whose first round was inconclusive, with their place in the plan: reported after their second round
+        final List<Map.Entry<Integer, Round>> later = new ArrayList<>();
         boolean complete = true;
         for (int i = 0; i < plan.size(); i++) {
             final Planned planned = plan.get(i);
@@ -146,20 +180,44 @@ public final class Runner {
                 listener.caseStarted(planned.id(), i, plan.size());
             }
             between.beforeCase();
-            final CaseResult result = runOne(planned);
-            tally.add(result);
-            for (final RunListener listener : listeners) {
-                listener.caseFinished(result);
+            final Round round = round(planned, 1, MAX_ATTEMPTS, new ArrayList<>());
+            final boolean stop = stopWhen != null && stopWhen.apply(round.result()) && i < plan.size() - 1;
+            if (realTime && ROUNDS > 1 && round.inconclusive() && !stop) {
+                later.add(Map.entry(i, round));
+                continue;
             }
-            if (stopWhen != null && stopWhen.apply(result) && i < plan.size() - 1) {
+            report(round.result(), tally);
+            if (stop) {
                 complete = false;
                 break;
             }
+        }
+        for (final Map.Entry<Integer, Round> first : later) {
+            final Planned planned = plan.get(first.getKey());
+            final Round round = first.getValue();
+            if (!complete || stopWhen != null && stopWhen.apply(round.result())) {
+                // the run stops: what the first round found, without another
+                complete = false;
+                report(round.result(), tally);
+                continue;
+            }
+            for (final RunListener listener : listeners) {
+                listener.caseStarted(planned.id(), first.getKey(), plan.size());
+            }
+            between.beforeCase();
+            report(round(planned, MAX_ATTEMPTS + 1, ROUNDS * MAX_ATTEMPTS, round.problems()).result(), tally);
         }
         final RunSummary summary = tally.summary(context.spec(), context.profile(), complete, clock.instant());
         for (final RunListener listener : listeners) {
             listener.runFinished(info, summary);
         }
         return summary;
+    }
+
+    private void report(final CaseResult result, final Summaries.Tally tally) {
+        tally.add(result);
+        for (final RunListener listener : listeners) {
+            listener.caseFinished(result);
+        }
     }
 }
