@@ -393,6 +393,10 @@ final class RunCommand implements Callable<Integer> {
         }
         main.out().println(main.outTerminal().verdict(summary.overall().name(), summary.overall().name()) + ": "
             + summary.reason() + " (" + counts + ")");
+        if (summary.overall() == Overall.INCONCLUSIVE) {
+            main.out().println("each INCONCLUSIVE case says what kept it from a verdict (its line above, and the "
+                + "reports); run those again (-s ID), on a quieter host, or with a larger --tolerance");
+        }
         if (summary.baseline() != null) {
             main.out().println("baseline " + summary.baseline().baseline() + ": " + summary.baseline().newlyFailing()
                 .size() + " newly failing, " + summary.baseline().newlyPassing().size() + " newly passing, "

@@ -88,6 +88,7 @@ public final class Summaries {
         private final boolean strict;
         private int failing;
         private int errors;
+        private int inconclusive;
 
         /** {@code baseline} may be null (no baseline: every failing case counts). */
         public Tally(final BaselineCheck baseline, final boolean strict) {
@@ -108,8 +109,10 @@ public final class Summaries {
             if (fails && beyondBaseline) {
                 failing++;
             }
-            if (result.verdict() == Verdict.ERROR || result.verdict() == Verdict.INCONCLUSIVE) {
+            if (result.verdict() == Verdict.ERROR) {
                 errors++;
+            } else if (result.verdict() == Verdict.INCONCLUSIVE) {
+                inconclusive++;
             }
         }
 
@@ -125,7 +128,12 @@ public final class Summaries {
             } else if (errors > 0 || !complete) {
                 overall = Overall.ERROR;
                 reason = !complete ? "the run did not complete" : errors + " case" + (errors == 1 ? "" : "s")
-                    + " ended in ERROR or INCONCLUSIVE, so conformance cannot be claimed";
+                    + " ended in ERROR" + (inconclusive > 0 ? " and " + inconclusive + " INCONCLUSIVE" : "")
+                    + ", so conformance cannot be claimed";
+            } else if (inconclusive > 0) {
+                overall = Overall.INCONCLUSIVE;
+                reason = "no case failed, but " + inconclusive + " case" + (inconclusive == 1 ? "" : "s")
+                    + " could not be judged (INCONCLUSIVE), so conformance can be neither claimed nor denied";
             } else {
                 overall = Overall.CONFORMANT;
                 reason = "every applicable case passed" + (counts.get(Verdict.WARN) > 0 ? " (" + counts.get(

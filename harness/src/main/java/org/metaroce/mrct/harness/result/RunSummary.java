@@ -9,7 +9,7 @@ import java.util.Map;
  *
  * @param end when it ended
  * @param counts cases per verdict
- * @param overall {@link Overall#CONFORMANT}, {@link Overall#NON_CONFORMANT} or {@link Overall#ERROR}
+ * @param overall {@link Overall#CONFORMANT}, {@link Overall#NON_CONFORMANT}, {@link Overall#INCONCLUSIVE} or {@link Overall#ERROR}
  * @param reason one sentence behind the overall verdict
  * @param rules the rule matrix
  * @param baseline the comparison with a baseline, or null
