@@ -44,6 +44,12 @@ public final class Runner {
      * late 3 times in a row at one moment is not late at another. On virtual time nothing is ever late: one round.
      */
     public static final int ROUNDS = 2;
+    /**
+     * The most evidence and control records a case held back for its second round may have: a case that made more (a
+     * scale case: QP-011's first round makes 328,197 control records) is reported after its first round, so that the
+     * heap the run keeps stays small (the results held back are in memory until their second round).
+     */
+    public static final int HELD_RECORDS_MAX = 4_096;
 
     private final RunContext context;
     private final List<RunListener> listeners;
@@ -160,7 +166,9 @@ public final class Runner {
     /**
      * Runs every planned case in order. {@code stopWhen} is asked after each result whether to stop (fail-fast); the
      * summary then says the run is incomplete. {@code baseline} compares the results with known failures (may be
-     * null). No result is kept once the listeners have had it: the summary is counted case by case.
+     * null). On real time a case whose round was inconclusive is held back and run again after the other cases
+     * ({@link #ROUNDS}, at most {@link #HELD_RECORDS_MAX} records of it held); every other result is reported at once and
+     * not kept once the listeners have had it: the summary is counted case by case.
      */
     public RunSummary run(final RunInfo info, final List<Planned> plan, final Function<CaseResult, Boolean> stopWhen,
                           final BaselineCheck baseline) {
@@ -182,7 +190,8 @@ public final class Runner {
             between.beforeCase();
             final Round round = round(planned, 1, MAX_ATTEMPTS, new ArrayList<>());
             final boolean stop = stopWhen != null && stopWhen.apply(round.result()) && i < plan.size() - 1;
-            if (realTime && ROUNDS > 1 && round.inconclusive() && !stop) {
+            if (realTime && ROUNDS > 1 && round.inconclusive() && !stop
+                && round.result().evidence().size() + round.result().control().size() <= HELD_RECORDS_MAX) {
                 later.add(Map.entry(i, round));
                 continue;
             }
