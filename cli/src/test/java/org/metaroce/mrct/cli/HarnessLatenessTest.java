@@ -175,8 +175,9 @@ class HarnessLatenessTest {
         assertThat(read.attempts()).isEqualTo(Runner.ROUNDS * Runner.MAX_ATTEMPTS);
         assertThat(read.reason()).startsWith("in every one of 6 attempts (3 in the case's place in the run, 3 after "
             + "the run's other cases) the harness was late beyond the run's tolerance");
-        assertThat(read.notes()).hasSize(6);
-        assertThat(read.notes().get(3)).startsWith("attempt 4 of 6: ");
+        final List<String> attempts = read.notes().stream().filter(n -> n.startsWith("attempt ")).toList();
+        assertThat(attempts).hasSize(6);
+        assertThat(attempts.get(3)).startsWith("attempt 4 of 6: ");
         assertThat(whole.results().get(0).verdict()).isEqualTo(Verdict.PASS);
     }
 

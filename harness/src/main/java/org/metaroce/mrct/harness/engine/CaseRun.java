@@ -87,6 +87,9 @@ final class CaseRun {
             runCase(start);
         } catch (RuntimeException e) {
             outcome = policy.outcome(e, cursor.index(), cursor.step());
+            if (!virtualTime() && outcome.verdict() != Verdict.ERROR && AfterMissingFrame.applies(e, cursor.step())) {
+                notes.add(AfterMissingFrame.look(data, evidence));
+            }
         }
         final List<NotChecked> notChecked = gated == null ? List.of() : gated.notChecked();
         if (outcome.verdict() == Verdict.PASS && !notChecked.isEmpty()) {
