@@ -84,12 +84,19 @@ class DeviceLatenessTest {
 
     private static Outcome run(final String id, final Set<Fault> faults, final DeviceTimeline report,
                                final boolean swallow, final int disturbedAttempts) throws Exception {
+        return run(id, faults, report, swallow, disturbedAttempts, 2 * MS, 0);
+    }
+
+    private static Outcome run(final String id, final Set<Fault> faults, final DeviceTimeline report,
+                               final boolean swallow, final int disturbedAttempts, final long expectTimeout,
+                               final int tolerancePercent) throws Exception {
         final DeviceProfile profile = ReferenceServer.profile(null, SPEC);
         final Runner.Planned planned = Runner.plan(new CaseLoader(SPEC).loadBundled()).stream()
             .filter(p -> p.id().equals(id)).findFirst().orElseThrow();
         try (SelfReporting adapter = new SelfReporting(ReferenceAdapter.fromProfile(profile, SPEC, faults), report,
             swallow, disturbedAttempts)) {
-            final CaseResult result = new Runner(new RunContext(adapter, SPEC, profile, 1, false, 2 * MS, MS, 0),
+            final CaseResult result = new Runner(new RunContext(adapter, SPEC, profile, 1, false, expectTimeout, MS,
+                tolerancePercent),
                 List.of(), Clock.systemUTC()).runOne(planned);
             return new Outcome(result, adapter.asked);
         }
@@ -109,6 +116,24 @@ class DeviceLatenessTest {
             .contains("it would have been FAIL: MR-ACK-005");
         assertThat(always.result().notes()).anySatisfy(n -> assertThat(n).startsWith("attempt 1 of 3: the device "
             + "reports"));
+    }
+
+    @Test
+    void aDeviceLateWithinTheMissingFramesOwnWindowToleranceIsStillJudged() throws Exception {
+        // the ACK never comes (the fault); the device reports 1.5 ms of lateness, beyond the run's absolute 1 ms but
+        // within the 4 ms the 20 ms window tolerates (20 %): no lateness of 1.5 ms explains an answer missing from it
+        final DeviceTimeline late = new DeviceTimeline(1_500_000, "late by", 3, 0);
+        final Outcome judged = run(CASE, Set.of(Fault.NO_ACK_ON_ACKREQ), late, false, 99, 20 * MS, 20);
+        assertThat(judged.result().verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(judged.result().attempts()).isEqualTo(1);
+        assertThat(judged.result().failure().rule()).isEqualTo("MR-ACK-005");
+        assertThat(judged.result().reason()).contains("(24 ms with the run's tolerance of 4 ms)");
+        assertThat(judged.result().notes()).anySatisfy(n -> assertThat(n).startsWith("judged with both ends within "
+            + "the run's tolerance of 4 ms: the device reported its worst lateness as late by 1.5"));
+
+        // a 2 ms window tolerates only the run's 1 ms: the same report leaves the failure uncertain
+        final Outcome uncertain = run(CASE, Set.of(Fault.NO_ACK_ON_ACKREQ), late, false, 99, 2 * MS, 20);
+        assertThat(uncertain.result().verdict()).isEqualTo(Verdict.INCONCLUSIVE);
     }
 
     @Test

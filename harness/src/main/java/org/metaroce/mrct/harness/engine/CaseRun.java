@@ -49,6 +49,7 @@ final class CaseRun {
     private Map<String, Long> countersAtStart = Map.of();
     private final HarnessLateness lateness;
     private boolean harnessLate;
+    private long failedWindowTolerance = -1;
     /** The case's frames once its setup made them (null before): a control-plane call on real time catches up first. */
     private FramePump pump;
     /** What the case's when and repeat steps left out (null before the steps are set up). */
@@ -87,6 +88,9 @@ final class CaseRun {
             runCase(start);
         } catch (RuntimeException e) {
             outcome = policy.outcome(e, cursor.index(), cursor.step());
+            if (e instanceof StepFailure f && AfterMissingFrame.applies(e, cursor.step())) {
+                failedWindowTolerance = f.windowToleranceNanos;
+            }
             if (!virtualTime() && outcome.verdict() != Verdict.ERROR && AfterMissingFrame.applies(e, cursor.step())) {
                 notes.add(AfterMissingFrame.look(data, evidence));
             }
@@ -142,6 +146,14 @@ final class CaseRun {
      */
     boolean harnessWasLate() {
         return harnessLate;
+    }
+
+    /**
+     * When the case failed on an expected frame that did not arrive: the tolerance that frame's window had, which may
+     * be larger than the run's absolute one (a percentage of a long window); else -1 (after {@link #execute()}).
+     */
+    long failedWindowToleranceNanos() {
+        return failedWindowTolerance;
     }
 
     /** The harness's worst lateness in the case (after {@link #execute()}), within the run's tolerance or not. */

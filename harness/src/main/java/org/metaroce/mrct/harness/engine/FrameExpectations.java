@@ -78,6 +78,7 @@ final class FrameExpectations {
                 final StepFailure missing = new StepFailure("no frame arrived within " + timing.effective(window)
                     + " (expected " + e.template().summary() + ")", -1, List.of(), describe(e.template()), null);
                 missing.missingTemplate = e.template();
+                missing.windowToleranceNanos = timing.tolerance(window);
                 throw missing;
             }
             final List<FieldDiff> diffs = matches(received, e.template(), c);
@@ -126,6 +127,7 @@ final class FrameExpectations {
                     + " expected frames did not arrive within " + timing.effective(window) + ": "
                     + open.stream().map(FrameTemplate::summary).toList(), -1, List.of(), describe(open.get(0)), null);
                 missing.missingTemplate = open.get(0);
+                missing.windowToleranceNanos = timing.tolerance(window);
                 throw missing;
             }
             boolean matched = false;

@@ -115,14 +115,17 @@ public final class Runner {
             final String problem = result.verdict() == Verdict.ERROR ? null : context.adapter().evidenceProblem();
             final boolean judged = problem == null && !run.harnessWasLate() && failed(result);
             final DeviceTimeline timeline = judged ? context.adapter().deviceTimeline() : null;
-            final String deviceLate = judged ? DeviceLateness.problem(timeline, context.toleranceNs(),
-                run.harnessLatenessNanos()) : null;
+            // the slack both ends' lateness may use up: the run's tolerance, or the larger one the window of a frame
+            // that did not come had (a device 1 ms late cannot explain an answer missing from a 20 ms window)
+            final long slack = Math.max(context.toleranceNs(), run.failedWindowToleranceNanos());
+            final String deviceLate = judged ? DeviceLateness.problem(timeline, slack, run.harnessLatenessNanos())
+                : null;
             if (problem == null && !run.harnessWasLate() && deviceLate == null) {
                 if (timeline != null) {
                     // a failure that stands: what both ends measured of their own lateness goes with it, for whoever
                     // looks at a real-time failure next (issue 10: several were charged to the device with neither
                     // end beyond the tolerance, and the kept reports did not say by how much each was late)
-                    problems.add(DeviceLateness.within(timeline, context.toleranceNs(), run.harnessLatenessNanos()));
+                    problems.add(DeviceLateness.within(timeline, slack, run.harnessLatenessNanos()));
                 }
                 return new Round(attempt == 1 && problems.isEmpty() ? result
                     : result.retried(attempt, result.verdict(), result.reason(), problems), false, problems);

@@ -17,6 +17,12 @@ final class StepFailure extends RuntimeException {
     String rule;
     /** For an expected frame that did not arrive: its template (the first still open), for blame; else null. */
     transient org.metaroce.mrct.harness.cases.FrameTemplate missingTemplate;
+    /**
+     * For an expected frame that did not arrive: the timing tolerance its window had (the larger of the run's absolute
+     * one and its percentage of the window), the slack a late device may have used up before the frame was missing;
+     * else -1.
+     */
+    long windowToleranceNanos = -1;
 
     StepFailure(final String message, final int frame, final List<FieldDiff> diffs, final String expectedFrame,
                 final String actualFrame) {
@@ -38,6 +44,7 @@ final class StepFailure extends RuntimeException {
         final StepFailure copy = new StepFailure(getMessage(), index, diffs, expectedFrame, actual, inconclusive);
         copy.rule = rule;
         copy.missingTemplate = missingTemplate;
+        copy.windowToleranceNanos = windowToleranceNanos;
         return copy;
     }
 
