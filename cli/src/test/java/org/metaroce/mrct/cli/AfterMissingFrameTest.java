@@ -30,11 +30,11 @@ class AfterMissingFrameTest {
     private static final String CASE = "ACK-005-ackreq-in-order";
 
     /** Holds every frame of the device back by {@code delay} (a slow path: their timestamps moved by as much). */
-    private static final class SlowFirstFrame extends RealTimeReference {
+    private static final class SlowPath extends RealTimeReference {
         final long delay;
         final java.util.ArrayDeque<CapturedFrame> held = new java.util.ArrayDeque<>();
 
-        SlowFirstFrame(final ReferenceAdapter inner, final long delay) {
+        SlowPath(final ReferenceAdapter inner, final long delay) {
             super(inner);
             this.delay = delay;
         }
@@ -63,7 +63,7 @@ class AfterMissingFrameTest {
 
         @Override
         public String name() {
-            return "slow-first-frame";
+            return "slow-path";
         }
     }
 
@@ -71,7 +71,7 @@ class AfterMissingFrameTest {
         final DeviceProfile profile = ReferenceServer.profile(null, SPEC);
         final Runner.Planned planned = Runner.plan(new CaseLoader(SPEC).loadBundled()).stream()
             .filter(p -> p.id().equals(CASE)).findFirst().orElseThrow();
-        try (SlowFirstFrame adapter = new SlowFirstFrame(ReferenceAdapter.fromProfile(profile, SPEC, faults),
+        try (SlowPath adapter = new SlowPath(ReferenceAdapter.fromProfile(profile, SPEC, faults),
             delay)) {
             return new Runner(new RunContext(adapter, SPEC, profile, 1, false, 2 * MS, MS, 0), List.of(),
                 Clock.systemUTC()).runOne(planned);

@@ -88,11 +88,11 @@ final class CaseRun {
             runCase(start);
         } catch (RuntimeException e) {
             outcome = policy.outcome(e, cursor.index(), cursor.step());
-            if (e instanceof StepFailure f && AfterMissingFrame.applies(e, cursor.step())) {
-                failedWindowTolerance = f.windowToleranceNanos;
-            }
-            if (!virtualTime() && outcome.verdict() != Verdict.ERROR && AfterMissingFrame.applies(e, cursor.step())) {
-                notes.add(AfterMissingFrame.look(data, evidence));
+            if (AfterMissingFrame.applies(e, cursor.step())) {
+                failedWindowTolerance = ((StepFailure) e).windowToleranceNanos;
+                if (!virtualTime() && outcome.verdict() != Verdict.ERROR) {
+                    notes.add(AfterMissingFrame.look(data, evidence));
+                }
             }
         }
         final List<NotChecked> notChecked = gated == null ? List.of() : gated.notChecked();

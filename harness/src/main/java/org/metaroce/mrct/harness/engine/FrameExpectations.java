@@ -75,11 +75,8 @@ final class FrameExpectations {
                     final long longest = names.bound("rto_high_ns", 320_000);
                     pump.pollUntil(deadline + longest + longest / 10 + 2000 + timing.tolerance(longest));
                 }
-                final StepFailure missing = new StepFailure("no frame arrived within " + timing.effective(window)
-                    + " (expected " + e.template().summary() + ")", -1, List.of(), describe(e.template()), null);
-                missing.missingTemplate = e.template();
-                missing.windowToleranceNanos = timing.tolerance(window);
-                throw missing;
+                throw StepFailure.missing("no frame arrived within " + timing.effective(window) + " (expected "
+                    + e.template().summary() + ")", e.template(), describe(e.template()), timing.tolerance(window));
             }
             final List<FieldDiff> diffs = matches(received, e.template(), c);
             if (diffs.isEmpty()) {
@@ -123,12 +120,10 @@ final class FrameExpectations {
         while (!open.isEmpty()) {
             final FramePump.Received received = pump.next(deadline);
             if (received == null) {
-                final StepFailure missing = new StepFailure(open.size() + " of " + e.templates().size()
+                throw StepFailure.missing(open.size() + " of " + e.templates().size()
                     + " expected frames did not arrive within " + timing.effective(window) + ": "
-                    + open.stream().map(FrameTemplate::summary).toList(), -1, List.of(), describe(open.get(0)), null);
-                missing.missingTemplate = open.get(0);
-                missing.windowToleranceNanos = timing.tolerance(window);
-                throw missing;
+                    + open.stream().map(FrameTemplate::summary).toList(), open.get(0), describe(open.get(0)),
+                    timing.tolerance(window));
             }
             boolean matched = false;
             List<FieldDiff> closest = List.of();

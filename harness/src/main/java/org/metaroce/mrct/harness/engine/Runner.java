@@ -39,8 +39,9 @@ public final class Runner {
      * every attempt of that one was inconclusive, one more after the run's other cases, before it is reported
      * INCONCLUSIVE. What makes every attempt of a round late is seldom the case itself but the moment: measured over
      * UDP on 2 cores (docs/real-devices.md), ACK-002-sack-bitmap-edges (64 round trips with an 8 us window) was late
-     * in all 3 attempts in 5 of 5 full runs, 0.4 s after the 75 s of QP-011-max-qp-in-rts had left both JVMs 700
-     * recompilations to make (their code was compiled for that case's setup), and in 2 of 2 runs of a fresh JVM;
+     * in all 3 attempts in 4 of 4 full runs, 0.4 s after the 75 s of QP-011-max-qp-in-rts had left the harness's JVM
+     * 701 compilations to make (many of them recompiling code compiled for that case's setup), and in 2 of 2 runs of
+     * a fresh JVM;
      * late 3 times in a row at one moment is not late at another. On virtual time nothing is ever late: one round.
      */
     public static final int ROUNDS = 2;
@@ -94,6 +95,10 @@ public final class Runner {
      * the device late, the adapter's evidence incomplete), so that another round later may judge the device.
      */
     private record Round(CaseResult result, boolean inconclusive, List<String> problems) {
+    }
+
+    /** A case held back after an inconclusive first round, at {@code index} in the plan. */
+    private record Held(int index, Round round) {
     }
 
     /**
@@ -183,7 +188,7 @@ public final class Runner {
             .contains(org.metaroce.mrct.spi.Capability.VIRTUAL_TIME);
         final BetweenCases between = BetweenCases.forThisJvm(realTime);
         // cases whose first round was inconclusive, with their place in the plan: reported after their second round
-        final List<Map.Entry<Integer, Round>> later = new ArrayList<>();
+        final List<Held> later = new ArrayList<>();
         boolean complete = true;
         for (int i = 0; i < plan.size(); i++) {
             final Planned planned = plan.get(i);
@@ -195,7 +200,7 @@ public final class Runner {
             final boolean stop = stopWhen != null && stopWhen.apply(round.result()) && i < plan.size() - 1;
             if (realTime && ROUNDS > 1 && round.inconclusive() && !stop
                 && round.result().evidence().size() + round.result().control().size() <= HELD_RECORDS_MAX) {
-                later.add(Map.entry(i, round));
+                later.add(new Held(i, round));
                 continue;
             }
             report(round.result(), tally);
@@ -204,9 +209,9 @@ public final class Runner {
                 break;
             }
         }
-        for (final Map.Entry<Integer, Round> first : later) {
-            final Planned planned = plan.get(first.getKey());
-            final Round round = first.getValue();
+        for (final Held held : later) {
+            final Planned planned = plan.get(held.index());
+            final Round round = held.round();
             if (!complete || stopWhen != null && stopWhen.apply(round.result())) {
                 // the run stops: what the first round found, without another
                 complete = false;
@@ -214,7 +219,7 @@ public final class Runner {
                 continue;
             }
             for (final RunListener listener : listeners) {
-                listener.caseStarted(planned.id(), first.getKey(), plan.size());
+                listener.caseStarted(planned.id(), held.index(), plan.size());
             }
             between.beforeCase();
             report(round(planned, MAX_ATTEMPTS + 1, ROUNDS * MAX_ATTEMPTS, round.problems()).result(), tally);

@@ -39,6 +39,18 @@ final class StepFailure extends RuntimeException {
         this.inconclusive = inconclusive;
     }
 
+    /**
+     * An expected frame that did not arrive: {@code template} (the first still open, described as
+     * {@code expectedFrame}) within a window that had {@code windowTolerance} of timing tolerance.
+     */
+    static StepFailure missing(final String message, final org.metaroce.mrct.harness.cases.FrameTemplate template,
+                               final String expectedFrame, final long windowTolerance) {
+        final StepFailure missing = new StepFailure(message, -1, List.of(), expectedFrame, null);
+        missing.missingTemplate = template;
+        missing.windowToleranceNanos = windowTolerance;
+        return missing;
+    }
+
     /** The same failure, pointing at evidence frame {@code index} whose dump is {@code actual}. */
     StepFailure at(final int index, final String actual) {
         final StepFailure copy = new StepFailure(getMessage(), index, diffs, expectedFrame, actual, inconclusive);
