@@ -15,7 +15,9 @@
 #   java -Xmx$HEAP -jar mrct.jar analyze --threads 1 --format MARKDOWN FILE         (the same on one thread)
 #   java -Xmx$HEAP -cp mrct.jar org.metaroce.mrct.analyzer.AnalyzeThroughput FILE 5       (5 passes in one JVM)
 #   ROOT/mrct analyze --format MARKDOWN FILE                                        (the launcher users run: serial
-#                                                                                    GC, AppCDS archive, tiered JIT)
+#                                                                                    GC, AppCDS archive, tiered JIT
+#                                                                                    with thresholds x3; the same heap
+#                                                                                    bound, through JDK_JAVA_OPTIONS)
 # and prints wall-clock and CPU rates and their ratios to tshark's, with the load average before each timed command.
 # The plain java -jar JVMs run with the JDK's defaults (G1, tiered JIT, no class-data archive); the launcher's archive
 # is recorded beforehand by one run over a small fixture, as the first run after a build does. The whole command
@@ -86,11 +88,12 @@ if [ "$status" -gt 1 ]; then echo "analyze-compare: mrct analyze --threads 1 fai
 echo "mrct analyze --threads 1: $(wall single) s wall, $(cpu single) s CPU (load $load_single before)"
 
 echo "./mrct analyze (the launcher, one pass):"
-env -u MRCT_JAVA_OPTS "$root/mrct" analyze --format MARKDOWN --report-dir "$work/warm" \
+JDK_JAVA_OPTIONS="-Xmx$heap" env -u MRCT_JAVA_OPTS "$root/mrct" analyze --format MARKDOWN --report-dir "$work/warm" \
   "$root/fixtures/captures/soft-roce/rdma_write_bw.pcap" > /dev/null 2>&1 || true
 status=0
 load_launcher=$(load)
-timed launcher env -u MRCT_JAVA_OPTS "$root/mrct" analyze --format MARKDOWN --report-dir "$work/reports2" \
+timed launcher env -u MRCT_JAVA_OPTS JDK_JAVA_OPTIONS="-Xmx$heap" "$root/mrct" analyze --format MARKDOWN \
+  --report-dir "$work/reports2" \
   "$capture" > "$work/launcher.out" || status=$?
 if [ "$status" -gt 1 ]; then echo "analyze-compare: ./mrct analyze failed:" >&2; cat "$work/launcher.err" >&2; exit 1; fi
 echo "./mrct analyze: $(wall launcher) s wall, $(cpu launcher) s CPU (load $load_launcher before)"

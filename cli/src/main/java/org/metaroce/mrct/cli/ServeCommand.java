@@ -98,9 +98,6 @@ final class ServeCommand implements Callable<Integer> {
         + "starts cold, and the first frames of a run then meet an interpreted device)")
     private int warmUpPasses;
 
-    /** The lowest UDP source port MR-WIRE-010 allows (0xC000): in UDP mode the device's port is its frames' sport. */
-    private static final int LOWEST_SOURCE_PORT = 0xC000;
-
     @Override
     public Integer call() {
         final Specification spec = Specification.bundled();
@@ -117,11 +114,9 @@ final class ServeCommand implements Callable<Integer> {
                 throw new RunCommand.UsageProblem("give exactly one of --iface IF and --udp HOST:PORT");
             }
             if (udp != null) {
-                final int port = SocketAdapter.hostPort(udp).getPort();
-                if (port > 0 && port < LOWEST_SOURCE_PORT) {
-                    log("warning: UDP port " + port + " is below " + LOWEST_SOURCE_PORT + ": it is the udp.sport of "
-                        + "every frame the device sends, and MR-WIRE-010 asks for 0xC000-0xFFFF, so every case run "
-                        + "over it fails that rule; use a port of " + LOWEST_SOURCE_PORT + " or more");
+                final String problem = SocketAdapterProvider.sourcePortProblem(SocketAdapter.hostPort(udp).getPort());
+                if (problem != null) {
+                    log("warning: " + problem);
                 }
             }
             if (warmUpPasses < 0) {

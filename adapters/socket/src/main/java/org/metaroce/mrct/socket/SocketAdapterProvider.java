@@ -68,9 +68,37 @@ public final class SocketAdapterProvider implements AdapterProvider {
         return EnumSet.of(Trait.REAL_TIME);
     }
 
+    /**
+     * The lowest udp.sport MR-WIRE-010 allows a device's data packets (0xC000). In UDP mode the port a device listens
+     * on is the source port of every frame it sends.
+     */
+    public static final int LOWEST_SOURCE_PORT = 0xC000;
+
+    /**
+     * Why a device that listens on UDP port {@code port} breaks MR-WIRE-010 in every case in which it sends data (a
+     * MetaRoCE device's data packets carry udp.sport 0xC000-0xFFFF), or null for a port of 49152 or more (and for 0,
+     * which names no port). {@code mrct serve} and {@code mrct run --udp} both warn with it before anything runs: a run
+     * over such a port fails a hundred and more cases on that one rule, and the cause is the command line, not the
+     * device's code.
+     */
+    public static String sourcePortProblem(final int port) {
+        if (port <= 0 || port >= LOWEST_SOURCE_PORT) {
+            return null;
+        }
+        return "UDP port " + port + " is below " + LOWEST_SOURCE_PORT + ": in UDP mode it is the udp.sport of every "
+            + "frame the device sends, and MR-WIRE-010 asks for 0xC000-0xFFFF, so every case in which the device "
+            + "sends data fails that rule; give the device a port of " + LOWEST_SOURCE_PORT + " or more";
+    }
+
     @Override
     public AdapterSetup configure(final AdapterRequest request) throws AdapterSetupException {
         final SocketOptions options = options(request.options());
+        if (options.udpDevice() != null) {
+            final String problem = sourcePortProblem(options.udpDevice().getPort());
+            if (problem != null) {
+                request.warnings().accept("warning: the device's " + problem);
+            }
+        }
         return new AdapterSetup() {
             @Override
             public Adapter open(final DeviceProfile profile) {

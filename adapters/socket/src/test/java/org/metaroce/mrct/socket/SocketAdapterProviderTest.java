@@ -13,9 +13,11 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.metaroce.mrct.harness.spec.Specification;
 import org.metaroce.mrct.spi.AdapterOption;
 import org.metaroce.mrct.spi.AdapterOptions;
 import org.metaroce.mrct.spi.AdapterProvider;
+import org.metaroce.mrct.spi.AdapterRequest;
 import org.metaroce.mrct.spi.AdapterSetupException;
 
 class SocketAdapterProviderTest {
@@ -85,5 +87,33 @@ class SocketAdapterProviderTest {
         assertThat(SocketAdapterProvider.token(null, file)).isEqualTo("s3cret");
         assertThatThrownBy(() -> SocketAdapterProvider.token(null, dir.resolve("absent")))
             .hasMessageContaining("cannot read the token file");
+    }
+
+    @Test
+    void aDevicePortBelow49152IsWarnedOfBeforeTheRunNamingMrWire010() throws Exception {
+        final List<String> out = new ArrayList<>();
+        final List<String> warnings = new ArrayList<>();
+        for (final String udp : List.of("127.0.0.1:4791", "127.0.0.1:49151", "127.0.0.1:49152", "127.0.0.1:65535")) {
+            final Map<String, String> given = new LinkedHashMap<>();
+            given.put("--udp", udp);
+            given.put("--agent", "127.0.0.1:4790");
+            // configure opens nothing: the device is reached when the run opens the setup
+            new SocketAdapterProvider().configure(new AdapterRequest(Specification.bundled(),
+                new AdapterOptions(DECLARED, given), null, out::add, warnings::add));
+        }
+        assertThat(warnings).hasSize(2);
+        assertThat(warnings.get(0)).startsWith("warning: the device's UDP port 4791 is below 49152")
+            .contains("udp.sport", "MR-WIRE-010", "0xC000-0xFFFF");
+        assertThat(warnings.get(1)).startsWith("warning: the device's UDP port 49151 is below 49152");
+        assertThat(out).isEmpty();
+        assertThat(SocketAdapterProvider.sourcePortProblem(0)).isNull();
+        assertThat(SocketAdapterProvider.sourcePortProblem(SocketAdapterProvider.LOWEST_SOURCE_PORT)).isNull();
+        // an interface names no port: nothing to warn of
+        final Map<String, String> iface = new LinkedHashMap<>();
+        iface.put("--iface", "lo");
+        iface.put("--agent", "127.0.0.1:4790");
+        new SocketAdapterProvider().configure(new AdapterRequest(Specification.bundled(),
+            new AdapterOptions(DECLARED, iface), null, out::add, warnings::add));
+        assertThat(warnings).hasSize(2);
     }
 }
