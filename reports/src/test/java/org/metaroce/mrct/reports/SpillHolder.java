@@ -16,6 +16,7 @@ public final class SpillHolder {
     public static void main(final String[] args) throws Exception {
         final Spill spill = new Spill(Path.of(args[0]));
         spill.append(new byte[0], "{held}".getBytes(StandardCharsets.UTF_8));
+        spill.flush(); // appended entries are buffered; the test reads the file
         System.out.println("held");
         System.out.flush();
         if ("hold".equals(args[1])) {

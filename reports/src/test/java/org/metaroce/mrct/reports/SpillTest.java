@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,7 +91,15 @@ class SpillTest {
 
     @Test
     void duringTheRunTheCasesAreInSpillFilesNotInTheWritersAndAfterItTheSpillFilesAreGone() throws Exception {
-        final List<CaseResult> cases = Synthetic.allVerdicts();
+        // every verdict, then 600 passing cases: far more than the spill's 64 KiB buffer holds, so all but the last
+        // few must be in the file while the run goes on (a writer that kept its entries would leave it empty)
+        final List<CaseResult> cases = new ArrayList<>(Synthetic.allVerdicts());
+        final CaseResult pass = Synthetic.pass();
+        for (int i = 0; i < 600; i++) {
+            cases.add(new CaseResult("PASS-" + i, pass.caseId(), pass.title(), pass.area(), pass.rules(),
+                pass.level(), pass.role(), pass.file(), pass.parameters(), pass.verdict(), pass.reason(), null,
+                pass.wallNanos(), pass.deviceNanos(), 1, pass.evidence(), pass.notes(), Map.of()));
+        }
         final RunListener listener = Reports.open(dir, EnumSet.allOf(ReportFormat.class), Synthetic.spec());
         final RunInfo info = Synthetic.info(cases.size());
         listener.runStarted(info);
@@ -101,13 +110,17 @@ class SpillTest {
         final List<String> spills = spills();
         assertThat(spills).contains(".report.json.spill", ".report.html.spill", ".junit.xml.0.spill");
         final String spilled = Files.readString(dir.resolve(".report.json.spill"), StandardCharsets.UTF_8);
-        for (final CaseResult result : cases) {
+        // each entry is more than 500 bytes: at most 131 of them can still be in the buffer
+        for (final CaseResult result : cases.subList(0, cases.size() - 131)) {
             assertThat(spilled).contains("\"id\": \"" + result.id() + "\"");
         }
         listener.runFinished(info, Synthetic.summary(cases, null, true));
         assertThat(spills()).as("deleted after the last write").isEmpty();
         final String report = Files.readString(dir.resolve("report.json"), StandardCharsets.UTF_8);
         assertThat(report).as("the spilled cases, streamed into the report").contains(spilled);
+        for (final CaseResult result : cases) {
+            assertThat(report).contains("\"id\": \"" + result.id() + "\"");
+        }
     }
 
     @Test

@@ -1,6 +1,8 @@
 package org.metaroce.mrct.analyzer.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -27,7 +29,9 @@ import org.metaroce.mrct.harness.result.CaseResult;
  */
 final class ReleasedCases implements AutoCloseable {
     private static final ObjectMapper MAPPER = JsonMapper.builder()
-        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        // the rate series' doubles: written and read back exactly, faster than the JDK's (as JsonText's)
+        .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER).enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER).build();
     private static final String TOKEN = "@@mrct-released-";
 
     /** One connection's cases and the lines of its failing cases, as spilled. */

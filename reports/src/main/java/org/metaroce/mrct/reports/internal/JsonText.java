@@ -2,9 +2,11 @@ package org.metaroce.mrct.reports.internal;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -23,7 +25,13 @@ public enum JsonText {
     /** Compact and safe to embed in HTML. */
     HTML_SAFE;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /**
+     * Doubles through Jackson's fast writer (Schubfach): a 20,000-connection analysis spent a quarter of its report
+     * thread in {@code Double.toString} (JFR); the values read back exactly and are never longer than the JDK's
+     * ({@code JsonTextDoublesTest}), and the reports of the default run and of every fixture capture are unchanged.
+     */
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+        .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER).build();
 
     /** Renders one value standing at {@code depth} (the nesting of the array or object holding it) of a document. */
     public String fragment(final JsonNode node, final int depth) {
