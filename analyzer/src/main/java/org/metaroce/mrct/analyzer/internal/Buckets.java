@@ -80,21 +80,32 @@ final class Buckets {
     }
 
     /**
-     * The points {@code [seconds since the origin, sum x scale / bucket width in ns]}: with bits and a scale of 1000,
-     * Mb/s; with counts and a scale of 1, a count per nanosecond (use {@link #counts()} for counts per bucket).
+     * The first bucket of the points: the first an amount fell in. The buckets before it are the time before the
+     * flow's first frame, which the series does not show: until 2026-12-04 they were points of rate 0 from the
+     * capture's start, up to 255 of them for a one-frame connection late in a capture (7.45 million of the 7.47 million
+     * numbers of the 20,000 connections of {@code GenerateTraffic ... connections}, a sixth of report.json).
+     */
+    private int first() {
+        return sums.length == 0 ? used : lo;
+    }
+
+    /**
+     * The points {@code [seconds since the origin, sum x scale / bucket width in ns]}, from the bucket of the flow's
+     * first frame to that of its last: with bits and a scale of 1000, Mb/s; with counts and a scale of 1, a count per
+     * nanosecond (use {@link #counts()} for counts per bucket).
      */
     List<double[]> series(final double scale) {
-        final List<double[]> points = new ArrayList<>(used);
-        for (int i = 0; i < used; i++) {
+        final List<double[]> points = new ArrayList<>(used - first());
+        for (int i = first(); i < used; i++) {
             points.add(new double[] {i * width / 1e9, at(i) * scale / width});
         }
         return points;
     }
 
-    /** The points {@code [seconds since the origin, sum in the bucket]}. */
+    /** The points {@code [seconds since the origin, sum in the bucket]}, from the first amount's bucket. */
     List<double[]> counts() {
-        final List<double[]> points = new ArrayList<>(used);
-        for (int i = 0; i < used; i++) {
+        final List<double[]> points = new ArrayList<>(used - first());
+        for (int i = first(); i < used; i++) {
             points.add(new double[] {i * width / 1e9, at(i)});
         }
         return points;

@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The buckets of a series, allocated only where its amounts fall, give the points of all {@value Buckets#POINTS}
- * buckets allocated at once (the plain algorithm, written here as the reference), bit for bit: series starting early,
- * late, going back in time, spanning many merges, with seeded random times and amounts.
+ * buckets allocated at once (the plain algorithm, written here as the reference), bit for bit, from the bucket of the
+ * first amount on: series starting early, late, going back in time, spanning many merges, with seeded random times and
+ * amounts.
  */
 class BucketsTest {
     /** The plain algorithm: every bucket allocated from the start. */
@@ -42,9 +43,14 @@ class BucketsTest {
             used = Math.max(used, i + 1);
         }
 
+        /** From the first bucket holding an amount (every amount here is positive): the flow's first frame. */
         List<double[]> series(final double scale) {
             final List<double[]> points = new ArrayList<>();
-            for (int i = 0; i < used; i++) {
+            int first = 0;
+            while (first < used && sums[first] == 0) {
+                first++;
+            }
+            for (int i = first; i < used; i++) {
                 points.add(new double[] {i * width / 1e9, sums[i] * scale / width});
             }
             return points;
@@ -76,6 +82,20 @@ class BucketsTest {
                 assertThat(actual.get(i)).as("run %d point %d", run, i).containsExactly(expected.get(i));
             }
             assertThat(sparse.counts()).hasSameSizeAs(expected);
+            // a flow that starts late starts its points late: none before its first frame's bucket
+            assertThat(actual.get(0)[1]).as("run %d", run).isPositive();
         }
+    }
+
+    @Test
+    void aOneFrameFlowLateInTheCaptureIsOnePointAtItsTimeNotAZeroRateFromTheCapturesStart() {
+        final long origin = 1_000_000_000L;
+        final Buckets buckets = new Buckets(origin);
+        buckets.add(origin + 16_711_680L, 150 * 8.0);
+        // 16.7 ms after the origin: buckets of 65,536 ns, the frame in bucket 255
+        assertThat(buckets.series(1_000)).hasSize(1);
+        assertThat(buckets.series(1_000).get(0)).containsExactly(255 * 65_536 / 1e9, 150 * 8.0 * 1_000 / 65_536);
+        assertThat(buckets.counts()).hasSize(1);
+        assertThat(new Buckets(origin).series(1_000)).isEmpty();
     }
 }
