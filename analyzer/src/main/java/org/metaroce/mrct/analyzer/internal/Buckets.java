@@ -82,8 +82,9 @@ final class Buckets {
     /**
      * The first bucket of the points: the first an amount fell in. The buckets before it are the time before the
      * flow's first frame, which the series does not show: until 2026-12-04 they were points of rate 0 from the
-     * capture's start, up to 255 of them for a one-frame connection late in a capture (7.45 million of the 7.47 million
-     * numbers of the 20,000 connections of {@code GenerateTraffic ... connections}, a sixth of report.json).
+     * capture's start, up to 255 of them for a one-frame connection late in a capture (the series of the 20,000
+     * connections of {@code GenerateTraffic FILE 20000 connections 7} held 7,333,364 numbers, 40,000 without them;
+     * report.json 452 MB, 381 MB without).
      */
     private int first() {
         return sums.length == 0 ? used : lo;

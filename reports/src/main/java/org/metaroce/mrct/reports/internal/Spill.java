@@ -122,7 +122,11 @@ public final class Spill {
         }
     }
 
-    /** Puts every entry appended so far into the file (as {@link #copyTo} does before it reads them). */
+    /**
+     * Puts every entry appended so far into the file ({@link #copyTo} does it before it reads them).
+     *
+     * @throws IOException an earlier append failed
+     */
     public void flush() throws IOException {
         if (failure != null) {
             throw new IOException("cannot append to " + file + ": " + failure.getMessage(), failure);
@@ -134,18 +138,13 @@ public final class Spill {
 
     /** Writes every entry appended so far, in order, to {@code target}. */
     public void copyTo(final OutputStream target) throws IOException {
-        if (failure != null) {
-            throw new IOException("cannot append to " + file + ": " + failure.getMessage(), failure);
-        }
+        flush();
         if (deleted && source == null && entries > 0) {
             throw new IllegalStateException(file + " was deleted after the run's last write");
         }
         copiedAt = target instanceof Positioned positioned ? positioned.position() : -1;
         if (source == null && out == null) {
             return;
-        }
-        if (out != null) {
-            out.flush();
         }
         final byte[] buffer = new byte[1 << 16];
         long left = bytes;
